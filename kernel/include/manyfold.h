@@ -1,0 +1,226 @@
+/* manyfold: contact manifolds between convex polyhedra, many pairs at once.
+ *
+ * Conventions (the contract; see README.md):
+ * - A manifold's normal is a unit vector pointing from body a to body b. A contact's separation is
+ *   the signed distance along it (negative = penetrating). The contact point lies midway between the
+ *   surfaces: point - 0.5*separation*normal is on a's surface, point + 0.5*separation*normal on b's.
+ * - A pair gets a manifold iff its separation (the largest over the separating-axis candidates) is
+ *   below config.margin. Manifolds come in increasing pair order, their contacts contiguous.
+ * - Feature ids are distinct within a manifold and do not change when the reference face switches
+ *   between a and b.
+ * - Quaternions are normalised on use; a zero or non-finite quaternion is refused.
+ * - The bank may be read by many threads at once; adding shapes while any thread collides is a race.
+ *   A context is used by one thread at a time; use one context per thread.
+ */
+#ifndef MANYFOLD_H
+#define MANYFOLD_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MF_VERSION_MAJOR 0
+#define MF_VERSION_MINOR 1
+#define MF_VERSION_PATCH 0
+#define MF_VERSION_STRING "0.1.0"
+
+/* Hull size limits. A hull beyond them is refused with MF_ERR_HULL_TOO_LARGE. */
+#define MF_MAX_HULL_VERTICES 1024
+#define MF_MAX_HULL_FACES 2048
+#define MF_MAX_FACE_VERTICES 128
+#define MF_MAX_CONTACTS 8
+
+#if defined(_WIN32) && defined(MF_BUILDING_SHARED)
+#define MF_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define MF_API __attribute__((visibility("default")))
+#else
+#define MF_API
+#endif
+
+typedef enum mf_status {
+    MF_OK = 0,
+    MF_ERR_INVALID_ARGUMENT,
+    MF_ERR_NONFINITE,
+    MF_ERR_DEGENERATE_HULL,
+    MF_ERR_HULL_TOO_LARGE,
+    MF_ERR_CAPACITY,
+    MF_ERR_OUT_OF_MEMORY,
+    MF_ERR_UNSUPPORTED_ISA
+} mf_status;
+
+/* A sentence a person can act on; never NULL. */
+MF_API const char *mf_status_string(mf_status status);
+
+/* "0.1.0": the version of the library linked, which may differ from MF_VERSION_STRING. */
+MF_API const char *mf_version(void);
+
+typedef struct mf_vec3 {
+    float x, y, z;
+} mf_vec3;
+
+typedef struct mf_quat {
+    float x, y, z, w;
+} mf_quat; /* unit quaternion */
+
+typedef struct mf_transform {
+    mf_vec3 p;
+    mf_quat q;
+} mf_transform;
+
+/* ---- hull bank: every shape, registered once, referenced by id ---- */
+
+typedef struct mf_bank mf_bank;
+
+MF_API mf_status mf_bank_create(mf_bank **bank);
+MF_API void mf_bank_destroy(mf_bank *bank);
+
+/* A box centred on its local origin. */
+MF_API mf_status mf_bank_add_box(mf_bank *bank, mf_vec3 half_extents, uint32_t *shape);
+
+/* The convex hull of the points, in the points' own frame: interior points are dropped,
+ * near-duplicates welded and coplanar facets merged into polygonal faces. */
+MF_API mf_status mf_bank_add_hull(mf_bank *bank, const mf_vec3 *points, uint32_t point_count,
+                                  uint32_t *shape);
+
+MF_API uint32_t mf_bank_shape_count(const mf_bank *bank);
+
+typedef struct mf_shape_info {
+    uint32_t vertex_count;
+    uint32_t face_count;
+    uint32_t edge_count;
+    uint32_t input_points;   /* points given to the builder (8 for a box) */
+    uint32_t welded_points;  /* input points merged into a near-duplicate */
+    uint32_t merged_facets;  /* triangles the builder merged into larger coplanar faces */
+    float volume;
+    mf_vec3 centroid;        /* centre of mass of the solid */
+    float radius;            /* largest vertex distance from the local origin */
+} mf_shape_info;
+
+MF_API mf_status mf_bank_shape_info(const mf_bank *bank, uint32_t shape, mf_shape_info *info);
+
+/* Copies up to capacity vertices; info.vertex_count says how many there are. */
+MF_API mf_status mf_bank_shape_vertices(const mf_bank *bank, uint32_t shape, mf_vec3 *vertices,
+                                        uint32_t capacity);
+
+/* One face: outward unit normal, offset (dot(normal, x) = offset on the face) and its vertex
+ * indices, counter-clockwise seen from outside. Up to capacity indices are copied; *count gets
+ * the face's vertex count. */
+MF_API mf_status mf_bank_shape_face(const mf_bank *bank, uint32_t shape, uint32_t face,
+                                    mf_vec3 *normal, float *offset, uint32_t *vertices,
+                                    uint32_t capacity, uint32_t *count);
+
+/* One edge: its vertices and its two faces (face0 sees it as vertex0 -> vertex1). */
+typedef struct mf_edge_info {
+    uint32_t vertex0, vertex1, face0, face1;
+} mf_edge_info;
+
+MF_API mf_status mf_bank_shape_edge(const mf_bank *bank, uint32_t shape, uint32_t edge,
+                                    mf_edge_info *info);
+
+/* ---- context: configuration, ISA, scratch ---- */
+
+typedef enum mf_isa {
+    MF_ISA_AUTO = 0,
+    MF_ISA_SCALAR,
+    MF_ISA_SSE,
+    MF_ISA_AVX2,
+    MF_ISA_AVX512,
+    MF_ISA_NEON
+} mf_isa;
+
+/* "scalar", "sse", "avx2", "avx512", "neon" or "auto". */
+MF_API const char *mf_isa_name(mf_isa isa);
+
+/* The ISA MF_ISA_AUTO resolves to on this CPU with this build. */
+MF_API mf_isa mf_isa_best(void);
+
+/* Whether this build and CPU can run the ISA. */
+MF_API int mf_isa_supported(mf_isa isa);
+
+typedef struct mf_config {
+    float margin;          /* speculative distance: pairs closer than this get a manifold */
+    float linear_slop;     /* tolerance that keeps the axis choice stable */
+    uint32_t max_contacts; /* 1..MF_MAX_CONTACTS per manifold */
+    mf_isa isa;
+    uint32_t threads;      /* 0 = all cores */
+} mf_config;
+
+/* margin 0.02, linear_slop 0.005, max_contacts 4, MF_ISA_AUTO, threads 0. */
+MF_API mf_config mf_config_default(void);
+
+typedef struct mf_context mf_context;
+
+MF_API mf_status mf_context_create(const mf_config *config, mf_context **context);
+MF_API void mf_context_destroy(mf_context *context);
+
+/* The ISA the context runs (never MF_ISA_AUTO). */
+MF_API mf_isa mf_context_isa(const mf_context *context);
+
+/* Details of the context's last failed mf_collide (which pair or body, which value); "" if none. */
+MF_API const char *mf_context_message(const mf_context *context);
+
+/* ---- collision ---- */
+
+typedef struct mf_pair {
+    uint32_t a, b;
+} mf_pair; /* body indices */
+
+typedef struct mf_bodies {
+    const uint32_t *shape;
+    const mf_transform *transform;
+    uint32_t count;
+} mf_bodies;
+
+typedef struct mf_contact {
+    mf_vec3 point;
+    float separation;
+    uint32_t id;
+} mf_contact;
+
+typedef struct mf_manifold {
+    uint32_t pair;
+    uint32_t first;
+    uint32_t count;
+    mf_vec3 normal;
+} mf_manifold;
+
+/* The output. mf_collide overwrites it from the start: the counts are set, not appended to. */
+typedef struct mf_stream {
+    mf_manifold *manifolds;
+    uint32_t manifold_capacity;
+    uint32_t manifold_count;
+    mf_contact *contacts;
+    uint32_t contact_capacity;
+    uint32_t contact_count;
+    uint32_t pairs_done;
+} mf_stream;
+
+/* Worst-case stream sizes for pair_count pairs: a stream this large never returns
+ * MF_ERR_CAPACITY. */
+MF_API void mf_stream_bound(uint32_t pair_count, uint32_t max_contacts,
+                            uint32_t *manifold_capacity, uint32_t *contact_capacity);
+
+/* Collides every pair. On MF_ERR_CAPACITY the stream holds the complete, correct output for
+ * pairs [0, pairs_done) and nothing else; resume with pairs + pairs_done. All input is validated
+ * before anything is written: on any other error the stream is left empty. */
+MF_API mf_status mf_collide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
+                            const mf_pair *pairs, uint32_t pair_count, mf_stream *stream);
+
+/* Feature ids: 16 bits per body, a's in the high half. Each half is a feature kind in its top two
+ * bits and the feature's index in the shape in the low 14. */
+#define MF_FEATURE_VERTEX 0u
+#define MF_FEATURE_EDGE 1u
+#define MF_FEATURE_FACE 2u
+#define MF_ID_FEATURE_A(id) ((uint32_t)(id) >> 16)
+#define MF_ID_FEATURE_B(id) ((uint32_t)(id)&0xffffu)
+#define MF_FEATURE_KIND(feature) ((uint32_t)(feature) >> 14)
+#define MF_FEATURE_INDEX(feature) ((uint32_t)(feature)&0x3fffu)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,295 @@
+// Hull bank storage: appending shapes, deriving planes and edges, introspection.
+#include "bank.h"
+
+#include "vec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+mf_status mf_bank_create(mf_bank **bank)
+{
+    if (bank == NULL) return MF_ERR_INVALID_ARGUMENT;
+    *bank = calloc(1, sizeof(mf_bank));
+    return *bank != NULL ? MF_OK : MF_ERR_OUT_OF_MEMORY;
+}
+
+void mf_bank_destroy(mf_bank *bank)
+{
+    if (bank == NULL) return;
+    void *arrays[] = {bank->shapes, bank->vertex_x, bank->vertex_y, bank->vertex_z, bank->normal_x,
+                      bank->normal_y, bank->normal_z, bank->offset, bank->face_loop_first,
+                      bank->face_loop_count, bank->loop_vertex, bank->loop_edge, bank->edge_vertex0,
+                      bank->edge_vertex1, bank->edge_face0, bank->edge_face1, bank->edge_x,
+                      bank->edge_y, bank->edge_z};
+    for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); ++i) free(arrays[i]);
+    free(bank);
+}
+
+uint32_t mf_bank_shape_count(const mf_bank *bank) { return bank != NULL ? bank->shape_count : 0; }
+
+// Grows every array of one group to hold `needed` elements. On failure the arrays that did grow
+// keep their new size, which is harmless: the group's capacity only changes when all succeeded.
+static int grow_group(void **arrays[], const size_t element_sizes[], int array_count, uint32_t *capacity,
+                      uint32_t needed)
+{
+    if (needed <= *capacity) return 1;
+    uint32_t new_capacity = *capacity < 64 ? 64 : *capacity;
+    while (new_capacity < needed) new_capacity = new_capacity > UINT32_MAX / 2 ? needed : new_capacity * 2;
+    for (int i = 0; i < array_count; ++i) {
+        void *grown = realloc(*arrays[i], (size_t)new_capacity * element_sizes[i]);
+        if (grown == NULL) return 0;
+        *arrays[i] = grown;
+    }
+    *capacity = new_capacity;
+    return 1;
+}
+
+static int reserve(mf_bank *b, uint32_t vertices, uint32_t faces, uint32_t loops, uint32_t edges)
+{
+    void **shape_arrays[] = {(void **)&b->shapes};
+    size_t shape_sizes[] = {sizeof(mf_shape)};
+    void **vertex_arrays[] = {(void **)&b->vertex_x, (void **)&b->vertex_y, (void **)&b->vertex_z};
+    size_t vertex_sizes[] = {4, 4, 4};
+    void **face_arrays[] = {(void **)&b->normal_x, (void **)&b->normal_y, (void **)&b->normal_z,
+                            (void **)&b->offset, (void **)&b->face_loop_first, (void **)&b->face_loop_count};
+    size_t face_sizes[] = {4, 4, 4, 4, 4, 2};
+    void **loop_arrays[] = {(void **)&b->loop_vertex, (void **)&b->loop_edge};
+    size_t loop_sizes[] = {2, 2};
+    void **edge_arrays[] = {(void **)&b->edge_vertex0, (void **)&b->edge_vertex1, (void **)&b->edge_face0,
+                            (void **)&b->edge_face1, (void **)&b->edge_x, (void **)&b->edge_y,
+                            (void **)&b->edge_z};
+    size_t edge_sizes[] = {2, 2, 2, 2, 4, 4, 4};
+    return grow_group(shape_arrays, shape_sizes, 1, &b->shape_capacity, b->shape_count + 1) &&
+           grow_group(vertex_arrays, vertex_sizes, 3, &b->vertex_capacity, b->vertex_count + vertices) &&
+           grow_group(face_arrays, face_sizes, 6, &b->face_capacity, b->face_count + faces) &&
+           grow_group(loop_arrays, loop_sizes, 2, &b->loop_capacity, b->loop_count + loops) &&
+           grow_group(edge_arrays, edge_sizes, 7, &b->edge_capacity, b->edge_count + edges);
+}
+
+// A directed edge of a face loop, sorted by its undirected key to find twins.
+typedef struct directed_edge {
+    uint32_t key; // low vertex << 16 | high vertex
+    uint16_t from, to, face, loop_index;
+} directed_edge;
+
+static int compare_directed(const void *a, const void *b)
+{
+    const directed_edge *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->from < y->from ? -1 : (x->from > y->from);
+}
+
+mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint32_t *shape)
+{
+    uint32_t vertex_count = poly->vertex_count, face_count = poly->face_count;
+    if (vertex_count < 4 || face_count < 4) return MF_ERR_DEGENERATE_HULL;
+    if (vertex_count > MF_MAX_HULL_VERTICES || face_count > MF_MAX_HULL_FACES) return MF_ERR_HULL_TOO_LARGE;
+
+    uint32_t loop_count = 0;
+    for (uint32_t f = 0; f < face_count; ++f) {
+        if (poly->loop_counts[f] < 3) return MF_ERR_DEGENERATE_HULL;
+        if (poly->loop_counts[f] > MF_MAX_FACE_VERTICES) return MF_ERR_HULL_TOO_LARGE;
+        loop_count += poly->loop_counts[f];
+    }
+    uint32_t edge_count = loop_count / 2;
+    // A closed convex polyhedron has one twin per directed edge and satisfies Euler's formula.
+    if (loop_count % 2 != 0 || vertex_count + face_count != edge_count + 2) return MF_ERR_DEGENERATE_HULL;
+
+    float radius = 0.0f;
+    for (uint32_t i = 0; i < vertex_count; ++i) {
+        if (!mf_is_finite3(poly->vertices[i])) return MF_ERR_NONFINITE;
+        radius = fmaxf(radius, mf_length(poly->vertices[i]));
+    }
+
+    directed_edge *directed = malloc(loop_count * sizeof(directed_edge));
+    if (directed == NULL) return MF_ERR_OUT_OF_MEMORY;
+    if (!reserve(bank, vertex_count, face_count, loop_count, edge_count)) {
+        free(directed);
+        return MF_ERR_OUT_OF_MEMORY;
+    }
+
+    mf_shape s = {
+        .vertex_first = bank->vertex_count, .face_first = bank->face_count, .edge_first = bank->edge_count,
+        .loop_first = bank->loop_count, .vertex_count = vertex_count, .face_count = face_count,
+        .edge_count = edge_count, .loop_count = loop_count, .radius = radius,
+        .input_points = poly->input_points, .welded_points = poly->welded_points,
+        .merged_facets = poly->merged_facets,
+    };
+    mf_status status = MF_OK;
+
+    // Planes: Newell's normal is robust for polygons that are only nearly planar; the offset is the
+    // support over all vertices, so every plane touches the hull and none cuts into it.
+    const float degenerate_area = 1e-12f * radius * radius;
+    uint32_t loop_at = 0;
+    for (uint32_t f = 0; f < face_count && status == MF_OK; ++f) {
+        const uint16_t *loop = poly->loops + loop_at;
+        uint32_t n = poly->loop_counts[f];
+        mf_vec3 normal = {0};
+        for (uint32_t k = 0; k < n; ++k) {
+            if (loop[k] >= vertex_count) status = MF_ERR_DEGENERATE_HULL;
+            if (status != MF_OK) break;
+            mf_vec3 p = poly->vertices[loop[k]], q = poly->vertices[loop[(k + 1) % n]];
+            normal = mf_add(normal, mf_cross(p, q));
+        }
+        if (status != MF_OK || mf_length(normal) <= degenerate_area) {
+            status = MF_ERR_DEGENERATE_HULL;
+            break;
+        }
+        normal = mf_normalize(normal);
+        float offset = -INFINITY;
+        for (uint32_t i = 0; i < vertex_count; ++i) offset = fmaxf(offset, mf_dot(normal, poly->vertices[i]));
+        // The face's own vertices must lie on that plane: this catches loops given clockwise.
+        for (uint32_t k = 0; k < n; ++k)
+            if (offset - mf_dot(normal, poly->vertices[loop[k]]) > 1e-3f * radius) status = MF_ERR_DEGENERATE_HULL;
+        if (status != MF_OK) break;
+        uint32_t g = s.face_first + f;
+        bank->normal_x[g] = normal.x;
+        bank->normal_y[g] = normal.y;
+        bank->normal_z[g] = normal.z;
+        bank->offset[g] = offset;
+        bank->face_loop_first[g] = loop_at;
+        bank->face_loop_count[g] = (uint16_t)n;
+        for (uint32_t k = 0; k < n; ++k) {
+            uint16_t from = loop[k], to = loop[(k + 1) % n];
+            uint32_t low = from < to ? from : to, high = from < to ? to : from;
+            directed[loop_at + k] = (directed_edge){low << 16 | high, from, to, (uint16_t)f, (uint16_t)(loop_at + k)};
+            bank->loop_vertex[s.loop_first + loop_at + k] = from;
+        }
+        loop_at += n;
+    }
+
+    // Twins: after sorting, each undirected edge appears exactly twice, once in each direction.
+    if (status == MF_OK) {
+        qsort(directed, loop_count, sizeof(directed_edge), compare_directed);
+        for (uint32_t e = 0; e < edge_count; ++e) {
+            directed_edge first = directed[2 * e], second = directed[2 * e + 1];
+            int closed = first.key == second.key && first.from == second.to && first.to == second.from &&
+                         first.from != first.to && (e + 1 == edge_count || directed[2 * e + 2].key != first.key);
+            if (!closed) {
+                status = MF_ERR_DEGENERATE_HULL;
+                break;
+            }
+            uint32_t g = s.edge_first + e;
+            mf_vec3 p = poly->vertices[first.from], q = poly->vertices[first.to];
+            mf_vec3 direction = mf_normalize(mf_sub(q, p));
+            bank->edge_vertex0[g] = first.from;
+            bank->edge_vertex1[g] = first.to;
+            bank->edge_face0[g] = first.face;
+            bank->edge_face1[g] = second.face;
+            bank->edge_x[g] = direction.x;
+            bank->edge_y[g] = direction.y;
+            bank->edge_z[g] = direction.z;
+            bank->loop_edge[s.loop_first + first.loop_index] = (uint16_t)e;
+            bank->loop_edge[s.loop_first + second.loop_index] = (uint16_t)e;
+        }
+    }
+    free(directed);
+
+    // Volume and centroid from a fan of tetrahedra around the vertex average.
+    if (status == MF_OK) {
+        mf_vec3 origin = {0};
+        for (uint32_t i = 0; i < vertex_count; ++i) origin = mf_add(origin, poly->vertices[i]);
+        origin = mf_scale(origin, 1.0f / (float)vertex_count);
+        double volume = 0.0, cx = 0.0, cy = 0.0, cz = 0.0;
+        loop_at = 0;
+        for (uint32_t f = 0; f < face_count; ++f) {
+            const uint16_t *loop = poly->loops + loop_at;
+            mf_vec3 a = mf_sub(poly->vertices[loop[0]], origin);
+            for (uint32_t k = 1; k + 1 < poly->loop_counts[f]; ++k) {
+                mf_vec3 b = mf_sub(poly->vertices[loop[k]], origin);
+                mf_vec3 c = mf_sub(poly->vertices[loop[k + 1]], origin);
+                double v = (double)mf_dot(a, mf_cross(b, c)) / 6.0;
+                volume += v;
+                cx += v * (a.x + b.x + c.x) / 4.0;
+                cy += v * (a.y + b.y + c.y) / 4.0;
+                cz += v * (a.z + b.z + c.z) / 4.0;
+            }
+            loop_at += poly->loop_counts[f];
+        }
+        if (!(volume > 1e-9 * (double)radius * radius * radius)) {
+            status = MF_ERR_DEGENERATE_HULL;
+        } else {
+            s.volume = (float)volume;
+            s.centroid = mf_add(origin, mf_v3((float)(cx / volume), (float)(cy / volume), (float)(cz / volume)));
+        }
+    }
+    if (status != MF_OK) return status; // nothing was counted in: the bank is unchanged
+
+    for (uint32_t i = 0; i < vertex_count; ++i) {
+        bank->vertex_x[s.vertex_first + i] = poly->vertices[i].x;
+        bank->vertex_y[s.vertex_first + i] = poly->vertices[i].y;
+        bank->vertex_z[s.vertex_first + i] = poly->vertices[i].z;
+    }
+    bank->vertex_count += vertex_count;
+    bank->face_count += face_count;
+    bank->loop_count += loop_count;
+    bank->edge_count += edge_count;
+    bank->shapes[bank->shape_count] = s;
+    *shape = bank->shape_count++;
+    return MF_OK;
+}
+
+mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape)
+{
+    const mf_shape *s = &bank->shapes[shape];
+    return (mf_hull_view){
+        .vertex_x = bank->vertex_x + s->vertex_first, .vertex_y = bank->vertex_y + s->vertex_first,
+        .vertex_z = bank->vertex_z + s->vertex_first, .normal_x = bank->normal_x + s->face_first,
+        .normal_y = bank->normal_y + s->face_first, .normal_z = bank->normal_z + s->face_first,
+        .offset = bank->offset + s->face_first, .face_loop_first = bank->face_loop_first + s->face_first,
+        .face_loop_count = bank->face_loop_count + s->face_first, .loop_vertex = bank->loop_vertex + s->loop_first,
+        .loop_edge = bank->loop_edge + s->loop_first, .edge_vertex0 = bank->edge_vertex0 + s->edge_first,
+        .edge_vertex1 = bank->edge_vertex1 + s->edge_first, .edge_face0 = bank->edge_face0 + s->edge_first,
+        .edge_face1 = bank->edge_face1 + s->edge_first, .edge_x = bank->edge_x + s->edge_first,
+        .edge_y = bank->edge_y + s->edge_first, .edge_z = bank->edge_z + s->edge_first,
+        .vertex_count = s->vertex_count, .face_count = s->face_count, .edge_count = s->edge_count,
+        .centroid = s->centroid,
+    };
+}
+
+mf_status mf_bank_shape_info(const mf_bank *bank, uint32_t shape, mf_shape_info *info)
+{
+    if (bank == NULL || info == NULL || shape >= bank->shape_count) return MF_ERR_INVALID_ARGUMENT;
+    const mf_shape *s = &bank->shapes[shape];
+    *info = (mf_shape_info){
+        .vertex_count = s->vertex_count, .face_count = s->face_count, .edge_count = s->edge_count,
+        .input_points = s->input_points, .welded_points = s->welded_points, .merged_facets = s->merged_facets,
+        .volume = s->volume, .centroid = s->centroid, .radius = s->radius,
+    };
+    return MF_OK;
+}
+
+mf_status mf_bank_shape_vertices(const mf_bank *bank, uint32_t shape, mf_vec3 *vertices, uint32_t capacity)
+{
+    if (bank == NULL || shape >= bank->shape_count || (vertices == NULL && capacity > 0))
+        return MF_ERR_INVALID_ARGUMENT;
+    mf_hull_view hull = mf_bank_view(bank, shape);
+    for (uint32_t i = 0; i < hull.vertex_count && i < capacity; ++i) vertices[i] = mf_view_vertex(&hull, i);
+    return capacity >= hull.vertex_count ? MF_OK : MF_ERR_CAPACITY;
+}
+
+mf_status mf_bank_shape_face(const mf_bank *bank, uint32_t shape, uint32_t face, mf_vec3 *normal, float *offset,
+                             uint32_t *vertices, uint32_t capacity, uint32_t *count)
+{
+    if (bank == NULL || shape >= bank->shape_count || face >= bank->shapes[shape].face_count ||
+        (vertices == NULL && capacity > 0))
+        return MF_ERR_INVALID_ARGUMENT;
+    mf_hull_view hull = mf_bank_view(bank, shape);
+    uint32_t n = hull.face_loop_count[face];
+    const uint16_t *loop = hull.loop_vertex + hull.face_loop_first[face];
+    if (normal != NULL) *normal = mf_view_normal(&hull, face);
+    if (offset != NULL) *offset = hull.offset[face];
+    if (count != NULL) *count = n;
+    for (uint32_t k = 0; k < n && k < capacity; ++k) vertices[k] = loop[k];
+    return capacity >= n || vertices == NULL ? MF_OK : MF_ERR_CAPACITY;
+}
+
+mf_status mf_bank_shape_edge(const mf_bank *bank, uint32_t shape, uint32_t edge, mf_edge_info *info)
+{
+    if (bank == NULL || info == NULL || shape >= bank->shape_count || edge >= bank->shapes[shape].edge_count)
+        return MF_ERR_INVALID_ARGUMENT;
+    mf_hull_view hull = mf_bank_view(bank, shape);
+    *info = (mf_edge_info){hull.edge_vertex0[edge], hull.edge_vertex1[edge], hull.edge_face0[edge],
+                           hull.edge_face1[edge]};
+    return MF_OK;
+}

@@ -1,0 +1,75 @@
+// The hull bank: every shape's vertices, face planes, face loops and edges, structure-of-arrays.
+#pragma once
+
+#include "manyfold.h"
+
+// One shape's ranges in the bank's arrays. Indices stored inside a shape (loops, edges) are local
+// to it, so a shape's data reads the same wherever it sits.
+typedef struct mf_shape {
+    uint32_t vertex_first, face_first, edge_first, loop_first;
+    uint32_t vertex_count, face_count, edge_count, loop_count;
+    mf_vec3 centroid;
+    float volume;
+    float radius;
+    uint32_t input_points, welded_points, merged_facets;
+} mf_shape;
+
+struct mf_bank {
+    mf_shape *shapes;
+    uint32_t shape_count, shape_capacity;
+
+    float *vertex_x, *vertex_y, *vertex_z;
+    uint32_t vertex_count, vertex_capacity;
+
+    float *normal_x, *normal_y, *normal_z, *offset; // face planes: dot(normal, x) = offset
+    uint32_t *face_loop_first;                       // relative to the shape's loop_first
+    uint16_t *face_loop_count;
+    uint32_t face_count, face_capacity;
+
+    uint16_t *loop_vertex; // face vertex loops, counter-clockwise seen from outside
+    uint16_t *loop_edge;   // the edge from loop_vertex[k] to the next vertex of the loop
+    uint32_t loop_count, loop_capacity;
+
+    uint16_t *edge_vertex0, *edge_vertex1, *edge_face0, *edge_face1; // face0 runs vertex0 -> vertex1
+    float *edge_x, *edge_y, *edge_z; // unit direction vertex0 -> vertex1
+    uint32_t edge_count, edge_capacity;
+};
+
+// A polyhedron as the builders produce it, before it enters the bank.
+typedef struct mf_polyhedron {
+    const mf_vec3 *vertices;
+    uint32_t vertex_count;
+    const uint16_t *loops;       // all face loops back to back, counter-clockwise from outside
+    const uint16_t *loop_counts; // vertex count of each face
+    uint32_t face_count;
+    uint32_t input_points, welded_points, merged_facets;
+} mf_polyhedron;
+
+// Validates the polyhedron (closed, convex, non-degenerate, within limits), derives planes, edges,
+// volume and centroid, and appends it as a new shape.
+mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *polyhedron, uint32_t *shape);
+
+// A shape's arrays with its offsets applied, for the collision code to read directly.
+typedef struct mf_hull_view {
+    const float *vertex_x, *vertex_y, *vertex_z;
+    const float *normal_x, *normal_y, *normal_z, *offset;
+    const uint32_t *face_loop_first;
+    const uint16_t *face_loop_count;
+    const uint16_t *loop_vertex, *loop_edge;
+    const uint16_t *edge_vertex0, *edge_vertex1, *edge_face0, *edge_face1;
+    const float *edge_x, *edge_y, *edge_z;
+    uint32_t vertex_count, face_count, edge_count;
+    mf_vec3 centroid;
+} mf_hull_view;
+
+mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape);
+
+static inline mf_vec3 mf_view_vertex(const mf_hull_view *hull, uint32_t i)
+{
+    return (mf_vec3){hull->vertex_x[i], hull->vertex_y[i], hull->vertex_z[i]};
+}
+
+static inline mf_vec3 mf_view_normal(const mf_hull_view *hull, uint32_t face)
+{
+    return (mf_vec3){hull->normal_x[face], hull->normal_y[face], hull->normal_z[face]};
+}

@@ -1,0 +1,70 @@
+// Context lifetime, configuration checks, ISA choice.
+#include "context.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+mf_config mf_config_default(void)
+{
+    return (mf_config){.margin = 0.02f, .linear_slop = 0.005f, .max_contacts = 4, .isa = MF_ISA_AUTO, .threads = 0};
+}
+
+const char *mf_isa_name(mf_isa isa)
+{
+    static const char *const names[] = {"auto", "scalar", "sse", "avx2", "avx512", "neon"};
+    return (unsigned)isa < sizeof(names) / sizeof(names[0]) ? names[isa] : "unknown";
+}
+
+// todo: the wide kernel adds SSE, AVX2, AVX-512 and NEON; until then only the scalar path exists.
+int mf_isa_supported(mf_isa isa) { return isa == MF_ISA_AUTO || isa == MF_ISA_SCALAR; }
+
+mf_isa mf_isa_best(void) { return MF_ISA_SCALAR; }
+
+mf_status mf_context_fail(mf_context *context, mf_status status, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(context->message, sizeof(context->message), format, args);
+    va_end(args);
+    return status;
+}
+
+mf_status mf_context_create(const mf_config *config, mf_context **context)
+{
+    if (context == NULL) return MF_ERR_INVALID_ARGUMENT;
+    *context = NULL;
+    mf_config c = config != NULL ? *config : mf_config_default();
+    if (!isfinite(c.margin) || !isfinite(c.linear_slop)) return MF_ERR_NONFINITE;
+    if (c.margin < 0.0f || c.linear_slop < 0.0f || c.max_contacts < 1 || c.max_contacts > MF_MAX_CONTACTS ||
+        (unsigned)c.isa > MF_ISA_NEON)
+        return MF_ERR_INVALID_ARGUMENT;
+    if (!mf_isa_supported(c.isa)) return MF_ERR_UNSUPPORTED_ISA;
+
+    mf_context *created = calloc(1, sizeof(mf_context));
+    if (created == NULL) return MF_ERR_OUT_OF_MEMORY;
+    created->scratch = malloc(sizeof(mf_pair_scratch));
+    if (created->scratch == NULL) {
+        free(created);
+        return MF_ERR_OUT_OF_MEMORY;
+    }
+    created->config = c;
+    created->isa = c.isa == MF_ISA_AUTO ? mf_isa_best() : c.isa;
+    *context = created;
+    return MF_OK;
+}
+
+void mf_context_destroy(mf_context *context)
+{
+    if (context == NULL) return;
+    free(context->scratch);
+    free(context);
+}
+
+mf_isa mf_context_isa(const mf_context *context) { return context != NULL ? context->isa : MF_ISA_AUTO; }
+
+const char *mf_context_message(const mf_context *context)
+{
+    return context != NULL ? context->message : "no context";
+}

@@ -1,0 +1,72 @@
+// Small scalar vector and rotation helpers shared by the kernel and its tests.
+#pragma once
+
+#include "manyfold.h"
+
+#include <math.h>
+
+static inline mf_vec3 mf_v3(float x, float y, float z) { return (mf_vec3){x, y, z}; }
+static inline mf_vec3 mf_add(mf_vec3 a, mf_vec3 b) { return (mf_vec3){a.x + b.x, a.y + b.y, a.z + b.z}; }
+static inline mf_vec3 mf_sub(mf_vec3 a, mf_vec3 b) { return (mf_vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
+static inline mf_vec3 mf_scale(mf_vec3 a, float s) { return (mf_vec3){a.x * s, a.y * s, a.z * s}; }
+static inline mf_vec3 mf_neg(mf_vec3 a) { return (mf_vec3){-a.x, -a.y, -a.z}; }
+static inline float mf_dot(mf_vec3 a, mf_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline mf_vec3 mf_cross(mf_vec3 a, mf_vec3 b)
+{
+    return (mf_vec3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+static inline mf_vec3 mf_mul_add(mf_vec3 a, float s, mf_vec3 b) // a + s * b
+{
+    return (mf_vec3){a.x + s * b.x, a.y + s * b.y, a.z + s * b.z};
+}
+static inline float mf_length(mf_vec3 a) { return sqrtf(mf_dot(a, a)); }
+static inline mf_vec3 mf_normalize(mf_vec3 a)
+{
+    float length = mf_length(a);
+    return length > 0.0f ? mf_scale(a, 1.0f / length) : a;
+}
+static inline int mf_is_finite3(mf_vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
+
+// Row-major rotation matrix; rows are what the columns of R^T would be.
+typedef struct mf_mat3 {
+    mf_vec3 row[3];
+} mf_mat3;
+
+static inline mf_mat3 mf_mat3_from_quat(mf_quat q)
+{
+    float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+    float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+    float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+    mf_mat3 m;
+    m.row[0] = (mf_vec3){1.0f - 2.0f * (yy + zz), 2.0f * (xy - wz), 2.0f * (xz + wy)};
+    m.row[1] = (mf_vec3){2.0f * (xy + wz), 1.0f - 2.0f * (xx + zz), 2.0f * (yz - wx)};
+    m.row[2] = (mf_vec3){2.0f * (xz - wy), 2.0f * (yz + wx), 1.0f - 2.0f * (xx + yy)};
+    return m;
+}
+
+static inline mf_vec3 mf_mat3_mul(const mf_mat3 *m, mf_vec3 v)
+{
+    return (mf_vec3){mf_dot(m->row[0], v), mf_dot(m->row[1], v), mf_dot(m->row[2], v)};
+}
+
+static inline mf_vec3 mf_mat3_mul_transposed(const mf_mat3 *m, mf_vec3 v)
+{
+    return mf_add(mf_add(mf_scale(m->row[0], v.x), mf_scale(m->row[1], v.y)), mf_scale(m->row[2], v.z));
+}
+
+static inline mf_mat3 mf_mat3_transpose(const mf_mat3 *m)
+{
+    mf_mat3 t;
+    t.row[0] = (mf_vec3){m->row[0].x, m->row[1].x, m->row[2].x};
+    t.row[1] = (mf_vec3){m->row[0].y, m->row[1].y, m->row[2].y};
+    t.row[2] = (mf_vec3){m->row[0].z, m->row[1].z, m->row[2].z};
+    return t;
+}
+
+// R_a^T R_b: b's rotation seen from a's frame.
+static inline mf_mat3 mf_mat3_relative(const mf_mat3 *a, const mf_mat3 *b)
+{
+    mf_mat3 a_transposed = mf_mat3_transpose(a), m;
+    for (int i = 0; i < 3; ++i) m.row[i] = mf_mat3_mul_transposed(b, a_transposed.row[i]);
+    return m;
+}
