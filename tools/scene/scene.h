@@ -1,0 +1,44 @@
+// Deterministic scene generators shared by the tests, the benchmarks and the command line.
+// A scene owns a bank, its bodies and its candidate pairs; the same name, size and seed always
+// give the same scene on every machine.
+#pragma once
+
+#include "manyfold.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum scene_shape_kind { SCENE_BOX, SCENE_HULL } scene_shape_kind;
+
+// What peers need to rebuild a shape in their own terms (boxes as boxes, hulls as point clouds).
+typedef struct scene_shape {
+    scene_shape_kind kind;
+    mf_vec3 half_extents;   // SCENE_BOX
+    const mf_vec3 *points;  // SCENE_HULL: the input points given to mf_bank_add_hull
+    uint32_t point_count;
+} scene_shape;
+
+typedef struct scene {
+    const char *name;
+    mf_bank *bank;
+    scene_shape *shapes;   // indexed by shape id
+    uint32_t shape_count;
+    uint32_t *body_shape;  // per body
+    mf_transform *body_transform;
+    uint32_t body_count;
+    mf_pair *pairs;
+    uint32_t pair_count;
+} scene;
+
+// Names: "box_box", "box_resting", "hull16", "hull48", "nearmiss", "crowd".
+// pair_count 0 means the scene's default size (20000; crowd 1000000).
+mf_status scene_make(const char *name, uint32_t pair_count, uint64_t seed, scene *out);
+void scene_free(scene *s);
+
+// NULL-terminated list of the names scene_make accepts.
+const char *const *scene_names(void);
+
+#ifdef __cplusplus
+}
+#endif
