@@ -3,6 +3,8 @@
 
 #include "vec.h"
 
+#include <stddef.h>
+
 mf_status mf_bank_add_box(mf_bank *bank, mf_vec3 half_extents, uint32_t *shape)
 {
     if (bank == NULL || shape == NULL) return MF_ERR_INVALID_ARGUMENT;

@@ -1,0 +1,172 @@
+// Clipping (Catto, "Contact Manifolds", GDC 2007; the Newcastle physics tutorials): the incident
+// face is clipped by the side planes of the reference face, and every point remembers the pair of
+// features it came from so ids survive a switch of the reference face between a and b.
+#include "clip.h"
+
+#include <string.h>
+
+// A hull as the clipper sees it: a's own data, or b's moved into a's frame.
+typedef struct clip_hull {
+    const mf_hull_view *hull;
+    const mf_vec3 *moved_vertices; // NULL: the hull is a itself
+    const mf_vec3 *moved_normals;
+} clip_hull;
+
+static mf_vec3 hull_vertex(const clip_hull *h, uint32_t i)
+{
+    return h->moved_vertices != NULL ? h->moved_vertices[i] : mf_view_vertex(h->hull, i);
+}
+
+static mf_vec3 hull_normal(const clip_hull *h, uint32_t face)
+{
+    return h->moved_normals != NULL ? h->moved_normals[face] : mf_view_normal(h->hull, face);
+}
+
+// The face of `h` most anti-parallel to the reference normal.
+static uint32_t find_incident_face(const clip_hull *h, mf_vec3 reference_normal)
+{
+    uint32_t best = 0;
+    float best_dot = INFINITY;
+    for (uint32_t f = 0; f < h->hull->face_count; ++f) {
+        float d = mf_dot(hull_normal(h, f), reference_normal);
+        if (d < best_dot) {
+            best_dot = d;
+            best = f;
+        }
+    }
+    return best;
+}
+
+// Feature where the polygon edge leaving `point` crosses reference side `side`. Along an incident
+// edge it is that edge against the side's reference edge; along an earlier side it is the
+// reference vertex between the two sides, met on the incident face.
+static void crossing_features(const mf_clip_point *point, uint32_t side, uint32_t side_count,
+                              const uint16_t *reference_loop, const uint16_t *reference_edges,
+                              uint32_t incident_face, mf_clip_point *crossing)
+{
+    if (!point->carrier_is_side) {
+        crossing->incident_feature = MF_FEATURE(MF_FEATURE_EDGE, point->carrier);
+        crossing->reference_feature = MF_FEATURE(MF_FEATURE_EDGE, reference_edges[side]);
+        return;
+    }
+    uint32_t previous = point->carrier;
+    crossing->incident_feature = MF_FEATURE(MF_FEATURE_FACE, incident_face);
+    if (side == (previous + 1) % side_count) {
+        crossing->reference_feature = MF_FEATURE(MF_FEATURE_VERTEX, reference_loop[side]);
+    } else if (previous == (side + 1) % side_count) {
+        crossing->reference_feature = MF_FEATURE(MF_FEATURE_VERTEX, reference_loop[previous]);
+    } else {
+        crossing->reference_feature = MF_FEATURE(MF_FEATURE_EDGE, reference_edges[side]);
+    }
+}
+
+void mf_clip_faces(const mf_pair_frame *frame, const mf_axis *axis, float margin, mf_face_clip *clip)
+{
+    clip_hull hull_a = {frame->a, NULL, NULL};
+    clip_hull hull_b = {frame->b, frame->b_vertices, frame->b_normals};
+    int reference_is_a = axis->kind == MF_AXIS_FACE_A;
+    const clip_hull *reference = reference_is_a ? &hull_a : &hull_b;
+    const clip_hull *incident = reference_is_a ? &hull_b : &hull_a;
+    uint32_t reference_face = reference_is_a ? axis->feature_a : axis->feature_b;
+
+    mf_vec3 normal = hull_normal(reference, reference_face);
+    float offset = reference->hull->offset[reference_face];
+    if (!reference_is_a) offset += mf_dot(normal, frame->translation);
+    clip->reference_normal = normal;
+
+    // The incident face's loop is the starting polygon.
+    uint32_t incident_face = find_incident_face(incident, normal);
+    const mf_hull_view *inc = incident->hull;
+    const uint16_t *incident_loop = inc->loop_vertex + inc->face_loop_first[incident_face];
+    const uint16_t *incident_edges = inc->loop_edge + inc->face_loop_first[incident_face];
+    uint32_t count = inc->face_loop_count[incident_face];
+    mf_clip_point buffers[2][MF_CLIP_CAPACITY];
+    mf_clip_point *polygon = buffers[0], *clipped = buffers[1];
+    for (uint32_t k = 0; k < count; ++k) {
+        polygon[k] = (mf_clip_point){
+            .position = hull_vertex(incident, incident_loop[k]),
+            .incident_feature = MF_FEATURE(MF_FEATURE_VERTEX, incident_loop[k]),
+            .reference_feature = MF_FEATURE(MF_FEATURE_FACE, reference_face),
+            .carrier = incident_edges[k],
+        };
+    }
+
+    // Sutherland–Hodgman: keep the part of the polygon inside each side plane in turn.
+    const mf_hull_view *ref = reference->hull;
+    const uint16_t *reference_loop = ref->loop_vertex + ref->face_loop_first[reference_face];
+    const uint16_t *reference_edges = ref->loop_edge + ref->face_loop_first[reference_face];
+    uint32_t side_count = ref->face_loop_count[reference_face];
+    for (uint32_t side = 0; side < side_count && count > 0; ++side) {
+        mf_vec3 start = hull_vertex(reference, reference_loop[side]);
+        mf_vec3 end = hull_vertex(reference, reference_loop[(side + 1) % side_count]);
+        mf_vec3 side_normal = mf_cross(mf_sub(end, start), normal); // outward for a CCW loop
+        float side_offset = mf_dot(side_normal, start);
+        uint32_t kept = 0;
+        for (uint32_t k = 0; k < count; ++k) {
+            const mf_clip_point *p = &polygon[k], *q = &polygon[(k + 1) % count];
+            float distance_p = mf_dot(side_normal, p->position) - side_offset;
+            float distance_q = mf_dot(side_normal, q->position) - side_offset;
+            if (distance_p <= 0.0f && kept < MF_CLIP_CAPACITY) clipped[kept++] = *p;
+            if ((distance_p <= 0.0f) != (distance_q <= 0.0f) && kept < MF_CLIP_CAPACITY) {
+                float t = distance_p / (distance_p - distance_q);
+                mf_clip_point crossing = {.position = mf_mul_add(p->position, t, mf_sub(q->position, p->position))};
+                crossing_features(p, side, side_count, reference_loop, reference_edges, incident_face, &crossing);
+                // Leaving the plane, the polygon continues along the side; entering, along p's edge.
+                int leaving = distance_p <= 0.0f;
+                crossing.carrier = leaving ? (uint16_t)side : p->carrier;
+                crossing.carrier_is_side = leaving ? 1 : p->carrier_is_side;
+                clipped[kept++] = crossing;
+            }
+        }
+        mf_clip_point *swap = polygon;
+        polygon = clipped;
+        clipped = swap;
+        count = kept;
+    }
+
+    // Keep points below the reference face plus margin, one per feature pair.
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+        mf_clip_point p = polygon[k];
+        p.separation = mf_dot(normal, p.position) - offset;
+        if (!(p.separation < margin)) continue;
+        uint32_t twin = 0;
+        while (twin < kept && (clip->points[twin].incident_feature != p.incident_feature ||
+                               clip->points[twin].reference_feature != p.reference_feature))
+            ++twin;
+        if (twin == kept) clip->points[kept++] = p;
+        else if (p.separation < clip->points[twin].separation) clip->points[twin] = p;
+    }
+    clip->count = kept;
+}
+
+// Closest points of segments p1q1 and p2q2 (Ericson, Real-Time Collision Detection, 5.1.9).
+static void closest_points(mf_vec3 p1, mf_vec3 q1, mf_vec3 p2, mf_vec3 q2, mf_vec3 *c1, mf_vec3 *c2)
+{
+    mf_vec3 d1 = mf_sub(q1, p1), d2 = mf_sub(q2, p2), r = mf_sub(p1, p2);
+    float a = mf_dot(d1, d1), e = mf_dot(d2, d2), f = mf_dot(d2, r);
+    float c = mf_dot(d1, r), b = mf_dot(d1, d2);
+    float denominator = a * e - b * b;
+    float s = denominator > 0.0f ? fminf(fmaxf((b * f - c * e) / denominator, 0.0f), 1.0f) : 0.0f;
+    float t = e > 0.0f ? (b * s + f) / e : 0.0f;
+    if (t < 0.0f) {
+        t = 0.0f;
+        s = a > 0.0f ? fminf(fmaxf(-c / a, 0.0f), 1.0f) : 0.0f;
+    } else if (t > 1.0f) {
+        t = 1.0f;
+        s = a > 0.0f ? fminf(fmaxf((b - c) / a, 0.0f), 1.0f) : 0.0f;
+    }
+    *c1 = mf_mul_add(p1, s, d1);
+    *c2 = mf_mul_add(p2, t, d2);
+}
+
+mf_contact mf_edge_contact(const mf_pair_frame *frame, const mf_axis *axis)
+{
+    const mf_hull_view *a = frame->a, *b = frame->b;
+    uint32_t i = axis->feature_a, j = axis->feature_b;
+    mf_vec3 on_a, on_b;
+    closest_points(mf_view_vertex(a, a->edge_vertex0[i]), mf_view_vertex(a, a->edge_vertex1[i]),
+                   frame->b_vertices[b->edge_vertex0[j]], frame->b_vertices[b->edge_vertex1[j]], &on_a, &on_b);
+    uint32_t id = (uint32_t)MF_FEATURE(MF_FEATURE_EDGE, i) << 16 | MF_FEATURE(MF_FEATURE_EDGE, j);
+    return (mf_contact){mf_scale(mf_add(on_a, on_b), 0.5f), mf_dot(axis->normal, mf_sub(on_b, on_a)), id};
+}

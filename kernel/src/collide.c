@@ -1,0 +1,176 @@
+// mf_collide: input validation, the per-pair scalar path, and the compact output stream.
+#include "context.h"
+#include "reduce.h"
+
+#include <string.h>
+
+void mf_stream_bound(uint32_t pair_count, uint32_t max_contacts, uint32_t *manifold_capacity,
+                     uint32_t *contact_capacity)
+{
+    if (max_contacts > MF_MAX_CONTACTS) max_contacts = MF_MAX_CONTACTS;
+    uint64_t contacts = (uint64_t)pair_count * max_contacts;
+    if (manifold_capacity != NULL) *manifold_capacity = pair_count;
+    if (contact_capacity != NULL) *contact_capacity = contacts > UINT32_MAX ? UINT32_MAX : (uint32_t)contacts;
+}
+
+static int is_finite_transform(const mf_transform *t)
+{
+    return mf_is_finite3(t->p) && isfinite(t->q.x) && isfinite(t->q.y) && isfinite(t->q.z) && isfinite(t->q.w);
+}
+
+static float quat_length2(mf_quat q) { return q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w; }
+
+static mf_status check_body(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, uint32_t body,
+                            uint32_t pair)
+{
+    if (body >= bodies->count)
+        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "pair %u names body %u but there are %u bodies",
+                               pair, body, bodies->count);
+    if (bodies->shape[body] >= bank->shape_count)
+        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "body %u has shape %u but the bank holds %u shapes",
+                               body, bodies->shape[body], bank->shape_count);
+    const mf_transform *t = &bodies->transform[body];
+    if (!is_finite_transform(t))
+        return mf_context_fail(context, MF_ERR_NONFINITE, "body %u has a non-finite transform", body);
+    float length2 = quat_length2(t->q);
+    if (!(length2 > 1e-12f) || !isfinite(length2))
+        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT,
+                               "body %u has a quaternion of length %g that cannot be normalised", body,
+                               (double)sqrtf(length2));
+    return MF_OK;
+}
+
+static mf_status check_input(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
+                             const mf_pair *pairs, uint32_t pair_count, const mf_stream *stream)
+{
+    if (bank == NULL || bodies == NULL || stream == NULL || (pairs == NULL && pair_count > 0))
+        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "bank, bodies, stream or pairs is NULL");
+    if ((stream->manifolds == NULL && stream->manifold_capacity > 0) ||
+        (stream->contacts == NULL && stream->contact_capacity > 0))
+        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "a stream array is NULL but its capacity is not 0");
+    if (bodies->count > 0 && (bodies->shape == NULL || bodies->transform == NULL))
+        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "bodies.shape or bodies.transform is NULL");
+    for (uint32_t i = 0; i < pair_count; ++i) {
+        if (pairs[i].a == pairs[i].b)
+            return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "pair %u names body %u twice", i, pairs[i].a);
+        mf_status status = check_body(context, bank, bodies, pairs[i].a, i);
+        if (status == MF_OK) status = check_body(context, bank, bodies, pairs[i].b, i);
+        if (status != MF_OK) return status;
+    }
+    return MF_OK;
+}
+
+static mf_mat3 rotation_of(mf_quat q)
+{
+    float scale = 1.0f / sqrtf(quat_length2(q));
+    return mf_mat3_from_quat((mf_quat){q.x * scale, q.y * scale, q.z * scale, q.w * scale});
+}
+
+// The contacts of one pair in a's frame; returns their count (0: no manifold).
+static uint32_t collide_pair(const mf_context *context, const mf_pair_frame *frame, mf_vec3 *normal,
+                             mf_contact contacts[MF_MAX_CONTACTS])
+{
+    const mf_config *config = &context->config;
+    mf_axis axis;
+    if (!mf_find_axis(frame, config->margin, config->linear_slop, &axis)) return 0;
+    if (axis.kind == MF_AXIS_EDGES) {
+        *normal = axis.normal;
+        contacts[0] = mf_edge_contact(frame, &axis);
+        return 1;
+    }
+
+    mf_face_clip clip;
+    mf_clip_faces(frame, &axis, config->margin, &clip);
+    int reference_is_a = axis.kind == MF_AXIS_FACE_A;
+    mf_vec3 reference_normal = clip.reference_normal;
+    *normal = reference_is_a ? reference_normal : mf_neg(reference_normal);
+    if (clip.count == 0) {
+        // Every clipped point lies above margin although the faces are within it (strongly tilted
+        // faces): fall back to the incident hull's deepest vertex, which is the axis' support.
+        const mf_hull_view *incident = reference_is_a ? frame->b : frame->a;
+        uint32_t deepest = 0;
+        float deepest_depth = INFINITY;
+        for (uint32_t i = 0; i < incident->vertex_count; ++i) {
+            mf_vec3 v = reference_is_a ? frame->b_vertices[i] : mf_view_vertex(frame->a, i);
+            float d = mf_dot(reference_normal, v);
+            if (d < deepest_depth) {
+                deepest_depth = d;
+                deepest = i;
+            }
+        }
+        uint32_t reference_face = reference_is_a ? axis.feature_a : axis.feature_b;
+        clip.points[0] = (mf_clip_point){
+            .position = reference_is_a ? frame->b_vertices[deepest] : mf_view_vertex(frame->a, deepest),
+            .separation = axis.separation,
+            .incident_feature = MF_FEATURE(MF_FEATURE_VERTEX, deepest),
+            .reference_feature = MF_FEATURE(MF_FEATURE_FACE, reference_face),
+        };
+        clip.count = 1;
+    }
+
+    uint32_t chosen[MF_MAX_CONTACTS];
+    uint32_t count = mf_reduce(clip.points, clip.count, reference_normal, config->max_contacts, chosen);
+    for (uint32_t k = 0; k < count; ++k) {
+        const mf_clip_point *p = &clip.points[chosen[k]];
+        // The point sits on the incident surface; the midpoint is half the separation back.
+        contacts[k] = (mf_contact){mf_mul_add(p->position, -0.5f * p->separation, reference_normal), p->separation,
+                                   mf_clip_point_id(p, reference_is_a)};
+    }
+    return count;
+}
+
+mf_status mf_collide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,
+                     uint32_t pair_count, mf_stream *stream)
+{
+    if (context == NULL) return MF_ERR_INVALID_ARGUMENT;
+    context->message[0] = '\0';
+    if (stream != NULL) {
+        stream->manifold_count = 0;
+        stream->contact_count = 0;
+        stream->pairs_done = 0;
+    }
+    mf_status status = check_input(context, bank, bodies, pairs, pair_count, stream);
+    if (status != MF_OK) return status;
+
+    mf_pair_scratch *scratch = context->scratch;
+    for (uint32_t i = 0; i < pair_count; ++i) {
+        uint32_t body_a = pairs[i].a, body_b = pairs[i].b;
+        const mf_transform *ta = &bodies->transform[body_a], *tb = &bodies->transform[body_b];
+        mf_hull_view a = mf_bank_view(bank, bodies->shape[body_a]);
+        mf_hull_view b = mf_bank_view(bank, bodies->shape[body_b]);
+        mf_mat3 rotation_a = rotation_of(ta->q), rotation_b = rotation_of(tb->q);
+
+        // Work in a's frame: precision depends on the bodies' distance, not on where they are.
+        mf_pair_frame frame = {.a = &a, .b = &b, .b_vertices = scratch->b_vertices,
+                               .a_vertices = scratch->a_vertices, .b_normals = scratch->b_normals};
+        frame.rotation = mf_mat3_relative(&rotation_a, &rotation_b);
+        frame.translation = mf_mat3_mul_transposed(&rotation_a, mf_sub(tb->p, ta->p));
+        for (uint32_t v = 0; v < b.vertex_count; ++v)
+            scratch->b_vertices[v] = mf_add(mf_mat3_mul(&frame.rotation, mf_view_vertex(&b, v)), frame.translation);
+        for (uint32_t v = 0; v < a.vertex_count; ++v)
+            scratch->a_vertices[v] = mf_mat3_mul_transposed(&frame.rotation, mf_sub(mf_view_vertex(&a, v), frame.translation));
+        for (uint32_t f = 0; f < b.face_count; ++f)
+            scratch->b_normals[f] = mf_mat3_mul(&frame.rotation, mf_view_normal(&b, f));
+
+        mf_vec3 normal;
+        mf_contact contacts[MF_MAX_CONTACTS];
+        uint32_t count = collide_pair(context, &frame, &normal, contacts);
+        if (count == 0) continue;
+        if (stream->manifold_count >= stream->manifold_capacity ||
+            count > stream->contact_capacity - stream->contact_count) {
+            stream->pairs_done = i;
+            return mf_context_fail(context, MF_ERR_CAPACITY,
+                                   "stream full at pair %u: it needs room for 1 more manifold and %u more contacts",
+                                   i, count);
+        }
+        mf_manifold *manifold = &stream->manifolds[stream->manifold_count++];
+        *manifold = (mf_manifold){i, stream->contact_count, count, mf_mat3_mul(&rotation_a, normal)};
+        for (uint32_t k = 0; k < count; ++k) {
+            mf_contact c = contacts[k];
+            c.point = mf_add(mf_mat3_mul(&rotation_a, c.point), ta->p);
+            stream->contacts[stream->contact_count++] = c;
+        }
+    }
+    stream->pairs_done = pair_count;
+    return MF_OK;
+}

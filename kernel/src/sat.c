@@ -1,0 +1,79 @@
+// Separating-axis test between convex polyhedra (Gregorius, "The Separating Axis Test between
+// Convex Polyhedra", GDC 2013): face queries, Gauss-map edge query, biased axis choice.
+#include "sat.h"
+
+mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vertices, uint32_t other_count,
+                             float margin)
+{
+    mf_face_query best = {-INFINITY, 0};
+    for (uint32_t f = 0; f < hull->face_count; ++f) {
+        mf_vec3 normal = mf_view_normal(hull, f);
+        float support = INFINITY;
+        for (uint32_t i = 0; i < other_count; ++i) support = fminf(support, mf_dot(normal, other_vertices[i]));
+        float separation = support - hull->offset[f];
+        if (separation > best.separation) best = (mf_face_query){separation, f};
+        if (separation > margin) break;
+    }
+    return best;
+}
+
+// The arcs (a, b) and (c, d) on the unit sphere cross iff the two edges build a face of the
+// Minkowski difference; c and d are b's normals already negated. b_x_a and d_x_c are the arcs'
+// plane normals (parallel to the edges).
+static int is_minkowski_face(mf_vec3 a, mf_vec3 b, mf_vec3 b_x_a, mf_vec3 c, mf_vec3 d, mf_vec3 d_x_c)
+{
+    float cba = mf_dot(c, b_x_a), dba = mf_dot(d, b_x_a);
+    float adc = mf_dot(a, d_x_c), bdc = mf_dot(b, d_x_c);
+    return cba * dba < 0.0f && adc * bdc < 0.0f && cba * bdc > 0.0f;
+}
+
+mf_edge_query mf_query_edges(const mf_pair_frame *frame, float margin)
+{
+    const mf_hull_view *a = frame->a, *b = frame->b;
+    mf_edge_query best = {-INFINITY, 0, 0, {0, 0, 0}};
+    for (uint32_t i = 0; i < a->edge_count; ++i) {
+        mf_vec3 a_normal0 = mf_view_normal(a, a->edge_face0[i]);
+        mf_vec3 a_normal1 = mf_view_normal(a, a->edge_face1[i]);
+        mf_vec3 a_arc = mf_cross(a_normal1, a_normal0);
+        mf_vec3 a_direction = {a->edge_x[i], a->edge_y[i], a->edge_z[i]};
+        mf_vec3 a_point = mf_view_vertex(a, a->edge_vertex0[i]);
+        for (uint32_t j = 0; j < b->edge_count; ++j) {
+            mf_vec3 b_normal0 = mf_neg(frame->b_normals[b->edge_face0[j]]);
+            mf_vec3 b_normal1 = mf_neg(frame->b_normals[b->edge_face1[j]]);
+            mf_vec3 b_arc = mf_cross(b_normal1, b_normal0);
+            if (!is_minkowski_face(a_normal0, a_normal1, a_arc, b_normal0, b_normal1, b_arc)) continue;
+
+            mf_vec3 b_direction = mf_mat3_mul(&frame->rotation, (mf_vec3){b->edge_x[j], b->edge_y[j], b->edge_z[j]});
+            mf_vec3 axis = mf_cross(a_direction, b_direction);
+            float length = mf_length(axis);
+            if (length < MF_PARALLEL_SINE) continue;
+            axis = mf_scale(axis, 1.0f / length);
+            // Orient the axis away from a: a's centroid is inside a, so it lies behind the edge.
+            if (mf_dot(axis, mf_sub(a_point, a->centroid)) < 0.0f) axis = mf_neg(axis);
+            float separation = mf_dot(axis, mf_sub(frame->b_vertices[b->edge_vertex0[j]], a_point));
+            if (separation > best.separation) best = (mf_edge_query){separation, i, j, axis};
+            if (separation > margin) return best;
+        }
+    }
+    return best;
+}
+
+int mf_find_axis(const mf_pair_frame *frame, float margin, float linear_slop, mf_axis *axis)
+{
+    mf_face_query face_a = mf_query_faces(frame->a, frame->b_vertices, frame->b->vertex_count, margin);
+    if (face_a.separation >= margin) return 0;
+    mf_face_query face_b = mf_query_faces(frame->b, frame->a_vertices, frame->a->vertex_count, margin);
+    if (face_b.separation >= margin) return 0;
+    mf_edge_query edge = mf_query_edges(frame, margin);
+    if (edge.separation >= margin) return 0;
+
+    float face_separation = fmaxf(face_a.separation, face_b.separation);
+    if (edge.separation > face_separation + linear_slop) {
+        *axis = (mf_axis){MF_AXIS_EDGES, edge.separation, edge.edge_a, edge.edge_b, edge.normal};
+    } else if (face_b.separation > face_a.separation + linear_slop) {
+        *axis = (mf_axis){MF_AXIS_FACE_B, face_b.separation, 0, face_b.face, {0, 0, 0}};
+    } else {
+        *axis = (mf_axis){MF_AXIS_FACE_A, face_a.separation, face_a.face, 0, {0, 0, 0}};
+    }
+    return 1;
+}

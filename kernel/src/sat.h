@@ -1,0 +1,54 @@
+// Separating-axis queries of one pair in body a's frame: face queries of both hulls, the
+// edge query with the Gauss-map test, and the biased choice of the contact axis.
+#pragma once
+
+#include "bank.h"
+#include "vec.h"
+
+// One pair seen from body a: b's geometry moved into a's frame where the queries need it.
+typedef struct mf_pair_frame {
+    const mf_hull_view *a, *b;
+    mf_mat3 rotation;        // b -> a
+    mf_vec3 translation;     // b's origin in a's frame
+    const mf_vec3 *b_vertices; // b's vertices in a's frame
+    const mf_vec3 *a_vertices; // a's vertices in b's frame
+    const mf_vec3 *b_normals;  // b's face normals in a's frame
+} mf_pair_frame;
+
+typedef enum mf_axis_kind { MF_AXIS_FACE_A, MF_AXIS_FACE_B, MF_AXIS_EDGES } mf_axis_kind;
+
+typedef struct mf_axis {
+    mf_axis_kind kind;
+    float separation;
+    uint32_t feature_a; // face of a, or edge of a
+    uint32_t feature_b; // face of b, or edge of b
+    mf_vec3 normal;     // in a's frame, from a to b (edge axes only; faces read it from the hull)
+} mf_axis;
+
+typedef struct mf_face_query {
+    float separation;
+    uint32_t face;
+} mf_face_query;
+
+typedef struct mf_edge_query {
+    float separation;
+    uint32_t edge_a, edge_b;
+    mf_vec3 normal;
+} mf_edge_query;
+
+// Edge pairs whose directions' cross product is shorter than this (a sine) are treated as parallel:
+// their axis is ill-defined, and the face axes already cover that configuration.
+#define MF_PARALLEL_SINE 1e-3f
+
+// Face query of `hull` against `other`, whose vertices are given in hull's frame. Stops early
+// once a face separates by more than `margin`.
+mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vertices, uint32_t other_count,
+                             float margin);
+
+// Edge query over the pairs of edges that build a face of the Minkowski difference.
+mf_edge_query mf_query_edges(const mf_pair_frame *frame, float margin);
+
+// Runs the queries and picks the axis: a face wins over the edge axis, and a's face over b's,
+// unless the other separates more by at least `linear_slop`. Returns 0 if the pair is apart by
+// `margin` or more along some axis.
+int mf_find_axis(const mf_pair_frame *frame, float margin, float linear_slop, mf_axis *axis);
