@@ -1,6 +1,7 @@
 // Hull bank storage: appending shapes, deriving planes and edges, introspection.
 #include "bank.h"
 
+#include "rows.h"
 #include "vec.h"
 
 #include <stdlib.h>
@@ -20,7 +21,7 @@ void mf_bank_destroy(mf_bank *bank)
                       bank->normal_y, bank->normal_z, bank->offset, bank->face_loop_first,
                       bank->face_loop_count, bank->loop_vertex, bank->loop_edge, bank->edge_vertex0,
                       bank->edge_vertex1, bank->edge_face0, bank->edge_face1, bank->edge_x,
-                      bank->edge_y, bank->edge_z};
+                      bank->edge_y, bank->edge_z, bank->rows};
     for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); ++i) free(arrays[i]);
     free(bank);
 }
@@ -44,8 +45,10 @@ static int grow_group(void **arrays[], const size_t element_sizes[], int array_c
     return 1;
 }
 
-static int reserve(mf_bank *b, uint32_t vertices, uint32_t faces, uint32_t loops, uint32_t edges)
+static int reserve(mf_bank *b, uint32_t vertices, uint32_t faces, uint32_t loops, uint32_t edges, uint32_t rows)
 {
+    void **row_arrays[] = {(void **)&b->rows};
+    size_t row_sizes[] = {sizeof(float)};
     void **shape_arrays[] = {(void **)&b->shapes};
     size_t shape_sizes[] = {sizeof(mf_shape)};
     void **vertex_arrays[] = {(void **)&b->vertex_x, (void **)&b->vertex_y, (void **)&b->vertex_z};
@@ -63,7 +66,8 @@ static int reserve(mf_bank *b, uint32_t vertices, uint32_t faces, uint32_t loops
            grow_group(vertex_arrays, vertex_sizes, 3, &b->vertex_capacity, b->vertex_count + vertices) &&
            grow_group(face_arrays, face_sizes, 6, &b->face_capacity, b->face_count + faces) &&
            grow_group(loop_arrays, loop_sizes, 2, &b->loop_capacity, b->loop_count + loops) &&
-           grow_group(edge_arrays, edge_sizes, 7, &b->edge_capacity, b->edge_count + edges);
+           grow_group(edge_arrays, edge_sizes, 7, &b->edge_capacity, b->edge_count + edges) &&
+           grow_group(row_arrays, row_sizes, 1, &b->row_capacity, b->row_count + rows);
 }
 
 // A directed edge of a face loop, sorted by its undirected key to find twins.
@@ -77,6 +81,38 @@ static int compare_directed(const void *a, const void *b)
     const directed_edge *x = a, *y = b;
     if (x->key != y->key) return x->key < y->key ? -1 : 1;
     return x->from < y->from ? -1 : (x->from > y->from);
+}
+
+// Fills a shape's wide rows from its stored arrays, with the same float operations the scalar
+// queries perform, so both paths see identical values.
+static void write_rows(mf_bank *bank, uint32_t shape, mf_rows rows)
+{
+    const mf_shape *s = &bank->shapes[shape];
+    float *out = bank->rows + s->rows_first;
+    mf_hull_view hull = mf_bank_view(bank, shape);
+    for (uint32_t v = 0; v < rows.vertices; ++v) {
+        out[mf_row_vertex(rows, 0, v)] = hull.vertex_x[v];
+        out[mf_row_vertex(rows, 1, v)] = hull.vertex_y[v];
+        out[mf_row_vertex(rows, 2, v)] = hull.vertex_z[v];
+    }
+    for (uint32_t f = 0; f < rows.faces; ++f) {
+        out[mf_row_face(rows, 0, f)] = hull.normal_x[f];
+        out[mf_row_face(rows, 1, f)] = hull.normal_y[f];
+        out[mf_row_face(rows, 2, f)] = hull.normal_z[f];
+        out[mf_row_face(rows, 3, f)] = hull.offset[f];
+    }
+    for (uint32_t e = 0; e < rows.edges; ++e) {
+        mf_vec3 normal0 = mf_view_normal(&hull, hull.edge_face0[e]);
+        mf_vec3 normal1 = mf_view_normal(&hull, hull.edge_face1[e]);
+        mf_vec3 point = mf_view_vertex(&hull, hull.edge_vertex0[e]);
+        mf_vec3 values[6] = {normal0, normal1, mf_cross(normal1, normal0),
+                             {hull.edge_x[e], hull.edge_y[e], hull.edge_z[e]}, point, mf_sub(point, s->centroid)};
+        for (uint32_t k = 0; k < 6; ++k) {
+            out[mf_row_edge(rows, 3 * k + 0, e)] = values[k].x;
+            out[mf_row_edge(rows, 3 * k + 1, e)] = values[k].y;
+            out[mf_row_edge(rows, 3 * k + 2, e)] = values[k].z;
+        }
+    }
 }
 
 mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint32_t *shape)
@@ -101,9 +137,13 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         radius = fmaxf(radius, mf_length(poly->vertices[i]));
     }
 
+    mf_rows rows = {vertex_count, face_count, edge_count};
+    int wide = vertex_count <= MF_WIDE_MAX_VERTICES && face_count <= MF_WIDE_MAX_FACES &&
+               edge_count <= MF_WIDE_MAX_EDGES;
+    uint32_t row_count = wide ? mf_rows_total(rows) : 0;
     directed_edge *directed = malloc(loop_count * sizeof(directed_edge));
     if (directed == NULL) return MF_ERR_OUT_OF_MEMORY;
-    if (!reserve(bank, vertex_count, face_count, loop_count, edge_count)) {
+    if (!reserve(bank, vertex_count, face_count, loop_count, edge_count, row_count)) {
         free(directed);
         return MF_ERR_OUT_OF_MEMORY;
     }
@@ -113,7 +153,7 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         .loop_first = bank->loop_count, .vertex_count = vertex_count, .face_count = face_count,
         .edge_count = edge_count, .loop_count = loop_count, .radius = radius,
         .input_points = poly->input_points, .welded_points = poly->welded_points,
-        .merged_facets = poly->merged_facets,
+        .merged_facets = poly->merged_facets, .rows_first = wide ? bank->row_count : UINT32_MAX,
     };
     mf_status status = MF_OK;
 
@@ -224,7 +264,9 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     bank->face_count += face_count;
     bank->loop_count += loop_count;
     bank->edge_count += edge_count;
+    bank->row_count += row_count;
     bank->shapes[bank->shape_count] = s;
+    if (wide) write_rows(bank, bank->shape_count, rows);
     *shape = bank->shape_count++;
     return MF_OK;
 }

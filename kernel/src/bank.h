@@ -12,6 +12,7 @@ typedef struct mf_shape {
     float volume;
     float radius;
     uint32_t input_points, welded_points, merged_facets;
+    uint32_t rows_first; // into the bank's rows; UINT32_MAX when the hull is too large for the wide pass
 } mf_shape;
 
 struct mf_bank {
@@ -33,6 +34,9 @@ struct mf_bank {
     uint16_t *edge_vertex0, *edge_vertex1, *edge_face0, *edge_face1; // face0 runs vertex0 -> vertex1
     float *edge_x, *edge_y, *edge_z; // unit direction vertex0 -> vertex1
     uint32_t edge_count, edge_capacity;
+
+    float *rows; // per shape the layout of rows.h, for the wide pass
+    uint32_t row_count, row_capacity;
 };
 
 // A polyhedron as the builders produce it, before it enters the bank.

@@ -66,57 +66,143 @@ static mf_mat3 rotation_of(mf_quat q)
     return mf_mat3_from_quat((mf_quat){q.x * scale, q.y * scale, q.z * scale, q.w * scale});
 }
 
-// The contacts of one pair in a's frame; returns their count (0: no manifold).
-static uint32_t collide_pair(const mf_context *context, const mf_pair_frame *frame, mf_vec3 *normal,
-                             mf_contact contacts[MF_MAX_CONTACTS])
+// Moves b into a's frame. The clip pass needs b's vertices and normals; the queries also need a's
+// vertices in b's frame (`with_a_vertices`).
+static mf_pair_frame frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
+                                 mf_hull_view *a, mf_hull_view *b, int with_a_vertices)
 {
-    const mf_config *config = &context->config;
-    mf_axis axis;
-    if (!mf_find_axis(frame, config->margin, config->linear_slop, &axis)) return 0;
-    if (axis.kind == MF_AXIS_EDGES) {
-        *normal = axis.normal;
-        contacts[0] = mf_edge_contact(frame, &axis);
-        return 1;
-    }
+    const mf_transform *ta = &bodies->transform[pair.a], *tb = &bodies->transform[pair.b];
+    *a = mf_bank_view(bank, bodies->shape[pair.a]);
+    *b = mf_bank_view(bank, bodies->shape[pair.b]);
+    mf_mat3 rotation_a = rotation_of(ta->q), rotation_b = rotation_of(tb->q);
 
-    mf_face_clip clip;
-    mf_clip_faces(frame, &axis, config->margin, &clip);
-    int reference_is_a = axis.kind == MF_AXIS_FACE_A;
-    mf_vec3 reference_normal = clip.reference_normal;
-    *normal = reference_is_a ? reference_normal : mf_neg(reference_normal);
-    if (clip.count == 0) {
-        // Every clipped point lies above margin although the faces are within it (strongly tilted
-        // faces): fall back to the incident hull's deepest vertex, which is the axis' support.
-        const mf_hull_view *incident = reference_is_a ? frame->b : frame->a;
-        uint32_t deepest = 0;
-        float deepest_depth = INFINITY;
-        for (uint32_t i = 0; i < incident->vertex_count; ++i) {
-            mf_vec3 v = reference_is_a ? frame->b_vertices[i] : mf_view_vertex(frame->a, i);
-            float d = mf_dot(reference_normal, v);
-            if (d < deepest_depth) {
-                deepest_depth = d;
-                deepest = i;
+    // Work in a's frame: precision depends on the bodies' distance, not on where they are.
+    mf_pair_frame frame = {.a = a, .b = b, .b_vertices = scratch->b_vertices, .a_vertices = scratch->a_vertices,
+                           .b_normals = scratch->b_normals};
+    frame.rotation = mf_mat3_relative(&rotation_a, &rotation_b);
+    frame.translation = mf_mat3_mul_transposed(&rotation_a, mf_sub(tb->p, ta->p));
+    for (uint32_t v = 0; v < b->vertex_count; ++v)
+        scratch->b_vertices[v] = mf_add(mf_mat3_mul(&frame.rotation, mf_view_vertex(b, v)), frame.translation);
+    for (uint32_t f = 0; f < b->face_count; ++f)
+        scratch->b_normals[f] = mf_mat3_mul(&frame.rotation, mf_view_normal(b, f));
+    if (with_a_vertices) {
+        for (uint32_t v = 0; v < a->vertex_count; ++v)
+            scratch->a_vertices[v] =
+                mf_mat3_mul_transposed(&frame.rotation, mf_sub(mf_view_vertex(a, v), frame.translation));
+    }
+    return frame;
+}
+
+// The contacts for a chosen axis, in world space.
+static void contacts_for_axis(const mf_config *config, const mf_pair_frame *frame, const mf_axis *axis,
+                              const mf_transform *ta, mf_pair_result *result)
+{
+    mf_vec3 normal;
+    mf_contact *contacts = result->contacts;
+    uint32_t count;
+    if (axis->kind == MF_AXIS_EDGES) {
+        normal = axis->normal;
+        contacts[0] = mf_edge_contact(frame, axis);
+        count = 1;
+    } else {
+        mf_face_clip clip;
+        mf_clip_faces(frame, axis, config->margin, &clip);
+        int reference_is_a = axis->kind == MF_AXIS_FACE_A;
+        mf_vec3 reference_normal = clip.reference_normal;
+        normal = reference_is_a ? reference_normal : mf_neg(reference_normal);
+        if (clip.count == 0) {
+            // Every clipped point lies above margin although the faces are within it (strongly
+            // tilted faces): fall back to the incident hull's deepest vertex, the axis' support.
+            const mf_hull_view *incident = reference_is_a ? frame->b : frame->a;
+            uint32_t deepest = 0;
+            float deepest_depth = INFINITY;
+            for (uint32_t i = 0; i < incident->vertex_count; ++i) {
+                mf_vec3 v = reference_is_a ? frame->b_vertices[i] : mf_view_vertex(frame->a, i);
+                float d = mf_dot(reference_normal, v);
+                if (d < deepest_depth) {
+                    deepest_depth = d;
+                    deepest = i;
+                }
             }
+            uint32_t reference_face = reference_is_a ? axis->feature_a : axis->feature_b;
+            clip.points[0] = (mf_clip_point){
+                .position = reference_is_a ? frame->b_vertices[deepest] : mf_view_vertex(frame->a, deepest),
+                .separation = axis->separation,
+                .incident_feature = MF_FEATURE(MF_FEATURE_VERTEX, deepest),
+                .reference_feature = MF_FEATURE(MF_FEATURE_FACE, reference_face),
+            };
+            clip.count = 1;
         }
-        uint32_t reference_face = reference_is_a ? axis.feature_a : axis.feature_b;
-        clip.points[0] = (mf_clip_point){
-            .position = reference_is_a ? frame->b_vertices[deepest] : mf_view_vertex(frame->a, deepest),
-            .separation = axis.separation,
-            .incident_feature = MF_FEATURE(MF_FEATURE_VERTEX, deepest),
-            .reference_feature = MF_FEATURE(MF_FEATURE_FACE, reference_face),
-        };
-        clip.count = 1;
+        uint32_t chosen[MF_MAX_CONTACTS];
+        count = mf_reduce(clip.points, clip.count, reference_normal, config->max_contacts, chosen);
+        for (uint32_t k = 0; k < count; ++k) {
+            const mf_clip_point *p = &clip.points[chosen[k]];
+            // The point sits on the incident surface; the midpoint is half the separation back.
+            contacts[k] = (mf_contact){mf_mul_add(p->position, -0.5f * p->separation, reference_normal),
+                                       p->separation, mf_clip_point_id(p, reference_is_a)};
+        }
     }
+    mf_mat3 rotation_a = rotation_of(ta->q);
+    result->count = count;
+    result->normal = mf_mat3_mul(&rotation_a, normal);
+    for (uint32_t k = 0; k < count; ++k) contacts[k].point = mf_add(mf_mat3_mul(&rotation_a, contacts[k].point), ta->p);
+}
 
-    uint32_t chosen[MF_MAX_CONTACTS];
-    uint32_t count = mf_reduce(clip.points, clip.count, reference_normal, config->max_contacts, chosen);
-    for (uint32_t k = 0; k < count; ++k) {
-        const mf_clip_point *p = &clip.points[chosen[k]];
-        // The point sits on the incident surface; the midpoint is half the separation back.
-        contacts[k] = (mf_contact){mf_mul_add(p->position, -0.5f * p->separation, reference_normal), p->separation,
-                                   mf_clip_point_id(p, reference_is_a)};
+// The whole scalar path for one pair.
+static void collide_scalar(const mf_context *context, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
+                           mf_pair_result *result)
+{
+    mf_hull_view a, b;
+    mf_pair_frame frame = frame_setup(bank, bodies, pair, context->scratch, &a, &b, 1);
+    mf_axis axis;
+    result->count = 0;
+    if (mf_find_axis(&frame, context->config.margin, context->config.linear_slop, &axis))
+        contacts_for_axis(&context->config, &frame, &axis, &bodies->transform[pair.a], result);
+}
+
+// Appends one pair's manifold; 0 if the stream has no room for all of it.
+static int emit(mf_stream *stream, uint32_t pair, const mf_pair_result *result)
+{
+    if (result->count == 0) return 1;
+    if (stream->manifold_count >= stream->manifold_capacity ||
+        result->count > stream->contact_capacity - stream->contact_count)
+        return 0;
+    stream->manifolds[stream->manifold_count++] = (mf_manifold){pair, stream->contact_count, result->count,
+                                                                result->normal};
+    for (uint32_t k = 0; k < result->count; ++k) stream->contacts[stream->contact_count++] = result->contacts[k];
+    return 1;
+}
+
+// One chunk through the wide pass: bin, query bundle by bundle, clip touching lanes.
+static void collide_chunk_wide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
+                               const mf_pair *pairs, uint32_t count)
+{
+    mf_wide_scratch *wide = context->wide;
+    const mf_config *config = &context->config;
+    uint32_t width = context->kernel.width;
+    mf_bins *bins = &wide->bins;
+    mf_bin_pairs(bank, bodies, pairs, count, width, bins);
+    for (uint32_t i = 0; i < bins->scalar_count; ++i) {
+        uint32_t p = bins->scalar[i];
+        collide_scalar(context, bank, bodies, pairs[p], &wide->results[p]);
     }
-    return count;
+    for (uint32_t k = 0; k < bins->bundle_count; ++k) {
+        const mf_bundle_plan *plan = &bins->bundles[k];
+        mf_bundle bundle = mf_bundle_assemble(bank, bodies, pairs, bins, plan, width, &wide->tables);
+        context->kernel.axes(&bundle, config->margin, wide->work, &wide->axes);
+        for (uint32_t l = 0; l < plan->lanes; ++l) {
+            uint32_t p = bins->order[plan->first + l];
+            mf_pair_result *result = &wide->results[p];
+            mf_axis axis;
+            result->count = 0;
+            if (!mf_choose_axis(wide->axes.face_a[l], wide->axes.face_b[l], wide->axes.edge[l], config->margin,
+                                config->linear_slop, &axis))
+                continue;
+            mf_hull_view a, b;
+            mf_pair_frame frame = frame_setup(bank, bodies, pairs[p], context->scratch, &a, &b, 0);
+            contacts_for_axis(config, &frame, &axis, &bodies->transform[pairs[p].a], result);
+        }
+    }
 }
 
 mf_status mf_collide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,
@@ -132,43 +218,20 @@ mf_status mf_collide(mf_context *context, const mf_bank *bank, const mf_bodies *
     mf_status status = check_input(context, bank, bodies, pairs, pair_count, stream);
     if (status != MF_OK) return status;
 
-    mf_pair_scratch *scratch = context->scratch;
-    for (uint32_t i = 0; i < pair_count; ++i) {
-        uint32_t body_a = pairs[i].a, body_b = pairs[i].b;
-        const mf_transform *ta = &bodies->transform[body_a], *tb = &bodies->transform[body_b];
-        mf_hull_view a = mf_bank_view(bank, bodies->shape[body_a]);
-        mf_hull_view b = mf_bank_view(bank, bodies->shape[body_b]);
-        mf_mat3 rotation_a = rotation_of(ta->q), rotation_b = rotation_of(tb->q);
-
-        // Work in a's frame: precision depends on the bodies' distance, not on where they are.
-        mf_pair_frame frame = {.a = &a, .b = &b, .b_vertices = scratch->b_vertices,
-                               .a_vertices = scratch->a_vertices, .b_normals = scratch->b_normals};
-        frame.rotation = mf_mat3_relative(&rotation_a, &rotation_b);
-        frame.translation = mf_mat3_mul_transposed(&rotation_a, mf_sub(tb->p, ta->p));
-        for (uint32_t v = 0; v < b.vertex_count; ++v)
-            scratch->b_vertices[v] = mf_add(mf_mat3_mul(&frame.rotation, mf_view_vertex(&b, v)), frame.translation);
-        for (uint32_t v = 0; v < a.vertex_count; ++v)
-            scratch->a_vertices[v] = mf_mat3_mul_transposed(&frame.rotation, mf_sub(mf_view_vertex(&a, v), frame.translation));
-        for (uint32_t f = 0; f < b.face_count; ++f)
-            scratch->b_normals[f] = mf_mat3_mul(&frame.rotation, mf_view_normal(&b, f));
-
-        mf_vec3 normal;
-        mf_contact contacts[MF_MAX_CONTACTS];
-        uint32_t count = collide_pair(context, &frame, &normal, contacts);
-        if (count == 0) continue;
-        if (stream->manifold_count >= stream->manifold_capacity ||
-            count > stream->contact_capacity - stream->contact_count) {
-            stream->pairs_done = i;
-            return mf_context_fail(context, MF_ERR_CAPACITY,
-                                   "stream full at pair %u: it needs room for 1 more manifold and %u more contacts",
-                                   i, count);
-        }
-        mf_manifold *manifold = &stream->manifolds[stream->manifold_count++];
-        *manifold = (mf_manifold){i, stream->contact_count, count, mf_mat3_mul(&rotation_a, normal)};
-        for (uint32_t k = 0; k < count; ++k) {
-            mf_contact c = contacts[k];
-            c.point = mf_add(mf_mat3_mul(&rotation_a, c.point), ta->p);
-            stream->contacts[stream->contact_count++] = c;
+    for (uint32_t first = 0; first < pair_count; first += MF_CHUNK_PAIRS) {
+        uint32_t count = pair_count - first < MF_CHUNK_PAIRS ? pair_count - first : MF_CHUNK_PAIRS;
+        mf_pair_result single;
+        if (context->wide != NULL) collide_chunk_wide(context, bank, bodies, pairs + first, count);
+        for (uint32_t i = 0; i < count; ++i) {
+            const mf_pair_result *result = &single;
+            if (context->wide != NULL) result = &context->wide->results[i];
+            else collide_scalar(context, bank, bodies, pairs[first + i], &single);
+            if (!emit(stream, first + i, result)) {
+                stream->pairs_done = first + i;
+                return mf_context_fail(context, MF_ERR_CAPACITY,
+                                       "stream full at pair %u: it needs room for 1 more manifold and %u more contacts",
+                                       first + i, result->count);
+            }
         }
     }
     stream->pairs_done = pair_count;

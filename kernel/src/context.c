@@ -17,11 +17,6 @@ const char *mf_isa_name(mf_isa isa)
     return (unsigned)isa < sizeof(names) / sizeof(names[0]) ? names[isa] : "unknown";
 }
 
-// todo: the wide kernel adds SSE, AVX2, AVX-512 and NEON; until then only the scalar path exists.
-int mf_isa_supported(mf_isa isa) { return isa == MF_ISA_AUTO || isa == MF_ISA_SCALAR; }
-
-mf_isa mf_isa_best(void) { return MF_ISA_SCALAR; }
-
 mf_status mf_context_fail(mf_context *context, mf_status status, const char *format, ...)
 {
     va_list args;
@@ -51,6 +46,15 @@ mf_status mf_context_create(const mf_config *config, mf_context **context)
     }
     created->config = c;
     created->isa = c.isa == MF_ISA_AUTO ? mf_isa_best() : c.isa;
+    created->kernel = mf_dispatch(created->isa);
+    if (created->kernel.axes != NULL) {
+        size_t size = (sizeof(mf_wide_scratch) + 63) / 64 * 64;
+        created->wide = aligned_alloc(64, size);
+        if (created->wide == NULL) {
+            mf_context_destroy(created);
+            return MF_ERR_OUT_OF_MEMORY;
+        }
+    }
     *context = created;
     return MF_OK;
 }
@@ -59,6 +63,7 @@ void mf_context_destroy(mf_context *context)
 {
     if (context == NULL) return;
     free(context->scratch);
+    free(context->wide);
     free(context);
 }
 

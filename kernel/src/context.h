@@ -1,7 +1,9 @@
-// The context: configuration, the ISA in use, a message for the last failure, per-pair scratch.
+// The context: configuration, the ISA in use, a message for the last failure, and all the scratch
+// memory a call needs, allocated once.
 #pragma once
 
-#include "manyfold.h"
+#include "bin.h"
+#include "dispatch.h"
 
 // Per-pair working memory of the scalar path, sized for the largest hulls the bank accepts.
 typedef struct mf_pair_scratch {
@@ -10,11 +12,28 @@ typedef struct mf_pair_scratch {
     mf_vec3 b_normals[MF_MAX_HULL_FACES];     // b's face normals in a's frame
 } mf_pair_scratch;
 
+// One pair's manifold, held until the chunk is written out in pair order.
+typedef struct mf_pair_result {
+    uint32_t count;
+    mf_vec3 normal;
+    mf_contact contacts[MF_MAX_CONTACTS];
+} mf_pair_result;
+
+typedef struct mf_wide_scratch {
+    mf_bins bins;
+    mf_bundle_tables tables;
+    _Alignas(64) float work[MF_WIDE_WORK_FLOATS];
+    mf_bundle_axes axes;
+    mf_pair_result results[MF_CHUNK_PAIRS];
+} mf_wide_scratch;
+
 struct mf_context {
     mf_config config;
     mf_isa isa;
+    mf_wide_kernel kernel;
     char message[256];
     mf_pair_scratch *scratch;
+    mf_wide_scratch *wide; // NULL for the scalar path
 };
 
 // Records a detailed message for mf_context_message and returns the status.

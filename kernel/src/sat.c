@@ -58,15 +58,10 @@ mf_edge_query mf_query_edges(const mf_pair_frame *frame, float margin)
     return best;
 }
 
-int mf_find_axis(const mf_pair_frame *frame, float margin, float linear_slop, mf_axis *axis)
+int mf_choose_axis(mf_face_query face_a, mf_face_query face_b, mf_edge_query edge, float margin, float linear_slop,
+                   mf_axis *axis)
 {
-    mf_face_query face_a = mf_query_faces(frame->a, frame->b_vertices, frame->b->vertex_count, margin);
-    if (face_a.separation >= margin) return 0;
-    mf_face_query face_b = mf_query_faces(frame->b, frame->a_vertices, frame->a->vertex_count, margin);
-    if (face_b.separation >= margin) return 0;
-    mf_edge_query edge = mf_query_edges(frame, margin);
-    if (edge.separation >= margin) return 0;
-
+    if (face_a.separation >= margin || face_b.separation >= margin || edge.separation >= margin) return 0;
     float face_separation = fmaxf(face_a.separation, face_b.separation);
     if (edge.separation > face_separation + linear_slop) {
         *axis = (mf_axis){MF_AXIS_EDGES, edge.separation, edge.edge_a, edge.edge_b, edge.normal};
@@ -76,4 +71,14 @@ int mf_find_axis(const mf_pair_frame *frame, float margin, float linear_slop, mf
         *axis = (mf_axis){MF_AXIS_FACE_A, face_a.separation, face_a.face, 0, {0, 0, 0}};
     }
     return 1;
+}
+
+int mf_find_axis(const mf_pair_frame *frame, float margin, float linear_slop, mf_axis *axis)
+{
+    mf_face_query face_a = mf_query_faces(frame->a, frame->b_vertices, frame->b->vertex_count, margin);
+    if (face_a.separation >= margin) return 0;
+    mf_face_query face_b = mf_query_faces(frame->b, frame->a_vertices, frame->a->vertex_count, margin);
+    if (face_b.separation >= margin) return 0;
+    mf_edge_query edge = mf_query_edges(frame, margin);
+    return mf_choose_axis(face_a, face_b, edge, margin, linear_slop, axis);
 }

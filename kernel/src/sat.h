@@ -48,6 +48,10 @@ mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vert
 // Edge query over the pairs of edges that build a face of the Minkowski difference.
 mf_edge_query mf_query_edges(const mf_pair_frame *frame, float margin);
 
+// Picks the contact axis from the three queries; 0 if one separates by `margin` or more.
+int mf_choose_axis(mf_face_query face_a, mf_face_query face_b, mf_edge_query edge, float margin, float linear_slop,
+                   mf_axis *axis);
+
 // Runs the queries and picks the axis: a face wins over the edge axis, and a's face over b's,
 // unless the other separates more by at least `linear_slop`. Returns 0 if the pair is apart by
 // `margin` or more along some axis.

@@ -1,0 +1,133 @@
+// Binning pairs into bundles, and assembling a bundle's rows for the wide pass.
+#include "bin.h"
+
+#include "bank.h"
+
+#include <string.h>
+
+static int is_wide(const mf_bank *bank, uint32_t shape) { return bank->shapes[shape].rows_first != UINT32_MAX; }
+
+static uint32_t hash_key(uint64_t key)
+{
+    key ^= key >> 29;
+    key *= 0xbf58476d1ce4e5b9ull;
+    return (uint32_t)(key >> 32);
+}
+
+void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, uint32_t count, uint32_t width,
+                  mf_bins *bins)
+{
+    const uint32_t slots = 2 * MF_CHUNK_PAIRS, empty = UINT32_MAX;
+    memset(bins->slot_group, 0xff, sizeof(bins->slot_group));
+    uint32_t groups = 0;
+    bins->scalar_count = 0;
+
+    // Group the pairs by their shape pair with an open-addressing table.
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t shape_a = bodies->shape[pairs[i].a], shape_b = bodies->shape[pairs[i].b];
+        if (!is_wide(bank, shape_a) || !is_wide(bank, shape_b)) {
+            bins->scalar[bins->scalar_count++] = i;
+            bins->pair_group[i] = empty;
+            continue;
+        }
+        uint64_t key = (uint64_t)shape_a << 32 | shape_b;
+        uint32_t slot = hash_key(key) & (slots - 1);
+        while (bins->slot_group[slot] != empty && bins->slot_key[slot] != key) slot = (slot + 1) & (slots - 1);
+        if (bins->slot_group[slot] == empty) {
+            bins->slot_key[slot] = key;
+            bins->slot_group[slot] = groups;
+            bins->group_count[groups] = 0;
+            bins->group_placed[groups] = 0;
+            ++groups;
+        }
+        uint32_t g = bins->slot_group[slot];
+        bins->pair_group[i] = g;
+        ++bins->group_count[g];
+    }
+
+    // Full bundles of each group first (uniform), then every group's leftovers (mixed).
+    uint32_t uniform_total = 0;
+    for (uint32_t g = 0; g < groups; ++g) uniform_total += bins->group_count[g] / width * width;
+    uint32_t uniform_at = 0, mixed_at = uniform_total;
+    for (uint32_t g = 0; g < groups; ++g) {
+        uint32_t full = bins->group_count[g] / width * width;
+        bins->group_uniform_at[g] = uniform_at;
+        bins->group_mixed_at[g] = mixed_at;
+        uniform_at += full;
+        mixed_at += bins->group_count[g] - full;
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t g = bins->pair_group[i];
+        if (g == empty) continue;
+        uint32_t full = bins->group_count[g] / width * width, placed = bins->group_placed[g]++;
+        bins->order[placed < full ? bins->group_uniform_at[g] + placed : bins->group_mixed_at[g] + placed - full] = i;
+    }
+
+    bins->bundle_count = 0;
+    for (uint32_t at = 0; at < mixed_at; at += width) {
+        uint32_t lanes = mixed_at - at < width ? mixed_at - at : width;
+        bins->bundles[bins->bundle_count++] = (mf_bundle_plan){at, lanes, at < uniform_total};
+    }
+}
+
+// Copies one lane's rows into a bundle table laid out for `counts`, padding what the lane lacks:
+// vertex 0 repeated (it changes no support), faces with zero normal and infinite offset (they
+// never separate), edges of zero normals (they fail the Gauss-map test).
+static void fill_lane(float *table, uint32_t width, uint32_t lane, mf_rows counts, const mf_bank *bank, uint32_t shape)
+{
+    const mf_shape *s = &bank->shapes[shape];
+    const float *src = bank->rows + s->rows_first;
+    mf_rows own = {s->vertex_count, s->face_count, s->edge_count};
+    for (uint32_t c = 0; c < 3; ++c)
+        for (uint32_t v = 0; v < counts.vertices; ++v)
+            table[mf_row_vertex(counts, c, v) * width + lane] = src[mf_row_vertex(own, c, v < own.vertices ? v : 0)];
+    for (uint32_t c = 0; c < 4; ++c) {
+        float pad = c == 3 ? INFINITY : 0.0f;
+        for (uint32_t f = 0; f < counts.faces; ++f)
+            table[mf_row_face(counts, c, f) * width + lane] = f < own.faces ? src[mf_row_face(own, c, f)] : pad;
+    }
+    for (uint32_t c = 0; c < MF_EDGE_ROWS; ++c)
+        for (uint32_t e = 0; e < counts.edges; ++e)
+            table[mf_row_edge(counts, c, e) * width + lane] = e < own.edges ? src[mf_row_edge(own, c, e)] : 0.0f;
+}
+
+static mf_rows shape_rows(const mf_bank *bank, uint32_t shape)
+{
+    const mf_shape *s = &bank->shapes[shape];
+    return (mf_rows){s->vertex_count, s->face_count, s->edge_count};
+}
+
+static mf_bundle_hull assemble_hull(const mf_bank *bank, const uint32_t *shapes, uint32_t width, int uniform,
+                                    float *table)
+{
+    if (uniform) {
+        const mf_shape *s = &bank->shapes[shapes[0]];
+        return (mf_bundle_hull){bank->rows + s->rows_first, 1, shape_rows(bank, shapes[0])};
+    }
+    mf_rows counts = {0, 0, 0};
+    for (uint32_t l = 0; l < width; ++l) {
+        mf_rows own = shape_rows(bank, shapes[l]);
+        if (own.vertices > counts.vertices) counts.vertices = own.vertices;
+        if (own.faces > counts.faces) counts.faces = own.faces;
+        if (own.edges > counts.edges) counts.edges = own.edges;
+    }
+    for (uint32_t l = 0; l < width; ++l) fill_lane(table, width, l, counts, bank, shapes[l]);
+    return (mf_bundle_hull){table, 0, counts};
+}
+
+mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, const mf_bins *bins,
+                             const mf_bundle_plan *plan, uint32_t width, mf_bundle_tables *tables)
+{
+    uint32_t shapes_a[MF_WIDE_MAX_WIDTH], shapes_b[MF_WIDE_MAX_WIDTH];
+    for (uint32_t l = 0; l < width; ++l) {
+        const mf_pair *pair = &pairs[bins->order[plan->first + (l < plan->lanes ? l : 0)]];
+        shapes_a[l] = bodies->shape[pair->a];
+        shapes_b[l] = bodies->shape[pair->b];
+        const mf_transform *ta = &bodies->transform[pair->a], *tb = &bodies->transform[pair->b];
+        const float values[MF_POSE_ROWS] = {ta->q.x, ta->q.y, ta->q.z, ta->q.w, ta->p.x, ta->p.y, ta->p.z,
+                                            tb->q.x, tb->q.y, tb->q.z, tb->q.w, tb->p.x, tb->p.y, tb->p.z};
+        for (uint32_t k = 0; k < MF_POSE_ROWS; ++k) tables->pose[k * width + l] = values[k];
+    }
+    return (mf_bundle){assemble_hull(bank, shapes_a, width, plan->uniform, tables->a),
+                       assemble_hull(bank, shapes_b, width, plan->uniform, tables->b), tables->pose};
+}

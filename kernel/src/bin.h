@@ -1,0 +1,44 @@
+// Binning: a chunk of pairs grouped into bundles of W lanes. Pairs of the same (shape a, shape b)
+// fill uniform bundles whose hull rows are broadcast; the leftovers share mixed bundles whose
+// lanes carry their own rows, padded to the bundle's largest counts.
+#pragma once
+
+#include "wide_pass.h"
+
+// Pairs per chunk: the unit of binning and of ordered output.
+#define MF_CHUNK_PAIRS 1024u
+
+typedef struct mf_bundle_plan {
+    uint32_t first; // into mf_bins.order
+    uint32_t lanes; // live lanes, 1..width
+    uint32_t uniform;
+} mf_bundle_plan;
+
+typedef struct mf_bins {
+    uint32_t order[MF_CHUNK_PAIRS];  // chunk-relative pair indices, bundle after bundle
+    mf_bundle_plan bundles[MF_CHUNK_PAIRS];
+    uint32_t bundle_count;
+    uint32_t scalar[MF_CHUNK_PAIRS]; // pairs whose hulls are too large for the wide pass
+    uint32_t scalar_count;
+    // grouping work space
+    uint64_t slot_key[2 * MF_CHUNK_PAIRS];
+    uint32_t slot_group[2 * MF_CHUNK_PAIRS];
+    uint32_t group_count[MF_CHUNK_PAIRS], group_placed[MF_CHUNK_PAIRS];
+    uint32_t group_uniform_at[MF_CHUNK_PAIRS], group_mixed_at[MF_CHUNK_PAIRS];
+    uint32_t pair_group[MF_CHUNK_PAIRS];
+} mf_bins;
+
+// Bins pairs[0, count) (count <= MF_CHUNK_PAIRS) for bundles of `width` lanes.
+void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, uint32_t count, uint32_t width,
+                  mf_bins *bins);
+
+// Work memory of one bundle's assembly.
+typedef struct mf_bundle_tables {
+    _Alignas(64) float a[MF_WIDE_MAX_ROWS * MF_WIDE_MAX_WIDTH];
+    _Alignas(64) float b[MF_WIDE_MAX_ROWS * MF_WIDE_MAX_WIDTH];
+    _Alignas(64) float pose[MF_POSE_ROWS * MF_WIDE_MAX_WIDTH];
+} mf_bundle_tables;
+
+// Assembles a bundle's hull rows and poses; lanes past plan->lanes repeat the first lane.
+mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, const mf_bins *bins,
+                             const mf_bundle_plan *plan, uint32_t width, mf_bundle_tables *tables);

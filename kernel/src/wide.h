@@ -1,0 +1,121 @@
+// Wide types and helpers: one SIMD register holds one quantity for MF_WIDE_WIDTH pairs. The same
+// source compiles for SSE4.1 and NEON (4 lanes), AVX2 (8) and AVX-512 (16) through SIMDe.
+// Helpers do exactly one IEEE operation each (no fused multiply-add) so every ISA rounds like the
+// scalar path and picks the same features.
+#pragma once
+
+#ifndef MF_WIDE_WIDTH
+#error "MF_WIDE_WIDTH must be 4, 8 or 16"
+#endif
+
+#if MF_WIDE_WIDTH == 4
+#include <simde/x86/sse4.1.h>
+typedef simde__m128 mf_floatw;
+typedef simde__m128 mf_maskw;
+#define MF_W(name) simde_mm_##name
+static inline mf_floatw mf_splatw(float a) { return simde_mm_set1_ps(a); }
+static inline mf_maskw mf_ltw(mf_floatw a, mf_floatw b) { return simde_mm_cmplt_ps(a, b); }
+static inline mf_maskw mf_gtw(mf_floatw a, mf_floatw b) { return simde_mm_cmpgt_ps(a, b); }
+static inline mf_maskw mf_gew(mf_floatw a, mf_floatw b) { return simde_mm_cmpge_ps(a, b); }
+static inline mf_maskw mf_andw(mf_maskw a, mf_maskw b) { return simde_mm_and_ps(a, b); }
+static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no) { return simde_mm_blendv_ps(no, yes, m); }
+static inline int mf_anyw(mf_maskw m) { return simde_mm_movemask_ps(m) != 0; }
+static inline unsigned mf_bitsw(mf_maskw m) { return (unsigned)simde_mm_movemask_ps(m); }
+static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm_xor_ps(a, simde_mm_set1_ps(-0.0f)); }
+
+#elif MF_WIDE_WIDTH == 8
+#include <simde/x86/avx.h>
+typedef simde__m256 mf_floatw;
+typedef simde__m256 mf_maskw;
+#define MF_W(name) simde_mm256_##name
+static inline mf_floatw mf_splatw(float a) { return simde_mm256_set1_ps(a); }
+static inline mf_maskw mf_ltw(mf_floatw a, mf_floatw b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ); }
+static inline mf_maskw mf_gtw(mf_floatw a, mf_floatw b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GT_OQ); }
+static inline mf_maskw mf_gew(mf_floatw a, mf_floatw b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GE_OQ); }
+static inline mf_maskw mf_andw(mf_maskw a, mf_maskw b) { return simde_mm256_and_ps(a, b); }
+static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no) { return simde_mm256_blendv_ps(no, yes, m); }
+static inline int mf_anyw(mf_maskw m) { return simde_mm256_movemask_ps(m) != 0; }
+static inline unsigned mf_bitsw(mf_maskw m) { return (unsigned)simde_mm256_movemask_ps(m); }
+static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm256_xor_ps(a, simde_mm256_set1_ps(-0.0f)); }
+
+#elif MF_WIDE_WIDTH == 16
+#include <simde/x86/avx512.h>
+typedef simde__m512 mf_floatw;
+typedef simde__mmask16 mf_maskw;
+#define MF_W(name) simde_mm512_##name
+static inline mf_floatw mf_splatw(float a) { return simde_mm512_set1_ps(a); }
+static inline mf_maskw mf_ltw(mf_floatw a, mf_floatw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
+static inline mf_maskw mf_gtw(mf_floatw a, mf_floatw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GT_OQ); }
+static inline mf_maskw mf_gew(mf_floatw a, mf_floatw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GE_OQ); }
+static inline mf_maskw mf_andw(mf_maskw a, mf_maskw b) { return (mf_maskw)(a & b); }
+static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no) { return simde_mm512_mask_blend_ps(m, no, yes); }
+static inline int mf_anyw(mf_maskw m) { return m != 0; }
+static inline unsigned mf_bitsw(mf_maskw m) { return (unsigned)m; }
+static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm512_xor_ps(a, simde_mm512_set1_ps(-0.0f)); }
+
+#else
+#error "MF_WIDE_WIDTH must be 4, 8 or 16"
+#endif
+
+static inline mf_floatw mf_loadw(const float *p) { return MF_W(load_ps)(p); }
+static inline void mf_storew(float *p, mf_floatw a) { MF_W(store_ps)(p, a); }
+static inline mf_floatw mf_addw(mf_floatw a, mf_floatw b) { return MF_W(add_ps)(a, b); }
+static inline mf_floatw mf_subw(mf_floatw a, mf_floatw b) { return MF_W(sub_ps)(a, b); }
+static inline mf_floatw mf_mulw(mf_floatw a, mf_floatw b) { return MF_W(mul_ps)(a, b); }
+static inline mf_floatw mf_divw(mf_floatw a, mf_floatw b) { return MF_W(div_ps)(a, b); }
+static inline mf_floatw mf_sqrtw(mf_floatw a) { return MF_W(sqrt_ps)(a); }
+static inline mf_floatw mf_minw(mf_floatw a, mf_floatw b) { return MF_W(min_ps)(a, b); }
+
+typedef struct mf_vec3w {
+    mf_floatw x, y, z;
+} mf_vec3w;
+
+static inline mf_vec3w mf_load3w(const float *x, const float *y, const float *z)
+{
+    return (mf_vec3w){mf_loadw(x), mf_loadw(y), mf_loadw(z)};
+}
+static inline mf_vec3w mf_add3w(mf_vec3w a, mf_vec3w b)
+{
+    return (mf_vec3w){mf_addw(a.x, b.x), mf_addw(a.y, b.y), mf_addw(a.z, b.z)};
+}
+static inline mf_vec3w mf_sub3w(mf_vec3w a, mf_vec3w b)
+{
+    return (mf_vec3w){mf_subw(a.x, b.x), mf_subw(a.y, b.y), mf_subw(a.z, b.z)};
+}
+static inline mf_vec3w mf_scale3w(mf_vec3w a, mf_floatw s)
+{
+    return (mf_vec3w){mf_mulw(a.x, s), mf_mulw(a.y, s), mf_mulw(a.z, s)};
+}
+static inline mf_vec3w mf_neg3w(mf_vec3w a) { return (mf_vec3w){mf_negw(a.x), mf_negw(a.y), mf_negw(a.z)}; }
+// Same order of operations as mf_dot: (x*x + y*y) + z*z.
+static inline mf_floatw mf_dotw(mf_vec3w a, mf_vec3w b)
+{
+    return mf_addw(mf_addw(mf_mulw(a.x, b.x), mf_mulw(a.y, b.y)), mf_mulw(a.z, b.z));
+}
+static inline mf_vec3w mf_cross3w(mf_vec3w a, mf_vec3w b)
+{
+    return (mf_vec3w){mf_subw(mf_mulw(a.y, b.z), mf_mulw(a.z, b.y)), mf_subw(mf_mulw(a.z, b.x), mf_mulw(a.x, b.z)),
+                      mf_subw(mf_mulw(a.x, b.y), mf_mulw(a.y, b.x))};
+}
+static inline mf_vec3w mf_select3w(mf_maskw m, mf_vec3w yes, mf_vec3w no)
+{
+    return (mf_vec3w){mf_selectw(m, yes.x, no.x), mf_selectw(m, yes.y, no.y), mf_selectw(m, yes.z, no.z)};
+}
+
+// Row-major rotation for W lanes, as mf_mat3.
+typedef struct mf_mat3w {
+    mf_vec3w row[3];
+} mf_mat3w;
+
+static inline mf_vec3w mf_mat3_mulw(const mf_mat3w *m, mf_vec3w v)
+{
+    return (mf_vec3w){mf_dotw(m->row[0], v), mf_dotw(m->row[1], v), mf_dotw(m->row[2], v)};
+}
+// Same order of operations as mf_mat3_mul_transposed.
+static inline mf_vec3w mf_mat3_mul_transposedw(const mf_mat3w *m, mf_vec3w v)
+{
+    return mf_add3w(mf_add3w(mf_scale3w(m->row[0], v.x), mf_scale3w(m->row[1], v.y)), mf_scale3w(m->row[2], v.z));
+}
+
+// A lane-sized float array aligned for mf_storew.
+#define MF_ALIGNED_LANES(name) _Alignas(64) float name[MF_WIDE_WIDTH]

@@ -1,0 +1,201 @@
+// Vectorised separating-axis queries (Gregorius, GDC 2013) for MF_WIDE_WIDTH pairs at once. Every
+// step mirrors sat.c operation for operation, so each lane finds exactly the scalar path's axis:
+//   1. relative transform of b in a's frame, per lane
+//   2. b's vertices into a's frame and a's into b's; b's edges (normals, arcs, directions, points)
+//      into a's frame
+//   3. face queries of a and b: for each face, the least projection of the other hull
+//   4. edge query over all edge pairs; the Gauss-map test masks lanes whose edges build no face
+//      of the Minkowski difference, and the axis math is skipped when no lane is left.
+#include "wide.h"
+#include "wide_pass.h"
+
+#define MF_GLUE(a, b) a##_##b
+#define MF_NAMED(a, b) MF_GLUE(a, b)
+
+enum { W = MF_WIDE_WIDTH };
+
+static inline mf_floatw row(const mf_bundle_hull *hull, uint32_t r)
+{
+    return hull->broadcast ? mf_splatw(hull->rows[r]) : mf_loadw(hull->rows + (size_t)r * W);
+}
+
+static inline mf_vec3w row3(const mf_bundle_hull *hull, uint32_t r0, uint32_t r1, uint32_t r2)
+{
+    return (mf_vec3w){row(hull, r0), row(hull, r1), row(hull, r2)};
+}
+
+static inline mf_vec3w work3(const float *work, uint32_t count, uint32_t i)
+{
+    return mf_load3w(work + (size_t)i * W, work + (size_t)(count + i) * W, work + (size_t)(2 * count + i) * W);
+}
+
+static inline void store3(float *work, uint32_t count, uint32_t i, mf_vec3w v)
+{
+    mf_storew(work + (size_t)i * W, v.x);
+    mf_storew(work + (size_t)(count + i) * W, v.y);
+    mf_storew(work + (size_t)(2 * count + i) * W, v.z);
+}
+
+// As rotation_of and mf_mat3_from_quat in the scalar path.
+static mf_mat3w rotation(const float *pose)
+{
+    mf_floatw x = mf_loadw(pose), y = mf_loadw(pose + W), z = mf_loadw(pose + 2 * W), w = mf_loadw(pose + 3 * W);
+    mf_floatw length2 = mf_addw(mf_addw(mf_addw(mf_mulw(x, x), mf_mulw(y, y)), mf_mulw(z, z)), mf_mulw(w, w));
+    mf_floatw scale = mf_divw(mf_splatw(1.0f), mf_sqrtw(length2));
+    x = mf_mulw(x, scale);
+    y = mf_mulw(y, scale);
+    z = mf_mulw(z, scale);
+    w = mf_mulw(w, scale);
+    mf_floatw xx = mf_mulw(x, x), yy = mf_mulw(y, y), zz = mf_mulw(z, z);
+    mf_floatw xy = mf_mulw(x, y), xz = mf_mulw(x, z), yz = mf_mulw(y, z);
+    mf_floatw wx = mf_mulw(w, x), wy = mf_mulw(w, y), wz = mf_mulw(w, z);
+    mf_floatw one = mf_splatw(1.0f), two = mf_splatw(2.0f);
+    mf_mat3w m;
+    m.row[0] = (mf_vec3w){mf_subw(one, mf_mulw(two, mf_addw(yy, zz))), mf_mulw(two, mf_subw(xy, wz)),
+                          mf_mulw(two, mf_addw(xz, wy))};
+    m.row[1] = (mf_vec3w){mf_mulw(two, mf_addw(xy, wz)), mf_subw(one, mf_mulw(two, mf_addw(xx, zz))),
+                          mf_mulw(two, mf_subw(yz, wx))};
+    m.row[2] = (mf_vec3w){mf_mulw(two, mf_subw(xz, wy)), mf_mulw(two, mf_addw(yz, wx)),
+                          mf_subw(one, mf_mulw(two, mf_addw(xx, yy)))};
+    return m;
+}
+
+// As mf_mat3_relative: R_a^T R_b.
+static mf_mat3w relative(const mf_mat3w *a, const mf_mat3w *b)
+{
+    mf_vec3w a_columns[3] = {{a->row[0].x, a->row[1].x, a->row[2].x},
+                             {a->row[0].y, a->row[1].y, a->row[2].y},
+                             {a->row[0].z, a->row[1].z, a->row[2].z}};
+    mf_mat3w m;
+    for (int i = 0; i < 3; ++i) m.row[i] = mf_mat3_mul_transposedw(b, a_columns[i]);
+    return m;
+}
+
+static void face_query(const mf_bundle_hull *hull, const float *other, uint32_t other_count, mf_floatw *best_separation,
+                       mf_floatw *best_face)
+{
+    mf_rows counts = hull->counts;
+    mf_floatw best = mf_splatw(-INFINITY), best_index = mf_splatw(0.0f);
+    for (uint32_t f = 0; f < counts.faces; ++f) {
+        mf_vec3w normal = row3(hull, mf_row_face(counts, 0, f), mf_row_face(counts, 1, f), mf_row_face(counts, 2, f));
+        mf_floatw support = mf_splatw(INFINITY);
+        for (uint32_t v = 0; v < other_count; ++v) support = mf_minw(support, mf_dotw(normal, work3(other, other_count, v)));
+        mf_floatw separation = mf_subw(support, row(hull, mf_row_face(counts, 3, f)));
+        mf_maskw better = mf_gtw(separation, best);
+        best = mf_selectw(better, separation, best);
+        best_index = mf_selectw(better, mf_splatw((float)f), best_index);
+    }
+    *best_separation = best;
+    *best_face = best_index;
+}
+
+void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin, float *work, mf_bundle_axes *axes)
+{
+    const mf_bundle_hull *a = &bundle->a, *b = &bundle->b;
+    mf_rows counts_a = a->counts, counts_b = b->counts;
+
+    mf_mat3w rotation_a = rotation(bundle->pose), rotation_b = rotation(bundle->pose + 7 * W);
+    mf_mat3w r = relative(&rotation_a, &rotation_b);
+    mf_vec3w position_a = mf_load3w(bundle->pose + 4 * W, bundle->pose + 5 * W, bundle->pose + 6 * W);
+    mf_vec3w position_b = mf_load3w(bundle->pose + 11 * W, bundle->pose + 12 * W, bundle->pose + 13 * W);
+    mf_vec3w t = mf_mat3_mul_transposedw(&rotation_a, mf_sub3w(position_b, position_a));
+
+    float *b_vertices = work;
+    float *a_vertices = b_vertices + 3 * counts_b.vertices * W;
+    float *b_edges = a_vertices + 3 * counts_a.vertices * W; // normal0, normal1, arc, direction, point
+    for (uint32_t v = 0; v < counts_b.vertices; ++v) {
+        mf_vec3w p = row3(b, mf_row_vertex(counts_b, 0, v), mf_row_vertex(counts_b, 1, v), mf_row_vertex(counts_b, 2, v));
+        store3(b_vertices, counts_b.vertices, v, mf_add3w(mf_mat3_mulw(&r, p), t));
+    }
+    for (uint32_t v = 0; v < counts_a.vertices; ++v) {
+        mf_vec3w p = row3(a, mf_row_vertex(counts_a, 0, v), mf_row_vertex(counts_a, 1, v), mf_row_vertex(counts_a, 2, v));
+        store3(a_vertices, counts_a.vertices, v, mf_mat3_mul_transposedw(&r, mf_sub3w(p, t)));
+    }
+
+    mf_floatw face_a, face_a_index, face_b, face_b_index;
+    face_query(a, b_vertices, counts_b.vertices, &face_a, &face_a_index);
+    face_query(b, a_vertices, counts_a.vertices, &face_b, &face_b_index);
+
+    mf_floatw edge_best = mf_splatw(-INFINITY), edge_i = mf_splatw(0.0f), edge_j = mf_splatw(0.0f);
+    mf_vec3w edge_normal = {mf_splatw(0.0f), mf_splatw(0.0f), mf_splatw(0.0f)};
+    mf_floatw margin_w = mf_splatw(margin);
+    // Lanes already apart along a face axis need no edge query.
+    mf_maskw alive = mf_andw(mf_ltw(face_a, margin_w), mf_ltw(face_b, margin_w));
+    if (mf_anyw(alive)) {
+        uint32_t eb = counts_b.edges;
+        for (uint32_t j = 0; j < eb; ++j) {
+            mf_vec3w n0 = mf_neg3w(mf_mat3_mulw(&r, row3(b, mf_row_edge(counts_b, 0, j), mf_row_edge(counts_b, 1, j),
+                                                         mf_row_edge(counts_b, 2, j))));
+            mf_vec3w n1 = mf_neg3w(mf_mat3_mulw(&r, row3(b, mf_row_edge(counts_b, 3, j), mf_row_edge(counts_b, 4, j),
+                                                         mf_row_edge(counts_b, 5, j))));
+            mf_vec3w direction = mf_mat3_mulw(
+                &r, row3(b, mf_row_edge(counts_b, 9, j), mf_row_edge(counts_b, 10, j), mf_row_edge(counts_b, 11, j)));
+            mf_vec3w point = mf_add3w(
+                mf_mat3_mulw(&r, row3(b, mf_row_edge(counts_b, 12, j), mf_row_edge(counts_b, 13, j),
+                                      mf_row_edge(counts_b, 14, j))),
+                t);
+            store3(b_edges, 5 * eb, j, n0);
+            store3(b_edges, 5 * eb, eb + j, n1);
+            store3(b_edges, 5 * eb, 2 * eb + j, mf_cross3w(n1, n0));
+            store3(b_edges, 5 * eb, 3 * eb + j, direction);
+            store3(b_edges, 5 * eb, 4 * eb + j, point);
+        }
+        mf_floatw zero = mf_splatw(0.0f), sine = mf_splatw(MF_PARALLEL_SINE), one = mf_splatw(1.0f);
+        for (uint32_t i = 0; i < counts_a.edges; ++i) {
+#define A_EDGE(k) row3(a, mf_row_edge(counts_a, k, i), mf_row_edge(counts_a, k + 1, i), mf_row_edge(counts_a, k + 2, i))
+            mf_vec3w a_normal0 = A_EDGE(0), a_normal1 = A_EDGE(3), a_arc = A_EDGE(6);
+            mf_vec3w a_direction = A_EDGE(9), a_point = A_EDGE(12), a_outward = A_EDGE(15);
+#undef A_EDGE
+            mf_floatw index_i = mf_splatw((float)i);
+            for (uint32_t j = 0; j < eb; ++j) {
+                mf_vec3w c = work3(b_edges, 5 * eb, j), d = work3(b_edges, 5 * eb, eb + j);
+                mf_vec3w b_arc = work3(b_edges, 5 * eb, 2 * eb + j);
+                mf_floatw cba = mf_dotw(c, a_arc), dba = mf_dotw(d, a_arc);
+                mf_floatw adc = mf_dotw(a_normal0, b_arc), bdc = mf_dotw(a_normal1, b_arc);
+                mf_maskw crossing = mf_andw(mf_andw(mf_ltw(mf_mulw(cba, dba), zero), mf_ltw(mf_mulw(adc, bdc), zero)),
+                                            mf_gtw(mf_mulw(cba, bdc), zero));
+                if (!mf_anyw(crossing)) continue;
+
+                mf_vec3w axis = mf_cross3w(a_direction, work3(b_edges, 5 * eb, 3 * eb + j));
+                mf_floatw length = mf_sqrtw(mf_dotw(axis, axis));
+                mf_maskw valid = mf_andw(crossing, mf_gew(length, sine));
+                if (!mf_anyw(valid)) continue;
+                axis = mf_scale3w(axis, mf_divw(one, length));
+                axis = mf_select3w(mf_ltw(mf_dotw(axis, a_outward), zero), mf_neg3w(axis), axis);
+                mf_floatw separation = mf_dotw(axis, mf_sub3w(work3(b_edges, 5 * eb, 4 * eb + j), a_point));
+                mf_maskw better = mf_andw(valid, mf_gtw(separation, edge_best));
+                edge_best = mf_selectw(better, separation, edge_best);
+                edge_i = mf_selectw(better, index_i, edge_i);
+                edge_j = mf_selectw(better, mf_splatw((float)j), edge_j);
+                edge_normal = mf_select3w(better, axis, edge_normal);
+            }
+        }
+    }
+
+    MF_ALIGNED_LANES(face_a_lanes);
+    MF_ALIGNED_LANES(face_a_index_lanes);
+    MF_ALIGNED_LANES(face_b_lanes);
+    MF_ALIGNED_LANES(face_b_index_lanes);
+    MF_ALIGNED_LANES(edge_lanes);
+    MF_ALIGNED_LANES(edge_i_lanes);
+    MF_ALIGNED_LANES(edge_j_lanes);
+    MF_ALIGNED_LANES(normal_x);
+    MF_ALIGNED_LANES(normal_y);
+    MF_ALIGNED_LANES(normal_z);
+    mf_storew(face_a_lanes, face_a);
+    mf_storew(face_a_index_lanes, face_a_index);
+    mf_storew(face_b_lanes, face_b);
+    mf_storew(face_b_index_lanes, face_b_index);
+    mf_storew(edge_lanes, edge_best);
+    mf_storew(edge_i_lanes, edge_i);
+    mf_storew(edge_j_lanes, edge_j);
+    mf_storew(normal_x, edge_normal.x);
+    mf_storew(normal_y, edge_normal.y);
+    mf_storew(normal_z, edge_normal.z);
+    for (int l = 0; l < W; ++l) {
+        axes->face_a[l] = (mf_face_query){face_a_lanes[l], (uint32_t)face_a_index_lanes[l]};
+        axes->face_b[l] = (mf_face_query){face_b_lanes[l], (uint32_t)face_b_index_lanes[l]};
+        axes->edge[l] = (mf_edge_query){edge_lanes[l], (uint32_t)edge_i_lanes[l], (uint32_t)edge_j_lanes[l],
+                                        {normal_x[l], normal_y[l], normal_z[l]}};
+    }
+}

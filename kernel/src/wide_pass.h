@@ -1,0 +1,38 @@
+// The wide pass: face and edge queries for a bundle of pairs, one pair per SIMD lane. The source
+// wide_pass.c is compiled once per ISA; each build exports mf_wide_axes_<isa>.
+#pragma once
+
+#include "rows.h"
+#include "sat.h"
+
+#define MF_WIDE_MAX_WIDTH 16
+
+// A hull's rows for the bundle: either one shape broadcast to every lane, or a table holding
+// row r of lane l at [r * width + l], each lane padded to the bundle's counts.
+typedef struct mf_bundle_hull {
+    const float *rows;
+    int broadcast;
+    mf_rows counts;
+} mf_bundle_hull;
+
+// Pose components, each a row of `width` lanes: a's quaternion x y z w and position x y z,
+// then b's.
+enum { MF_POSE_ROWS = 14 };
+
+typedef struct mf_bundle {
+    mf_bundle_hull a, b;
+    const float *pose; // [MF_POSE_ROWS][width]
+} mf_bundle;
+
+typedef struct mf_bundle_axes {
+    mf_face_query face_a[MF_WIDE_MAX_WIDTH];
+    mf_face_query face_b[MF_WIDE_MAX_WIDTH];
+    mf_edge_query edge[MF_WIDE_MAX_WIDTH];
+} mf_bundle_axes;
+
+// Floats of work memory a bundle needs at most (moved vertices and edges of both hulls).
+#define MF_WIDE_WORK_FLOATS ((6 * MF_WIDE_MAX_VERTICES + 15 * MF_WIDE_MAX_EDGES) * MF_WIDE_MAX_WIDTH)
+
+typedef void mf_wide_axes_fn(const mf_bundle *bundle, float margin, float *work, mf_bundle_axes *axes);
+
+mf_wide_axes_fn mf_wide_axes_sse, mf_wide_axes_avx2, mf_wide_axes_avx512, mf_wide_axes_neon;
