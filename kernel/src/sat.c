@@ -62,13 +62,15 @@ int mf_choose_axis(mf_face_query face_a, mf_face_query face_b, mf_edge_query edg
                    mf_axis *axis)
 {
     if (face_a.separation >= margin || face_b.separation >= margin || edge.separation >= margin) return 0;
-    float face_separation = fmaxf(face_a.separation, face_b.separation);
-    if (edge.separation > face_separation + linear_slop) {
-        *axis = (mf_axis){MF_AXIS_EDGES, edge.separation, edge.edge_a, edge.edge_b, edge.normal};
-    } else if (face_b.separation > face_a.separation + linear_slop) {
+    // Each axis is measured against the best one, so the chosen axis is never worse than the best
+    // by more than one linear_slop, however the three compare.
+    float best = fmaxf(fmaxf(face_a.separation, face_b.separation), edge.separation);
+    if (face_a.separation + linear_slop >= best) {
+        *axis = (mf_axis){MF_AXIS_FACE_A, face_a.separation, face_a.face, 0, {0, 0, 0}};
+    } else if (face_b.separation + linear_slop >= best) {
         *axis = (mf_axis){MF_AXIS_FACE_B, face_b.separation, 0, face_b.face, {0, 0, 0}};
     } else {
-        *axis = (mf_axis){MF_AXIS_FACE_A, face_a.separation, face_a.face, 0, {0, 0, 0}};
+        *axis = (mf_axis){MF_AXIS_EDGES, edge.separation, edge.edge_a, edge.edge_b, edge.normal};
     }
     return 1;
 }

@@ -52,7 +52,7 @@ mf_edge_query mf_query_edges(const mf_pair_frame *frame, float margin);
 int mf_choose_axis(mf_face_query face_a, mf_face_query face_b, mf_edge_query edge, float margin, float linear_slop,
                    mf_axis *axis);
 
-// Runs the queries and picks the axis: a face wins over the edge axis, and a's face over b's,
-// unless the other separates more by at least `linear_slop`. Returns 0 if the pair is apart by
-// `margin` or more along some axis.
+// Runs the queries and picks the axis: a's face if it is within `linear_slop` of the best axis,
+// else b's face if that is, else the edge axis (which then beats both faces by the slop).
+// Returns 0 if the pair is apart by `margin` or more along some axis.
 int mf_find_axis(const mf_pair_frame *frame, float margin, float linear_slop, mf_axis *axis);
