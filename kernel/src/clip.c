@@ -5,11 +5,10 @@
 
 #include <string.h>
 
-// A hull as the clipper sees it: a's own data, or b's moved into a's frame.
+// A hull as the clipper sees it: a's own data, or b's with its vertices moved into a's frame.
 typedef struct clip_hull {
     const mf_hull_view *hull;
     const mf_vec3 *moved_vertices; // NULL: the hull is a itself
-    const mf_vec3 *moved_normals;
 } clip_hull;
 
 static mf_vec3 hull_vertex(const clip_hull *h, uint32_t i)
@@ -17,18 +16,13 @@ static mf_vec3 hull_vertex(const clip_hull *h, uint32_t i)
     return h->moved_vertices != NULL ? h->moved_vertices[i] : mf_view_vertex(h->hull, i);
 }
 
-static mf_vec3 hull_normal(const clip_hull *h, uint32_t face)
-{
-    return h->moved_normals != NULL ? h->moved_normals[face] : mf_view_normal(h->hull, face);
-}
-
-// The face of `h` most anti-parallel to the reference normal.
-static uint32_t find_incident_face(const clip_hull *h, mf_vec3 reference_normal)
+// The face of `hull` most anti-parallel to `normal`, given in the hull's own frame.
+static uint32_t find_incident_face(const mf_hull_view *hull, mf_vec3 normal)
 {
     uint32_t best = 0;
     float best_dot = INFINITY;
-    for (uint32_t f = 0; f < h->hull->face_count; ++f) {
-        float d = mf_dot(hull_normal(h, f), reference_normal);
+    for (uint32_t f = 0; f < hull->face_count; ++f) {
+        float d = mf_dot(mf_view_normal(hull, f), normal);
         if (d < best_dot) {
             best_dot = d;
             best = f;
@@ -62,20 +56,22 @@ static void crossing_features(const mf_clip_point *point, uint32_t side, uint32_
 
 void mf_clip_faces(const mf_pair_frame *frame, const mf_axis *axis, float margin, mf_face_clip *clip)
 {
-    clip_hull hull_a = {frame->a, NULL, NULL};
-    clip_hull hull_b = {frame->b, frame->b_vertices, frame->b_normals};
+    clip_hull hull_a = {frame->a, NULL};
+    clip_hull hull_b = {frame->b, frame->b_vertices};
     int reference_is_a = axis->kind == MF_AXIS_FACE_A;
     const clip_hull *reference = reference_is_a ? &hull_a : &hull_b;
     const clip_hull *incident = reference_is_a ? &hull_b : &hull_a;
     uint32_t reference_face = reference_is_a ? axis->feature_a : axis->feature_b;
 
-    mf_vec3 normal = hull_normal(reference, reference_face);
+    mf_vec3 local_normal = mf_view_normal(reference->hull, reference_face);
+    mf_vec3 normal = reference_is_a ? local_normal : mf_mat3_mul(&frame->rotation, local_normal);
     float offset = reference->hull->offset[reference_face];
     if (!reference_is_a) offset += mf_dot(normal, frame->translation);
     clip->reference_normal = normal;
 
-    // The incident face's loop is the starting polygon.
-    uint32_t incident_face = find_incident_face(incident, normal);
+    // The incident face's loop is the starting polygon; b's faces are searched in b's frame.
+    mf_vec3 normal_in_incident = reference_is_a ? mf_mat3_mul_transposed(&frame->rotation, normal) : normal;
+    uint32_t incident_face = find_incident_face(incident->hull, normal_in_incident);
     const mf_hull_view *inc = incident->hull;
     const uint16_t *incident_loop = inc->loop_vertex + inc->face_loop_first[incident_face];
     const uint16_t *incident_edges = inc->loop_edge + inc->face_loop_first[incident_face];
@@ -98,12 +94,12 @@ void mf_clip_faces(const mf_pair_frame *frame, const mf_axis *axis, float margin
     uint32_t side_count = ref->face_loop_count[reference_face];
     for (uint32_t side = 0; side < side_count && count > 0; ++side) {
         mf_vec3 start = hull_vertex(reference, reference_loop[side]);
-        mf_vec3 end = hull_vertex(reference, reference_loop[(side + 1) % side_count]);
+        mf_vec3 end = hull_vertex(reference, reference_loop[side + 1 < side_count ? side + 1 : 0]);
         mf_vec3 side_normal = mf_cross(mf_sub(end, start), normal); // outward for a CCW loop
         float side_offset = mf_dot(side_normal, start);
         uint32_t kept = 0;
         for (uint32_t k = 0; k < count; ++k) {
-            const mf_clip_point *p = &polygon[k], *q = &polygon[(k + 1) % count];
+            const mf_clip_point *p = &polygon[k], *q = &polygon[k + 1 < count ? k + 1 : 0];
             float distance_p = mf_dot(side_normal, p->position) - side_offset;
             float distance_q = mf_dot(side_normal, q->position) - side_offset;
             if (distance_p <= 0.0f && kept < MF_CLIP_CAPACITY) clipped[kept++] = *p;

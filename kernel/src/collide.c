@@ -66,36 +66,52 @@ static mf_mat3 rotation_of(mf_quat q)
     return mf_mat3_from_quat((mf_quat){q.x * scale, q.y * scale, q.z * scale, q.w * scale});
 }
 
-// Moves b into a's frame. The clip pass needs b's vertices and normals; the queries also need a's
-// vertices in b's frame (`with_a_vertices`).
+// Moves b into a's frame for the scalar queries and the clip pass: b's vertices and normals, and
+// a's vertices in b's frame.
 static mf_pair_frame frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
-                                 mf_hull_view *a, mf_hull_view *b, int with_a_vertices)
+                                 mf_hull_view *a, mf_hull_view *b, mf_mat3 *rotation_a)
 {
     const mf_transform *ta = &bodies->transform[pair.a], *tb = &bodies->transform[pair.b];
     *a = mf_bank_view(bank, bodies->shape[pair.a]);
     *b = mf_bank_view(bank, bodies->shape[pair.b]);
-    mf_mat3 rotation_a = rotation_of(ta->q), rotation_b = rotation_of(tb->q);
+    *rotation_a = rotation_of(ta->q);
+    mf_mat3 rotation_b = rotation_of(tb->q);
 
     // Work in a's frame: precision depends on the bodies' distance, not on where they are.
     mf_pair_frame frame = {.a = a, .b = b, .b_vertices = scratch->b_vertices, .a_vertices = scratch->a_vertices,
                            .b_normals = scratch->b_normals};
-    frame.rotation = mf_mat3_relative(&rotation_a, &rotation_b);
-    frame.translation = mf_mat3_mul_transposed(&rotation_a, mf_sub(tb->p, ta->p));
+    frame.rotation = mf_mat3_relative(rotation_a, &rotation_b);
+    frame.translation = mf_mat3_mul_transposed(rotation_a, mf_sub(tb->p, ta->p));
     for (uint32_t v = 0; v < b->vertex_count; ++v)
         scratch->b_vertices[v] = mf_add(mf_mat3_mul(&frame.rotation, mf_view_vertex(b, v)), frame.translation);
     for (uint32_t f = 0; f < b->face_count; ++f)
         scratch->b_normals[f] = mf_mat3_mul(&frame.rotation, mf_view_normal(b, f));
-    if (with_a_vertices) {
-        for (uint32_t v = 0; v < a->vertex_count; ++v)
-            scratch->a_vertices[v] =
-                mf_mat3_mul_transposed(&frame.rotation, mf_sub(mf_view_vertex(a, v), frame.translation));
-    }
+    for (uint32_t v = 0; v < a->vertex_count; ++v)
+        scratch->a_vertices[v] = mf_mat3_mul_transposed(&frame.rotation, mf_sub(mf_view_vertex(a, v), frame.translation));
+    return frame;
+}
+
+// The clip pass's frame for one lane of a bundle, from what the wide pass computed: the same
+// values the scalar setup would produce, without computing them again.
+static mf_pair_frame frame_from_bundle(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
+                                       const mf_wide_scratch *wide, uint32_t lane, uint32_t b_rows,
+                                       mf_pair_scratch *scratch, mf_hull_view *a, mf_hull_view *b)
+{
+    *a = mf_bank_view(bank, bodies->shape[pair.a]);
+    *b = mf_bank_view(bank, bodies->shape[pair.b]);
+    mf_pair_frame frame = {.a = a, .b = b, .b_vertices = scratch->b_vertices};
+    frame.rotation = wide->axes.rotation[lane];
+    frame.translation = wide->axes.translation[lane];
+    uint32_t width = wide->width;
+    const float *x = wide->work + lane, *y = x + b_rows * width, *z = y + b_rows * width;
+    for (uint32_t v = 0; v < b->vertex_count; ++v)
+        scratch->b_vertices[v] = (mf_vec3){x[v * width], y[v * width], z[v * width]};
     return frame;
 }
 
 // The contacts for a chosen axis, in world space.
 static void contacts_for_axis(const mf_config *config, const mf_pair_frame *frame, const mf_axis *axis,
-                              const mf_transform *ta, mf_pair_result *result)
+                              const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result)
 {
     mf_vec3 normal;
     mf_contact *contacts = result->contacts;
@@ -142,10 +158,9 @@ static void contacts_for_axis(const mf_config *config, const mf_pair_frame *fram
                                        p->separation, mf_clip_point_id(p, reference_is_a)};
         }
     }
-    mf_mat3 rotation_a = rotation_of(ta->q);
     result->count = count;
-    result->normal = mf_mat3_mul(&rotation_a, normal);
-    for (uint32_t k = 0; k < count; ++k) contacts[k].point = mf_add(mf_mat3_mul(&rotation_a, contacts[k].point), ta->p);
+    result->normal = mf_mat3_mul(rotation_a, normal);
+    for (uint32_t k = 0; k < count; ++k) contacts[k].point = mf_add(mf_mat3_mul(rotation_a, contacts[k].point), position_a);
 }
 
 // The whole scalar path for one pair.
@@ -153,11 +168,12 @@ static void collide_scalar(const mf_context *context, const mf_bank *bank, const
                            mf_pair_result *result)
 {
     mf_hull_view a, b;
-    mf_pair_frame frame = frame_setup(bank, bodies, pair, context->scratch, &a, &b, 1);
+    mf_mat3 rotation_a;
+    mf_pair_frame frame = frame_setup(bank, bodies, pair, context->scratch, &a, &b, &rotation_a);
     mf_axis axis;
     result->count = 0;
     if (mf_find_axis(&frame, context->config.margin, context->config.linear_slop, &axis))
-        contacts_for_axis(&context->config, &frame, &axis, &bodies->transform[pair.a], result);
+        contacts_for_axis(&context->config, &frame, &axis, &rotation_a, bodies->transform[pair.a].p, result);
 }
 
 // Appends one pair's manifold; 0 if the stream has no room for all of it.
@@ -180,6 +196,7 @@ static void collide_chunk_wide(mf_context *context, const mf_bank *bank, const m
     mf_wide_scratch *wide = context->wide;
     const mf_config *config = &context->config;
     uint32_t width = context->kernel.width;
+    wide->width = width;
     mf_bins *bins = &wide->bins;
     mf_bin_pairs(bank, bodies, pairs, count, width, bins);
     for (uint32_t i = 0; i < bins->scalar_count; ++i) {
@@ -199,8 +216,10 @@ static void collide_chunk_wide(mf_context *context, const mf_bank *bank, const m
                                 config->linear_slop, &axis))
                 continue;
             mf_hull_view a, b;
-            mf_pair_frame frame = frame_setup(bank, bodies, pairs[p], context->scratch, &a, &b, 0);
-            contacts_for_axis(config, &frame, &axis, &bodies->transform[pairs[p].a], result);
+            mf_pair_frame frame = frame_from_bundle(bank, bodies, pairs[p], wide, l, bundle.b.counts.vertices,
+                                                    context->scratch, &a, &b);
+            contacts_for_axis(config, &frame, &axis, &wide->axes.rotation_a[l], bodies->transform[pairs[p].a].p,
+                              result);
         }
     }
 }

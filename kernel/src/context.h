@@ -20,6 +20,7 @@ typedef struct mf_pair_result {
 } mf_pair_result;
 
 typedef struct mf_wide_scratch {
+    uint32_t width;
     mf_bins bins;
     mf_bundle_tables tables;
     _Alignas(64) float work[MF_WIDE_WORK_FLOATS];

@@ -192,7 +192,25 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
     mf_storew(normal_x, edge_normal.x);
     mf_storew(normal_y, edge_normal.y);
     mf_storew(normal_z, edge_normal.z);
+    _Alignas(64) float transforms[21][W];
+    for (int i = 0; i < 3; ++i) {
+        mf_storew(transforms[3 * i], rotation_a.row[i].x);
+        mf_storew(transforms[3 * i + 1], rotation_a.row[i].y);
+        mf_storew(transforms[3 * i + 2], rotation_a.row[i].z);
+        mf_storew(transforms[9 + 3 * i], r.row[i].x);
+        mf_storew(transforms[9 + 3 * i + 1], r.row[i].y);
+        mf_storew(transforms[9 + 3 * i + 2], r.row[i].z);
+    }
+    mf_storew(transforms[18], t.x);
+    mf_storew(transforms[19], t.y);
+    mf_storew(transforms[20], t.z);
     for (int l = 0; l < W; ++l) {
+        for (int i = 0; i < 3; ++i) {
+            axes->rotation_a[l].row[i] = (mf_vec3){transforms[3 * i][l], transforms[3 * i + 1][l], transforms[3 * i + 2][l]};
+            axes->rotation[l].row[i] =
+                (mf_vec3){transforms[9 + 3 * i][l], transforms[9 + 3 * i + 1][l], transforms[9 + 3 * i + 2][l]};
+        }
+        axes->translation[l] = (mf_vec3){transforms[18][l], transforms[19][l], transforms[20][l]};
         axes->face_a[l] = (mf_face_query){face_a_lanes[l], (uint32_t)face_a_index_lanes[l]};
         axes->face_b[l] = (mf_face_query){face_b_lanes[l], (uint32_t)face_b_index_lanes[l]};
         axes->edge[l] = (mf_edge_query){edge_lanes[l], (uint32_t)edge_i_lanes[l], (uint32_t)edge_j_lanes[l],

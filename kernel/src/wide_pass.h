@@ -24,10 +24,15 @@ typedef struct mf_bundle {
     const float *pose; // [MF_POSE_ROWS][width]
 } mf_bundle;
 
+// Per lane: the queries' results and the transforms the clip pass reuses (b's vertices in a's
+// frame stay in the work memory, rows [0, 3 * padded vertex count of b)).
 typedef struct mf_bundle_axes {
     mf_face_query face_a[MF_WIDE_MAX_WIDTH];
     mf_face_query face_b[MF_WIDE_MAX_WIDTH];
     mf_edge_query edge[MF_WIDE_MAX_WIDTH];
+    mf_mat3 rotation_a[MF_WIDE_MAX_WIDTH]; // a's rotation
+    mf_mat3 rotation[MF_WIDE_MAX_WIDTH];   // b -> a
+    mf_vec3 translation[MF_WIDE_MAX_WIDTH];
 } mf_bundle_axes;
 
 // Floats of work memory a bundle needs at most (moved vertices and edges of both hulls).
