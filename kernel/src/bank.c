@@ -113,6 +113,33 @@ static void write_rows(mf_bank *bank, uint32_t shape, mf_rows rows)
             out[mf_row_edge(rows, 3 * k + 2, e)] = values[k].z;
         }
     }
+    for (uint32_t k = 0; k < 3; ++k) {
+        out[mf_row_direction(rows, 0, k)] = s->directions[k].x;
+        out[mf_row_direction(rows, 1, k)] = s->directions[k].y;
+        out[mf_row_direction(rows, 2, k)] = s->directions[k].z;
+    }
+}
+
+// Groups the edges of an 8-vertex, 12-edge hull by direction; a parallelepiped has three groups
+// of four, and then every vertex lies on one edge of each group.
+static void find_parallelepiped(mf_bank *bank, mf_shape *s)
+{
+    s->parallelepiped = 0;
+    if (s->vertex_count != 8 || s->edge_count != 12) return;
+    uint32_t group_size[3] = {0, 0, 0}, groups = 0;
+    for (uint32_t e = 0; e < 12; ++e) {
+        uint32_t g = s->edge_first + e;
+        mf_vec3 direction = {bank->edge_x[g], bank->edge_y[g], bank->edge_z[g]};
+        uint32_t k = 0;
+        while (k < groups && mf_length(mf_cross(direction, s->directions[k])) > 1e-6f) ++k;
+        if (k == groups) {
+            if (groups == 3) return;
+            s->directions[groups++] = direction;
+        }
+        if (group_size[k] == 4) return;
+        s->direction_edges[k][group_size[k]++] = (uint16_t)e;
+    }
+    s->parallelepiped = groups == 3;
 }
 
 mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint32_t *shape)
@@ -265,6 +292,7 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     bank->loop_count += loop_count;
     bank->edge_count += edge_count;
     bank->row_count += row_count;
+    find_parallelepiped(bank, &s);
     bank->shapes[bank->shape_count] = s;
     if (wide) write_rows(bank, bank->shape_count, rows);
     *shape = bank->shape_count++;
@@ -285,7 +313,7 @@ mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape)
         .edge_face1 = bank->edge_face1 + s->edge_first, .edge_x = bank->edge_x + s->edge_first,
         .edge_y = bank->edge_y + s->edge_first, .edge_z = bank->edge_z + s->edge_first,
         .vertex_count = s->vertex_count, .face_count = s->face_count, .edge_count = s->edge_count,
-        .centroid = s->centroid,
+        .centroid = s->centroid, .shape = s,
     };
 }
 

@@ -13,6 +13,11 @@ typedef struct mf_shape {
     float radius;
     uint32_t input_points, welded_points, merged_facets;
     uint32_t rows_first; // into the bank's rows; UINT32_MAX when the hull is too large for the wide pass
+    // A parallelepiped (8 vertices, 12 edges in 3 directions, every vertex on an edge of each) has
+    // so few edge axes that projecting onto all of them beats the Gauss-map test.
+    uint32_t parallelepiped;
+    mf_vec3 directions[3];
+    uint16_t direction_edges[3][4];
 } mf_shape;
 
 struct mf_bank {
@@ -64,9 +69,16 @@ typedef struct mf_hull_view {
     const float *edge_x, *edge_y, *edge_z;
     uint32_t vertex_count, face_count, edge_count;
     mf_vec3 centroid;
+    const mf_shape *shape;
 } mf_hull_view;
 
 mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape);
+
+// Both shapes are parallelepipeds: the pair's edge query projects onto their 9 edge axes.
+static inline int mf_uses_projection(const mf_hull_view *a, const mf_hull_view *b)
+{
+    return a->shape->parallelepiped && b->shape->parallelepiped;
+}
 
 static inline mf_vec3 mf_view_vertex(const mf_hull_view *hull, uint32_t i)
 {

@@ -7,6 +7,16 @@
 
 static int is_wide(const mf_bank *bank, uint32_t shape) { return bank->shapes[shape].rows_first != UINT32_MAX; }
 
+// Appends bundles of up to `width` lanes covering order[from, to).
+static void cut_bundles(mf_bins *bins, uint32_t from, uint32_t to, uint32_t width, uint32_t uniform,
+                        uint32_t projection)
+{
+    for (uint32_t at = from; at < to; at += width) {
+        uint32_t lanes = to - at < width ? to - at : width;
+        bins->bundles[bins->bundle_count++] = (mf_bundle_plan){at, lanes, uniform, projection};
+    }
+}
+
 static uint32_t hash_key(uint64_t key)
 {
     key ^= key >> 29;
@@ -38,6 +48,8 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
             bins->slot_group[slot] = groups;
             bins->group_count[groups] = 0;
             bins->group_placed[groups] = 0;
+            bins->group_projection[groups] =
+                bank->shapes[shape_a].parallelepiped && bank->shapes[shape_b].parallelepiped;
             ++groups;
         }
         uint32_t g = bins->slot_group[slot];
@@ -45,16 +57,22 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
         ++bins->group_count[g];
     }
 
-    // Full bundles of each group first (uniform), then every group's leftovers (mixed).
-    uint32_t uniform_total = 0;
-    for (uint32_t g = 0; g < groups; ++g) uniform_total += bins->group_count[g] / width * width;
-    uint32_t uniform_at = 0, mixed_at = uniform_total;
+    // Full bundles of each group first (uniform, one bundle per W pairs), then the leftovers of
+    // every group in mixed bundles, those of parallelepiped pairs apart from the others because
+    // their edge query differs.
+    uint32_t uniform_total = 0, projection_leftovers = 0;
+    for (uint32_t g = 0; g < groups; ++g) {
+        uniform_total += bins->group_count[g] / width * width;
+        if (bins->group_projection[g]) projection_leftovers += bins->group_count[g] % width;
+    }
+    uint32_t uniform_at = 0, mixed_at[2] = {uniform_total + projection_leftovers, uniform_total};
     for (uint32_t g = 0; g < groups; ++g) {
         uint32_t full = bins->group_count[g] / width * width;
+        uint32_t projection = bins->group_projection[g];
         bins->group_uniform_at[g] = uniform_at;
-        bins->group_mixed_at[g] = mixed_at;
+        bins->group_mixed_at[g] = mixed_at[projection];
         uniform_at += full;
-        mixed_at += bins->group_count[g] - full;
+        mixed_at[projection] += bins->group_count[g] - full;
     }
     for (uint32_t i = 0; i < count; ++i) {
         uint32_t g = bins->pair_group[i];
@@ -64,10 +82,12 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
     }
 
     bins->bundle_count = 0;
-    for (uint32_t at = 0; at < mixed_at; at += width) {
-        uint32_t lanes = mixed_at - at < width ? mixed_at - at : width;
-        bins->bundles[bins->bundle_count++] = (mf_bundle_plan){at, lanes, at < uniform_total};
+    for (uint32_t g = 0; g < groups; ++g) {
+        uint32_t full = bins->group_count[g] / width * width, at = bins->group_uniform_at[g];
+        cut_bundles(bins, at, at + full, width, 1, bins->group_projection[g]);
     }
+    cut_bundles(bins, uniform_total, uniform_total + projection_leftovers, width, 0, 1);
+    cut_bundles(bins, uniform_total + projection_leftovers, mixed_at[0], width, 0, 0);
 }
 
 // Copies one lane's rows into a bundle table laid out for `counts`, padding what the lane lacks:
@@ -89,6 +109,9 @@ static void fill_lane(float *table, uint32_t width, uint32_t lane, mf_rows count
     for (uint32_t c = 0; c < MF_EDGE_ROWS; ++c)
         for (uint32_t e = 0; e < counts.edges; ++e)
             table[mf_row_edge(counts, c, e) * width + lane] = e < own.edges ? src[mf_row_edge(own, c, e)] : 0.0f;
+    for (uint32_t c = 0; c < 3; ++c)
+        for (uint32_t k = 0; k < 3; ++k)
+            table[mf_row_direction(counts, c, k) * width + lane] = src[mf_row_direction(own, c, k)];
 }
 
 static mf_rows shape_rows(const mf_bank *bank, uint32_t shape)
@@ -129,5 +152,6 @@ mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const
         for (uint32_t k = 0; k < MF_POSE_ROWS; ++k) tables->pose[k * width + l] = values[k];
     }
     return (mf_bundle){assemble_hull(bank, shapes_a, width, plan->uniform, tables->a),
-                       assemble_hull(bank, shapes_b, width, plan->uniform, tables->b), tables->pose};
+                       assemble_hull(bank, shapes_b, width, plan->uniform, tables->b), tables->pose,
+                       (int)plan->projection};
 }

@@ -12,6 +12,7 @@ typedef struct mf_bundle_plan {
     uint32_t first; // into mf_bins.order
     uint32_t lanes; // live lanes, 1..width
     uint32_t uniform;
+    uint32_t projection; // every lane pairs two parallelepipeds
 } mf_bundle_plan;
 
 typedef struct mf_bins {
@@ -23,7 +24,7 @@ typedef struct mf_bins {
     // grouping work space
     uint64_t slot_key[2 * MF_CHUNK_PAIRS];
     uint32_t slot_group[2 * MF_CHUNK_PAIRS];
-    uint32_t group_count[MF_CHUNK_PAIRS], group_placed[MF_CHUNK_PAIRS];
+    uint32_t group_count[MF_CHUNK_PAIRS], group_placed[MF_CHUNK_PAIRS], group_projection[MF_CHUNK_PAIRS];
     uint32_t group_uniform_at[MF_CHUNK_PAIRS], group_mixed_at[MF_CHUNK_PAIRS];
     uint32_t pair_group[MF_CHUNK_PAIRS];
 } mf_bins;

@@ -218,6 +218,7 @@ static void collide_chunk_wide(mf_context *context, const mf_bank *bank, const m
             mf_hull_view a, b;
             mf_pair_frame frame = frame_from_bundle(bank, bodies, pairs[p], wide, l, bundle.b.counts.vertices,
                                                     context->scratch, &a, &b);
+            if (bundle.projection && axis.kind == MF_AXIS_EDGES) mf_resolve_direction_edges(&frame, &axis);
             contacts_for_axis(config, &frame, &axis, &wide->axes.rotation_a[l], bodies->transform[pairs[p].a].p,
                               result);
         }

@@ -19,7 +19,14 @@ typedef struct mf_rows {
     uint32_t vertices, faces, edges;
 } mf_rows;
 
-static inline uint32_t mf_rows_total(mf_rows r) { return 3 * r.vertices + 4 * r.faces + MF_EDGE_ROWS * r.edges; }
+// Parallelepipeds (boxes) also keep their three edge directions: 3 components x 3 directions,
+// zero for other hulls.
+#define MF_DIRECTION_ROWS 9
+
+static inline uint32_t mf_rows_total(mf_rows r)
+{
+    return 3 * r.vertices + 4 * r.faces + MF_EDGE_ROWS * r.edges + MF_DIRECTION_ROWS;
+}
 // component 0..2: x, y, z
 static inline uint32_t mf_row_vertex(mf_rows r, uint32_t component, uint32_t v) { return component * r.vertices + v; }
 // component 0..2: normal x, y, z; 3: offset
@@ -32,4 +39,10 @@ static inline uint32_t mf_row_edge(mf_rows r, uint32_t component, uint32_t e)
     return 3 * r.vertices + 4 * r.faces + component * r.edges + e;
 }
 
-#define MF_WIDE_MAX_ROWS (3 * MF_WIDE_MAX_VERTICES + 4 * MF_WIDE_MAX_FACES + MF_EDGE_ROWS * MF_WIDE_MAX_EDGES)
+static inline uint32_t mf_row_direction(mf_rows r, uint32_t component, uint32_t direction)
+{
+    return 3 * r.vertices + 4 * r.faces + MF_EDGE_ROWS * r.edges + 3 * component + direction;
+}
+
+#define MF_WIDE_MAX_ROWS                                                                                           \
+    (3 * MF_WIDE_MAX_VERTICES + 4 * MF_WIDE_MAX_FACES + MF_EDGE_ROWS * MF_WIDE_MAX_EDGES + MF_DIRECTION_ROWS)

@@ -9,7 +9,7 @@ mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vert
     for (uint32_t f = 0; f < hull->face_count; ++f) {
         mf_vec3 normal = mf_view_normal(hull, f);
         float support = INFINITY;
-        for (uint32_t i = 0; i < other_count; ++i) support = fminf(support, mf_dot(normal, other_vertices[i]));
+        for (uint32_t i = 0; i < other_count; ++i) support = mf_minf(support, mf_dot(normal, other_vertices[i]));
         float separation = support - hull->offset[f];
         if (separation > best.separation) best = (mf_face_query){separation, f};
         if (separation > margin) break;
@@ -58,6 +58,63 @@ mf_edge_query mf_query_edges(const mf_pair_frame *frame, float margin)
     return best;
 }
 
+mf_edge_query mf_query_edge_directions(const mf_pair_frame *frame, float margin)
+{
+    const mf_hull_view *a = frame->a, *b = frame->b;
+    mf_edge_query best = {-INFINITY, 0, 0, {0, 0, 0}};
+    for (uint32_t k = 0; k < 3; ++k) {
+        mf_vec3 a_direction = a->shape->directions[k];
+        for (uint32_t m = 0; m < 3; ++m) {
+            mf_vec3 b_direction = mf_mat3_mul(&frame->rotation, b->shape->directions[m]);
+            mf_vec3 axis = mf_cross(a_direction, b_direction);
+            float length = mf_length(axis);
+            if (length < MF_PARALLEL_SINE) continue;
+            axis = mf_scale(axis, 1.0f / length);
+            float a_max = -INFINITY, a_min = INFINITY, b_max = -INFINITY, b_min = INFINITY;
+            for (uint32_t v = 0; v < a->vertex_count; ++v) {
+                float d = mf_dot(axis, mf_view_vertex(a, v));
+                a_max = mf_maxf(a_max, d);
+                a_min = mf_minf(a_min, d);
+            }
+            for (uint32_t v = 0; v < b->vertex_count; ++v) {
+                float d = mf_dot(axis, frame->b_vertices[v]);
+                b_max = mf_maxf(b_max, d);
+                b_min = mf_minf(b_min, d);
+            }
+            // The gap along the axis or against it, whichever is larger, oriented from a to b.
+            float forward = b_min - a_max, backward = a_min - b_max;
+            float separation = backward > forward ? backward : forward;
+            if (backward > forward) axis = mf_neg(axis);
+            if (separation > best.separation) best = (mf_edge_query){separation, k, m, axis};
+            if (separation > margin) return best;
+        }
+    }
+    return best;
+}
+
+void mf_resolve_direction_edges(const mf_pair_frame *frame, mf_axis *axis)
+{
+    const mf_shape *a = frame->a->shape, *b = frame->b->shape;
+    uint32_t k = axis->feature_a, m = axis->feature_b;
+    float a_best = -INFINITY, b_best = INFINITY;
+    for (uint32_t i = 0; i < 4; ++i) {
+        uint32_t e = a->direction_edges[k][i];
+        float d = mf_dot(axis->normal, mf_view_vertex(frame->a, frame->a->edge_vertex0[e]));
+        if (d > a_best) {
+            a_best = d;
+            axis->feature_a = e;
+        }
+    }
+    for (uint32_t i = 0; i < 4; ++i) {
+        uint32_t e = b->direction_edges[m][i];
+        float d = mf_dot(axis->normal, frame->b_vertices[frame->b->edge_vertex0[e]]);
+        if (d < b_best) {
+            b_best = d;
+            axis->feature_b = e;
+        }
+    }
+}
+
 int mf_choose_axis(mf_face_query face_a, mf_face_query face_b, mf_edge_query edge, float margin, float linear_slop,
                    mf_axis *axis)
 {
@@ -81,6 +138,9 @@ int mf_find_axis(const mf_pair_frame *frame, float margin, float linear_slop, mf
     if (face_a.separation >= margin) return 0;
     mf_face_query face_b = mf_query_faces(frame->b, frame->a_vertices, frame->a->vertex_count, margin);
     if (face_b.separation >= margin) return 0;
-    mf_edge_query edge = mf_query_edges(frame, margin);
-    return mf_choose_axis(face_a, face_b, edge, margin, linear_slop, axis);
+    int projection = mf_uses_projection(frame->a, frame->b);
+    mf_edge_query edge = projection ? mf_query_edge_directions(frame, margin) : mf_query_edges(frame, margin);
+    if (!mf_choose_axis(face_a, face_b, edge, margin, linear_slop, axis)) return 0;
+    if (projection && axis->kind == MF_AXIS_EDGES) mf_resolve_direction_edges(frame, axis);
+    return 1;
 }

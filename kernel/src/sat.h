@@ -48,6 +48,13 @@ mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vert
 // Edge query over the pairs of edges that build a face of the Minkowski difference.
 mf_edge_query mf_query_edges(const mf_pair_frame *frame, float margin);
 
+// Edge query of two parallelepipeds: the 9 axes of their edge directions, both hulls projected
+// onto each. edge_a and edge_b hold direction indices until mf_resolve_direction_edges.
+mf_edge_query mf_query_edge_directions(const mf_pair_frame *frame, float margin);
+
+// Turns an edge axis from mf_query_edge_directions into the two supporting edges.
+void mf_resolve_direction_edges(const mf_pair_frame *frame, mf_axis *axis);
+
 // Picks the contact axis from the three queries; 0 if one separates by `margin` or more.
 int mf_choose_axis(mf_face_query face_a, mf_face_query face_b, mf_edge_query edge, float margin, float linear_slop,
                    mf_axis *axis);

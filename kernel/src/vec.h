@@ -25,6 +25,9 @@ static inline mf_vec3 mf_normalize(mf_vec3 a)
     float length = mf_length(a);
     return length > 0.0f ? mf_scale(a, 1.0f / length) : a;
 }
+// min and max as the SIMD instructions define them (no NaN special cases, no libm call).
+static inline float mf_minf(float a, float b) { return a < b ? a : b; }
+static inline float mf_maxf(float a, float b) { return a > b ? a : b; }
 static inline int mf_is_finite3(mf_vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
 
 // Row-major rotation matrix; rows are what the columns of R^T would be.

@@ -65,6 +65,7 @@ static inline mf_floatw mf_mulw(mf_floatw a, mf_floatw b) { return MF_W(mul_ps)(
 static inline mf_floatw mf_divw(mf_floatw a, mf_floatw b) { return MF_W(div_ps)(a, b); }
 static inline mf_floatw mf_sqrtw(mf_floatw a) { return MF_W(sqrt_ps)(a); }
 static inline mf_floatw mf_minw(mf_floatw a, mf_floatw b) { return MF_W(min_ps)(a, b); }
+static inline mf_floatw mf_maxw(mf_floatw a, mf_floatw b) { return MF_W(max_ps)(a, b); }
 
 typedef struct mf_vec3w {
     mf_floatw x, y, z;

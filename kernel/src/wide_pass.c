@@ -89,6 +89,60 @@ static void face_query(const mf_bundle_hull *hull, const float *other, uint32_t 
     *best_face = best_index;
 }
 
+typedef struct edge_best {
+    mf_floatw separation, i, j;
+    mf_vec3w normal;
+} edge_best;
+
+static inline void keep_better(edge_best *best, mf_maskw valid, mf_floatw separation, mf_floatw i, mf_floatw j,
+                               mf_vec3w normal)
+{
+    mf_maskw better = mf_andw(valid, mf_gtw(separation, best->separation));
+    best->separation = mf_selectw(better, separation, best->separation);
+    best->i = mf_selectw(better, i, best->i);
+    best->j = mf_selectw(better, j, best->j);
+    best->normal = mf_select3w(better, normal, best->normal);
+}
+
+// As mf_query_edge_directions: the 9 edge-direction axes of two parallelepipeds.
+static void direction_query(const mf_bundle_hull *a, const mf_bundle_hull *b, const mf_mat3w *r,
+                            const float *b_vertices, edge_best *best)
+{
+    mf_rows counts_a = a->counts, counts_b = b->counts;
+    mf_floatw sine = mf_splatw(MF_PARALLEL_SINE), one = mf_splatw(1.0f);
+    for (uint32_t k = 0; k < 3; ++k) {
+        mf_vec3w a_direction =
+            row3(a, mf_row_direction(counts_a, 0, k), mf_row_direction(counts_a, 1, k), mf_row_direction(counts_a, 2, k));
+        for (uint32_t m = 0; m < 3; ++m) {
+            mf_vec3w b_direction = mf_mat3_mulw(r, row3(b, mf_row_direction(counts_b, 0, m),
+                                                        mf_row_direction(counts_b, 1, m), mf_row_direction(counts_b, 2, m)));
+            mf_vec3w axis = mf_cross3w(a_direction, b_direction);
+            mf_floatw length = mf_sqrtw(mf_dotw(axis, axis));
+            mf_maskw valid = mf_gew(length, sine);
+            if (!mf_anyw(valid)) continue;
+            axis = mf_scale3w(axis, mf_divw(one, length));
+            mf_floatw a_max = mf_splatw(-INFINITY), a_min = mf_splatw(INFINITY);
+            mf_floatw b_max = a_max, b_min = a_min;
+            for (uint32_t v = 0; v < counts_a.vertices; ++v) {
+                mf_floatw d = mf_dotw(axis, row3(a, mf_row_vertex(counts_a, 0, v), mf_row_vertex(counts_a, 1, v),
+                                                 mf_row_vertex(counts_a, 2, v)));
+                a_max = mf_maxw(a_max, d);
+                a_min = mf_minw(a_min, d);
+            }
+            for (uint32_t v = 0; v < counts_b.vertices; ++v) {
+                mf_floatw d = mf_dotw(axis, work3(b_vertices, counts_b.vertices, v));
+                b_max = mf_maxw(b_max, d);
+                b_min = mf_minw(b_min, d);
+            }
+            mf_floatw forward = mf_subw(b_min, a_max), backward = mf_subw(a_min, b_max);
+            mf_maskw flip = mf_gtw(backward, forward);
+            mf_floatw separation = mf_selectw(flip, backward, forward);
+            axis = mf_select3w(flip, mf_neg3w(axis), axis);
+            keep_better(best, valid, separation, mf_splatw((float)k), mf_splatw((float)m), axis);
+        }
+    }
+}
+
 void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin, float *work, mf_bundle_axes *axes)
 {
     const mf_bundle_hull *a = &bundle->a, *b = &bundle->b;
@@ -116,12 +170,14 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
     face_query(a, b_vertices, counts_b.vertices, &face_a, &face_a_index);
     face_query(b, a_vertices, counts_a.vertices, &face_b, &face_b_index);
 
-    mf_floatw edge_best = mf_splatw(-INFINITY), edge_i = mf_splatw(0.0f), edge_j = mf_splatw(0.0f);
-    mf_vec3w edge_normal = {mf_splatw(0.0f), mf_splatw(0.0f), mf_splatw(0.0f)};
+    mf_floatw zero = mf_splatw(0.0f);
+    edge_best edge = {mf_splatw(-INFINITY), zero, zero, {zero, zero, zero}};
     mf_floatw margin_w = mf_splatw(margin);
     // Lanes already apart along a face axis need no edge query.
     mf_maskw alive = mf_andw(mf_ltw(face_a, margin_w), mf_ltw(face_b, margin_w));
-    if (mf_anyw(alive)) {
+    if (mf_anyw(alive) && bundle->projection) {
+        direction_query(a, b, &r, b_vertices, &edge);
+    } else if (mf_anyw(alive)) {
         uint32_t eb = counts_b.edges;
         for (uint32_t j = 0; j < eb; ++j) {
             mf_vec3w n0 = mf_neg3w(mf_mat3_mulw(&r, row3(b, mf_row_edge(counts_b, 0, j), mf_row_edge(counts_b, 1, j),
@@ -140,7 +196,7 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
             store3(b_edges, 5 * eb, 3 * eb + j, direction);
             store3(b_edges, 5 * eb, 4 * eb + j, point);
         }
-        mf_floatw zero = mf_splatw(0.0f), sine = mf_splatw(MF_PARALLEL_SINE), one = mf_splatw(1.0f);
+        mf_floatw sine = mf_splatw(MF_PARALLEL_SINE), one = mf_splatw(1.0f);
         for (uint32_t i = 0; i < counts_a.edges; ++i) {
 #define A_EDGE(k) row3(a, mf_row_edge(counts_a, k, i), mf_row_edge(counts_a, k + 1, i), mf_row_edge(counts_a, k + 2, i))
             mf_vec3w a_normal0 = A_EDGE(0), a_normal1 = A_EDGE(3), a_arc = A_EDGE(6);
@@ -163,11 +219,7 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
                 axis = mf_scale3w(axis, mf_divw(one, length));
                 axis = mf_select3w(mf_ltw(mf_dotw(axis, a_outward), zero), mf_neg3w(axis), axis);
                 mf_floatw separation = mf_dotw(axis, mf_sub3w(work3(b_edges, 5 * eb, 4 * eb + j), a_point));
-                mf_maskw better = mf_andw(valid, mf_gtw(separation, edge_best));
-                edge_best = mf_selectw(better, separation, edge_best);
-                edge_i = mf_selectw(better, index_i, edge_i);
-                edge_j = mf_selectw(better, mf_splatw((float)j), edge_j);
-                edge_normal = mf_select3w(better, axis, edge_normal);
+                keep_better(&edge, valid, separation, index_i, mf_splatw((float)j), axis);
             }
         }
     }
@@ -186,12 +238,12 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
     mf_storew(face_a_index_lanes, face_a_index);
     mf_storew(face_b_lanes, face_b);
     mf_storew(face_b_index_lanes, face_b_index);
-    mf_storew(edge_lanes, edge_best);
-    mf_storew(edge_i_lanes, edge_i);
-    mf_storew(edge_j_lanes, edge_j);
-    mf_storew(normal_x, edge_normal.x);
-    mf_storew(normal_y, edge_normal.y);
-    mf_storew(normal_z, edge_normal.z);
+    mf_storew(edge_lanes, edge.separation);
+    mf_storew(edge_i_lanes, edge.i);
+    mf_storew(edge_j_lanes, edge.j);
+    mf_storew(normal_x, edge.normal.x);
+    mf_storew(normal_y, edge.normal.y);
+    mf_storew(normal_z, edge.normal.z);
     _Alignas(64) float transforms[21][W];
     for (int i = 0; i < 3; ++i) {
         mf_storew(transforms[3 * i], rotation_a.row[i].x);

@@ -22,6 +22,7 @@ enum { MF_POSE_ROWS = 14 };
 typedef struct mf_bundle {
     mf_bundle_hull a, b;
     const float *pose; // [MF_POSE_ROWS][width]
+    int projection;    // every lane pairs two parallelepipeds: project onto edge directions
 } mf_bundle;
 
 // Per lane: the queries' results and the transforms the clip pass reuses (b's vertices in a's
