@@ -97,11 +97,19 @@ void mf_clip_faces(const mf_pair_frame *frame, const mf_axis *axis, float margin
         mf_vec3 end = hull_vertex(reference, reference_loop[side + 1 < side_count ? side + 1 : 0]);
         mf_vec3 side_normal = mf_cross(mf_sub(end, start), normal); // outward for a CCW loop
         float side_offset = mf_dot(side_normal, start);
+        // Each point's distance once; points on the plane count as inside.
+        float distance[MF_CLIP_CAPACITY];
+        uint32_t outside = 0;
+        for (uint32_t k = 0; k < count; ++k) {
+            distance[k] = mf_dot(side_normal, polygon[k].position) - side_offset;
+            outside += distance[k] > 0.0f;
+        }
+        if (outside == 0) continue; // the whole polygon is inside this side
         uint32_t kept = 0;
         for (uint32_t k = 0; k < count; ++k) {
-            const mf_clip_point *p = &polygon[k], *q = &polygon[k + 1 < count ? k + 1 : 0];
-            float distance_p = mf_dot(side_normal, p->position) - side_offset;
-            float distance_q = mf_dot(side_normal, q->position) - side_offset;
+            uint32_t next = k + 1 < count ? k + 1 : 0;
+            const mf_clip_point *p = &polygon[k], *q = &polygon[next];
+            float distance_p = distance[k], distance_q = distance[next];
             if (distance_p <= 0.0f && kept < MF_CLIP_CAPACITY) clipped[kept++] = *p;
             if ((distance_p <= 0.0f) != (distance_q <= 0.0f) && kept < MF_CLIP_CAPACITY) {
                 float t = distance_p / (distance_p - distance_q);
