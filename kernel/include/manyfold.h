@@ -5,7 +5,9 @@
  *   the signed distance along it (negative = penetrating). The contact point lies midway between the
  *   surfaces: point - 0.5*separation*normal is on a's surface, point + 0.5*separation*normal on b's.
  * - A pair gets a manifold iff its separation (the largest over the separating-axis candidates) is
- *   below config.margin. Manifolds come in increasing pair order, their contacts contiguous.
+ *   below config.margin, except a speculative pair (separation >= 0) whose faces come within the
+ *   margin nowhere inside the reference face (README.md). Manifolds come in increasing pair order,
+ *   their contacts contiguous.
  * - Feature ids are distinct within a manifold and do not change when the reference face switches
  *   between a and b.
  * - Quaternions are normalised on use; a zero or non-finite quaternion is refused.

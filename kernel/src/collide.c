@@ -126,9 +126,15 @@ static void contacts_for_axis(const mf_config *config, const mf_pair_frame *fram
         int reference_is_a = axis->kind == MF_AXIS_FACE_A;
         mf_vec3 reference_normal = clip.reference_normal;
         normal = reference_is_a ? reference_normal : mf_neg(reference_normal);
+        if (clip.count == 0 && axis->separation >= 0.0f) {
+            // A speculative pair whose faces come within the margin nowhere inside the reference
+            // face: the features that are closest lie farther apart than the axis says. No contact.
+            result->count = 0;
+            return;
+        }
         if (clip.count == 0) {
-            // Every clipped point lies above margin although the faces are within it (strongly
-            // tilted faces): fall back to the incident hull's deepest vertex, the axis' support.
+            // Penetrating, but the incident face misses the reference face (deep overlap of small
+            // faces): one contact at the incident hull's deepest vertex keeps the bodies apart.
             const mf_hull_view *incident = reference_is_a ? frame->b : frame->a;
             uint32_t deepest = 0;
             float deepest_depth = INFINITY;
