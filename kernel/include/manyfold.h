@@ -161,6 +161,9 @@ MF_API void mf_context_destroy(mf_context *context);
 /* The ISA the context runs (never MF_ISA_AUTO). */
 MF_API mf_isa mf_context_isa(const mf_context *context);
 
+/* Threads mf_collide runs on with this context. todo: the worker pool; until then 1. */
+MF_API uint32_t mf_context_threads(const mf_context *context);
+
 /* Details of the context's last failed mf_collide (which pair or body, which value); "" if none. */
 MF_API const char *mf_context_message(const mf_context *context);
 

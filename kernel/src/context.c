@@ -69,6 +69,8 @@ void mf_context_destroy(mf_context *context)
 
 mf_isa mf_context_isa(const mf_context *context) { return context != NULL ? context->isa : MF_ISA_AUTO; }
 
+uint32_t mf_context_threads(const mf_context *context) { return context != NULL ? 1u : 0u; }
+
 const char *mf_context_message(const mf_context *context)
 {
     return context != NULL ? context->message : "no context";

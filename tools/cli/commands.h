@@ -1,0 +1,8 @@
+// The subcommands of `manyfold`; each parses its own arguments (argv[0] is the first argument
+// after the command's name) and returns the exit status.
+#pragma once
+
+int run_command(int argc, char **argv);
+int render_command(int argc, char **argv);
+int hull_command(int argc, char **argv);
+int info_command(int argc, char **argv);

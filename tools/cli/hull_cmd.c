@@ -1,0 +1,131 @@
+// `manyfold hull`: builds the convex hull of a point cloud with mf_bank_add_hull and describes it:
+// sizes, faces by vertex count, volume, and what the builder dropped, welded or merged.
+#include "args.h"
+#include "commands.h"
+#include "manyfold.h"
+#include "points_file.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char hull_help[] =
+    "Usage: manyfold hull FILE [--list]\n"
+    "\n"
+    "Build the convex hull of a point cloud with the library's hull builder and describe it.\n"
+    "FILE is a Wavefront .obj (its 'v' lines) or a text file of 'x y z' lines (# comments).\n"
+    "\n"
+    "Options:\n"
+    "  --list         also print every vertex and every face's vertex loop\n"
+    "  -h, --help     show this help\n"
+    "\n"
+    "Exit status: 0 built, 1 unreadable file or a hull the library refuses, 2 bad usage.\n";
+
+static void print_faces(const mf_bank *bank, uint32_t shape, const mf_shape_info *info, bool list)
+{
+    uint32_t by_size[MF_MAX_FACE_VERTICES + 1] = {0};
+    uint32_t loop[MF_MAX_FACE_VERTICES];
+    for (uint32_t f = 0; f < info->face_count; ++f) {
+        uint32_t count = 0;
+        mf_vec3 normal;
+        float offset;
+        mf_bank_shape_face(bank, shape, f, &normal, &offset, loop, MF_MAX_FACE_VERTICES, &count);
+        if (count <= MF_MAX_FACE_VERTICES) ++by_size[count];
+        if (!list) continue;
+        printf("  face %u: normal (%.6g, %.6g, %.6g), offset %.6g, %u vertices:", f, (double)normal.x, (double)normal.y,
+               (double)normal.z, (double)offset, count);
+        for (uint32_t k = 0; k < count; ++k) printf(" %u", loop[k]);
+        printf("\n");
+    }
+    printf("faces            %u (by vertex count:", info->face_count);
+    const char *separator = " ";
+    for (uint32_t n = 0; n <= MF_MAX_FACE_VERTICES; ++n) {
+        if (by_size[n] == 0) continue;
+        printf("%s%u x %u", separator, by_size[n], n);
+        separator = ", ";
+    }
+    printf(")\n");
+}
+
+static void print_warnings(const mf_shape_info *info)
+{
+    uint32_t welded = info->welded_points;
+    uint32_t dropped = info->input_points - welded - info->vertex_count;
+    int warnings = 0;
+    if (dropped > 0) {
+        printf("warning          %u points dropped: inside the hull or on its faces and edges\n", dropped);
+        ++warnings;
+    }
+    if (welded > 0) {
+        printf("warning          %u points welded into a near-duplicate neighbour\n", welded);
+        ++warnings;
+    }
+    if (info->merged_facets > 0) {
+        printf("warning          %u triangles merged into larger coplanar faces\n", info->merged_facets);
+        ++warnings;
+    }
+    if (warnings == 0) printf("warnings         none: every point is a hull vertex\n");
+}
+
+int hull_command(int argc, char **argv)
+{
+    const char *path = NULL;
+    bool list = false;
+    arg_cursor c = arg_cursor_make("hull", argc, argv);
+    for (; c.index < argc; ++c.index) {
+        if (arg_end_of_options(&c)) continue;
+        if (arg_flag(&c, "--help", "-h")) {
+            fputs(hull_help, stdout);
+            return CLI_EXIT_OK;
+        } else if (arg_flag(&c, "--list", NULL)) {
+            list = true;
+        } else if (arg_is_option(&c)) {
+            usage_error("hull", "unknown option '%s'", argv[c.index]);
+        } else if (path == NULL) {
+            path = argv[c.index];
+        } else {
+            usage_error("hull", "one file at most, but got '%s' and '%s'", path, argv[c.index]);
+        }
+    }
+    if (path == NULL) usage_error("hull", "which file? give an .obj or a points file");
+
+    cli_error error;
+    mf_vec3 *points;
+    uint32_t point_count;
+    if (!points_file_read(path, &points, &point_count, &error)) {
+        fprintf(stderr, "manyfold hull: %s\n", error.text);
+        return CLI_EXIT_INPUT;
+    }
+    mf_bank *bank;
+    uint32_t shape;
+    mf_status status = mf_bank_create(&bank);
+    if (status == MF_OK) status = mf_bank_add_hull(bank, points, point_count, &shape);
+    free(points);
+    if (status != MF_OK) {
+        fprintf(stderr, "manyfold hull: %s: the hull of %u points cannot be built: %s\n", path, point_count,
+                mf_status_string(status));
+        mf_bank_destroy(bank);
+        return CLI_EXIT_INPUT;
+    }
+
+    mf_shape_info info;
+    mf_bank_shape_info(bank, shape, &info);
+    printf("input            %s: %u points\n", path, point_count);
+    printf("vertices         %u (limit %d)\n", info.vertex_count, MF_MAX_HULL_VERTICES);
+    if (list) {
+        mf_vec3 *vertices = malloc(info.vertex_count * sizeof(mf_vec3));
+        if (vertices != NULL && mf_bank_shape_vertices(bank, shape, vertices, info.vertex_count) == MF_OK)
+            for (uint32_t v = 0; v < info.vertex_count; ++v)
+                printf("  vertex %u: %.9g %.9g %.9g\n", v, (double)vertices[v].x, (double)vertices[v].y,
+                       (double)vertices[v].z);
+        free(vertices);
+    }
+    print_faces(bank, shape, &info, list);
+    printf("edges            %u\n", info.edge_count);
+    printf("volume           %.6g\n", (double)info.volume);
+    printf("centroid         %.6g %.6g %.6g\n", (double)info.centroid.x, (double)info.centroid.y,
+           (double)info.centroid.z);
+    printf("radius           %.6g (largest vertex distance from the file's origin)\n", (double)info.radius);
+    print_warnings(&info);
+    mf_bank_destroy(bank);
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,400 @@
+// Drawing: bodies back to front (painter's order by centre depth, after the bodies far larger
+// than the typical one, such as a ground slab, which are the backdrop), each body's faces that
+// look at the camera shaded by a fixed light, then its edges on those faces; contacts on top of
+// everything, so none hides inside a body.
+#include "render.h"
+
+#include "cli_math.h"
+#include "points_file.h"
+
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+// Geometry of one shape, read once from the bank.
+typedef struct shape_geometry {
+    mf_vec3 *vertices;
+    uint32_t vertex_count;
+    mf_vec3 *face_normals;
+    uint32_t *face_first, *face_size, *loops;
+    uint32_t face_count;
+    mf_edge_info *edges;
+    uint32_t edge_count;
+    float radius;
+} shape_geometry;
+
+// The isometric camera: looking down the (-1, -1, -1) diagonal with y up on the screen.
+typedef struct camera {
+    mf_vec3 right, up, forward;
+    double scale, offset_x, offset_y; // world units to pixels
+    int height;
+} camera;
+
+static camera isometric_camera(void)
+{
+    return (camera){.right = cli_normalize(cli_vec3(1, 0, -1)),
+                    .up = cli_normalize(cli_vec3(-1, 2, -1)),
+                    .forward = cli_normalize(cli_vec3(-1, -1, -1))};
+}
+
+static void to_screen(const camera *c, mf_vec3 p, double *x, double *y)
+{
+    *x = c->offset_x + c->scale * cli_dot(p, c->right);
+    *y = c->offset_y - c->scale * cli_dot(p, c->up);
+}
+
+static void free_geometry(shape_geometry *shapes, uint32_t count)
+{
+    for (uint32_t s = 0; shapes != NULL && s < count; ++s) {
+        free(shapes[s].vertices);
+        free(shapes[s].face_normals);
+        free(shapes[s].face_first);
+        free(shapes[s].face_size);
+        free(shapes[s].loops);
+        free(shapes[s].edges);
+    }
+    free(shapes);
+}
+
+static bool read_geometry(const mf_bank *bank, uint32_t shape, shape_geometry *g)
+{
+    mf_shape_info info;
+    if (mf_bank_shape_info(bank, shape, &info) != MF_OK) return false;
+    g->vertex_count = info.vertex_count;
+    g->face_count = info.face_count;
+    g->edge_count = info.edge_count;
+    g->radius = info.radius;
+    g->vertices = malloc(info.vertex_count * sizeof(mf_vec3));
+    g->face_normals = malloc(info.face_count * sizeof(mf_vec3));
+    g->face_first = malloc(info.face_count * sizeof(uint32_t));
+    g->face_size = malloc(info.face_count * sizeof(uint32_t));
+    g->loops = malloc(2 * info.edge_count * sizeof(uint32_t)); // every edge is in two loops
+    g->edges = malloc(info.edge_count * sizeof(mf_edge_info));
+    if (!g->vertices || !g->face_normals || !g->face_first || !g->face_size || !g->loops || !g->edges) return false;
+    if (mf_bank_shape_vertices(bank, shape, g->vertices, info.vertex_count) != MF_OK) return false;
+    uint32_t used = 0;
+    for (uint32_t f = 0; f < info.face_count; ++f) {
+        float offset;
+        uint32_t count = 0;
+        if (mf_bank_shape_face(bank, shape, f, &g->face_normals[f], &offset, NULL, 0, &count) != MF_OK ||
+            used + count > 2 * info.edge_count ||
+            mf_bank_shape_face(bank, shape, f, NULL, NULL, g->loops + used, count, &count) != MF_OK)
+            return false;
+        g->face_first[f] = used;
+        g->face_size[f] = count;
+        used += count;
+    }
+    for (uint32_t e = 0; e < info.edge_count; ++e)
+        if (mf_bank_shape_edge(bank, shape, e, &g->edges[e]) != MF_OK) return false;
+    return true;
+}
+
+// The highest world y of a body's vertices.
+static float top_of(const shape_geometry *g, const mf_transform *t)
+{
+    cli_mat3 r = cli_mat3_from_quat(t->q);
+    float top = -INFINITY;
+    for (uint32_t v = 0; v < g->vertex_count; ++v) top = fmaxf(top, cli_transform_point(t, &r, g->vertices[v]).y);
+    return top;
+}
+
+typedef struct draw_order {
+    int backdrop; // 1 for bodies far larger than the typical one: drawn first
+    float depth;
+    uint32_t body;
+} draw_order;
+
+static int back_to_front(const void *a, const void *b)
+{
+    const draw_order *x = a, *y = b;
+    if (x->backdrop != y->backdrop) return x->backdrop > y->backdrop ? -1 : 1;
+    if (x->depth != y->depth) return x->depth > y->depth ? -1 : 1;
+    return (x->body > y->body) - (x->body < y->body);
+}
+
+static int compare_floats(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+// Muted colours, one per shape id, so repeated shapes read as the same kind of thing.
+static void shape_colour(uint32_t shape, double rgb[3])
+{
+    static const double palette[][3] = {{0.62, 0.64, 0.60}, {0.80, 0.62, 0.40}, {0.58, 0.66, 0.78}, {0.72, 0.55, 0.60},
+                                        {0.60, 0.72, 0.56}, {0.76, 0.72, 0.52}, {0.55, 0.58, 0.70}, {0.70, 0.62, 0.75}};
+    const double *c = palette[shape % (sizeof(palette) / sizeof(palette[0]))];
+    rgb[0] = c[0];
+    rgb[1] = c[1];
+    rgb[2] = c[2];
+}
+
+// Deep contacts red, shallow yellow, touching green, speculative (separated) blue.
+static void depth_colour(double t, double rgb[3])
+{
+    static const double stops[5][3] = {
+        {0.75, 0.05, 0.10}, {0.95, 0.45, 0.05}, {0.95, 0.85, 0.10}, {0.20, 0.75, 0.35}, {0.15, 0.35, 0.90}};
+    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+    double at = t * 4.0;
+    int i = at >= 4.0 ? 3 : (int)at;
+    double f = at - i;
+    for (int k = 0; k < 3; ++k) rgb[k] = stops[i][k] + f * (stops[i + 1][k] - stops[i][k]);
+}
+
+// Maps a separation to [0, 1] of the colour ramp: the deepest contact is 0, zero separation is
+// 0.75 (green), the margin 1 (blue).
+static double ramp_position(float separation, float deepest, float margin)
+{
+    if (separation >= 0.0f) return margin > 0.0f ? 0.75 + 0.25 * separation / margin : 1.0;
+    return deepest < 0.0f ? 0.75 * (1.0 - separation / deepest) : 0.75;
+}
+
+static void draw_body(cairo_t *cr, const camera *cam, const shape_geometry *g, uint32_t shape, const mf_transform *t,
+                      double line_width, double *screen_x, double *screen_y, bool *front)
+{
+    cli_mat3 r = cli_mat3_from_quat(t->q);
+    for (uint32_t v = 0; v < g->vertex_count; ++v)
+        to_screen(cam, cli_transform_point(t, &r, g->vertices[v]), &screen_x[v], &screen_y[v]);
+    double base[3];
+    shape_colour(shape, base);
+    mf_vec3 light = cli_normalize(cli_vec3(0.3f, 1.0f, 0.55f));
+    for (uint32_t f = 0; f < g->face_count; ++f) {
+        mf_vec3 n = cli_mat3_mul(&r, g->face_normals[f]);
+        front[f] = cli_dot(n, cam->forward) < 0.0f;
+        if (!front[f]) continue;
+        float lit = cli_dot(n, light);
+        double shade = 0.55 + 0.45 * (lit > 0.0f ? lit : 0.0f);
+        const uint32_t *loop = g->loops + g->face_first[f];
+        cairo_move_to(cr, screen_x[loop[0]], screen_y[loop[0]]);
+        for (uint32_t k = 1; k < g->face_size[f]; ++k) cairo_line_to(cr, screen_x[loop[k]], screen_y[loop[k]]);
+        cairo_close_path(cr);
+        cairo_set_source_rgb(cr, base[0] * shade, base[1] * shade, base[2] * shade);
+        cairo_fill(cr);
+    }
+    // Hulls of many small faces get finer, lighter edges, or their outlines turn into a dark smear.
+    double density = g->face_count > 12 ? sqrt(12.0 / g->face_count) : 1.0;
+    double grey = 0.18 + 0.3 * (1.0 - density);
+    cairo_set_source_rgb(cr, grey, grey, grey + 0.02);
+    cairo_set_line_width(cr, line_width * (density > 0.35 ? density : 0.35));
+    for (uint32_t e = 0; e < g->edge_count; ++e) {
+        const mf_edge_info *edge = &g->edges[e];
+        if (!front[edge->face0] && !front[edge->face1]) continue; // hidden behind the body itself
+        cairo_move_to(cr, screen_x[edge->vertex0], screen_y[edge->vertex0]);
+        cairo_line_to(cr, screen_x[edge->vertex1], screen_y[edge->vertex1]);
+    }
+    cairo_stroke(cr);
+}
+
+// Fits the projected bodies into the picture, leaving room for the title and the legend. A
+// backdrop (a ground slab) is left out when other bodies exist: it would shrink them to specks,
+// and running off the picture's edge is what a ground does anyway.
+static void fit_camera(camera *cam, const cli_scene *scene, const shape_geometry *shapes, const draw_order *order,
+                       int width, int height)
+{
+    bool skip_backdrops = false;
+    for (uint32_t i = 0; i < scene->body_count && !skip_backdrops; ++i) skip_backdrops = !order[i].backdrop;
+    double low_x = DBL_MAX, high_x = -DBL_MAX, low_y = DBL_MAX, high_y = -DBL_MAX;
+    cam->scale = 1.0;
+    cam->offset_x = cam->offset_y = 0.0;
+    for (uint32_t i = 0; i < scene->body_count; ++i) {
+        if (skip_backdrops && order[i].backdrop) continue;
+        const mf_transform *t = &scene->body_transform[order[i].body];
+        const shape_geometry *g = &shapes[scene->body_shape[order[i].body]];
+        cli_mat3 r = cli_mat3_from_quat(t->q);
+        for (uint32_t v = 0; v < g->vertex_count; ++v) {
+            mf_vec3 p = cli_transform_point(t, &r, g->vertices[v]);
+            double x = cli_dot(p, cam->right), y = cli_dot(p, cam->up);
+            low_x = x < low_x ? x : low_x;
+            high_x = x > high_x ? x : high_x;
+            low_y = y < low_y ? y : low_y;
+            high_y = y > high_y ? y : high_y;
+        }
+    }
+    if (low_x > high_x) low_x = high_x = low_y = high_y = 0.0;
+    double pad = 0.04 * (width < height ? width : height), top = pad + 24.0, bottom = pad + 34.0;
+    double span_x = high_x - low_x > 1e-9 ? high_x - low_x : 1.0, span_y = high_y - low_y > 1e-9 ? high_y - low_y : 1.0;
+    double scale_x = (width - 2.0 * pad) / span_x, scale_y = (height - top - bottom) / span_y;
+    cam->scale = scale_x < scale_y ? scale_x : scale_y;
+    if (!(cam->scale > 0.0)) cam->scale = 1.0;
+    cam->offset_x = 0.5 * width - cam->scale * 0.5 * (low_x + high_x);
+    cam->offset_y = top + 0.5 * (height - top - bottom) + cam->scale * 0.5 * (low_y + high_y);
+}
+
+static void draw_contacts(cairo_t *cr, const camera *cam, const manifold_list *list, float margin, double normal_length,
+                          double dot_radius, float deepest)
+{
+    double rgb[3];
+    for (size_t m = 0; m < list->manifold_count; ++m) {
+        const listed_manifold *manifold = &list->manifolds[m];
+        for (uint32_t k = 0; k < manifold->count; ++k) {
+            const mf_contact *c = &list->contacts[manifold->first + k];
+            double x, y, tip_x, tip_y;
+            to_screen(cam, c->point, &x, &y);
+            to_screen(cam, cli_add(c->point, cli_scale(manifold->normal, (float)normal_length)), &tip_x, &tip_y);
+            cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+            cairo_set_line_width(cr, dot_radius * 0.45);
+            cairo_move_to(cr, x, y);
+            cairo_line_to(cr, tip_x, tip_y);
+            cairo_stroke(cr);
+            depth_colour(ramp_position(c->separation, deepest, margin), rgb);
+            cairo_arc(cr, x, y, dot_radius, 0.0, 6.283185307179586);
+            cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+            if (dot_radius < 2.0) { // too small for an outline to read as anything but dark
+                cairo_fill(cr);
+                continue;
+            }
+            cairo_fill_preserve(cr);
+            cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
+            cairo_set_line_width(cr, dot_radius * 0.3);
+            cairo_stroke(cr);
+        }
+    }
+}
+
+static void draw_text(cairo_t *cr, double x, double y, double size, const char *text)
+{
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, size);
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.12);
+    cairo_move_to(cr, x, y);
+    cairo_show_text(cr, text);
+}
+
+// Title at the top; at the bottom a colour bar from the deepest contact to the margin.
+static void draw_labels(cairo_t *cr, const render_request *request, float deepest, float margin, size_t contacts)
+{
+    char text[512];
+    snprintf(text, sizeof(text), "%s  |  %u bodies, %zu manifolds, %zu contacts", request->scene->name,
+             request->scene->body_count, request->manifolds->manifold_count, contacts);
+    // Translucent bands under the text, so it stays readable over a busy scene.
+    cairo_set_source_rgba(cr, 0.97, 0.97, 0.95, 0.8);
+    cairo_rectangle(cr, 0.0, 0.0, request->width, 28.0);
+    cairo_rectangle(cr, 0.0, request->height - 32.0, request->width, 32.0);
+    cairo_fill(cr);
+    draw_text(cr, 10.0, 19.0, 13.0, text);
+    double x0 = 10.0, y0 = request->height - 26.0, width = 180.0;
+    double rgb[3];
+    for (int i = 0; i < 90; ++i) {
+        depth_colour(i / 89.0, rgb);
+        cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+        cairo_rectangle(cr, x0 + i * width / 90.0, y0, width / 90.0 + 0.5, 10.0);
+        cairo_fill(cr);
+    }
+    snprintf(text, sizeof(text), "depth %.3g", (double)(deepest < 0.0f ? -deepest : 0.0f));
+    draw_text(cr, x0, y0 + 22.0, 11.0, text);
+    draw_text(cr, x0 + 0.75 * width - 3.0, y0 + 22.0, 11.0, "0");
+    snprintf(text, sizeof(text), "gap %.3g (margin)  |  lines: normals, from a to b", (double)margin);
+    draw_text(cr, x0 + width + 8.0, y0 + 9.0, 11.0, text);
+}
+
+// Scratch for drawing: per-shape geometry and per-body order, sized once.
+typedef struct render_scratch {
+    shape_geometry *shapes;
+    double *screen_x, *screen_y;
+    bool *front;
+    draw_order *order;
+    float *radii;
+} render_scratch;
+
+static bool paint(const render_request *request, const render_scratch *scratch, cli_error *error)
+{
+    const cli_scene *scene = request->scene;
+    const shape_geometry *shapes = scratch->shapes;
+    camera cam = isometric_camera();
+    // A backdrop (a ground slab) is twice the median radius or more and has its top below the
+    // median body centre; backdrops go first, by their farthest point. Sorting a slab by its
+    // centre would paint it over the bodies standing behind that centre.
+    float radii_sum = 0.0f;
+    for (uint32_t i = 0; i < scene->body_count; ++i) {
+        scratch->radii[i] = shapes[scene->body_shape[i]].radius;
+        radii_sum += scratch->radii[i];
+    }
+    qsort(scratch->radii, scene->body_count, sizeof(float), compare_floats);
+    float median_radius = scene->body_count > 0 ? scratch->radii[scene->body_count / 2] : 1.0f;
+    for (uint32_t i = 0; i < scene->body_count; ++i) scratch->radii[i] = scene->body_transform[i].p.y;
+    qsort(scratch->radii, scene->body_count, sizeof(float), compare_floats);
+    float median_height = scene->body_count > 0 ? scratch->radii[scene->body_count / 2] : 0.0f;
+    for (uint32_t i = 0; i < scene->body_count; ++i) {
+        const shape_geometry *g = &shapes[scene->body_shape[i]];
+        const mf_transform *t = &scene->body_transform[i];
+        float depth = cli_dot(t->p, cam.forward);
+        int backdrop = g->radius >= 2.0f * median_radius && top_of(g, t) <= median_height;
+        scratch->order[i] = (draw_order){backdrop, backdrop ? depth + g->radius : depth, i};
+    }
+    qsort(scratch->order, scene->body_count, sizeof(draw_order), back_to_front);
+    fit_camera(&cam, scene, shapes, scratch->order, request->width, request->height);
+
+    bool svg = path_has_extension(request->path, ".svg");
+    cairo_surface_t *surface = svg ? cairo_svg_surface_create(request->path, request->width, request->height)
+                                   : cairo_image_surface_create(CAIRO_FORMAT_ARGB32, request->width, request->height);
+    if (svg) cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX);
+    cairo_t *cr = cairo_create(surface);
+    cairo_set_source_rgb(cr, 0.97, 0.97, 0.95);
+    cairo_paint(cr);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+
+    double line_width = 0.02 * cam.scale;
+    line_width = line_width < 0.35 ? 0.35 : line_width > 1.5 ? 1.5 : line_width;
+    for (uint32_t i = 0; i < scene->body_count; ++i) {
+        uint32_t body = scratch->order[i].body;
+        draw_body(cr, &cam, &shapes[scene->body_shape[body]], scene->body_shape[body], &scene->body_transform[body],
+                  line_width, scratch->screen_x, scratch->screen_y, scratch->front);
+    }
+
+    // Normals a quarter of a typical body long, within 6 to 28 pixels; dots a few pixels across.
+    const manifold_list *list = request->manifolds;
+    float mean_radius = scene->body_count > 0 ? radii_sum / (float)scene->body_count : 1.0f;
+    float deepest = 0.0f;
+    for (size_t c = 0; c < list->contact_count; ++c)
+        deepest = list->contacts[c].separation < deepest ? list->contacts[c].separation : deepest;
+    double dot_radius = 0.04 * cam.scale;
+    dot_radius = dot_radius < 1.0 ? 1.0 : dot_radius > 5.0 ? 5.0 : dot_radius;
+    double normal_length = 0.25 * mean_radius, normal_pixels = normal_length * cam.scale;
+    if (normal_pixels > 28.0) normal_length = 28.0 / cam.scale;
+    if (normal_pixels < 6.0) normal_length = 6.0 / cam.scale;
+    draw_contacts(cr, &cam, list, scene->config.margin, normal_length, dot_radius, deepest);
+    draw_labels(cr, request, deepest, scene->config.margin, list->contact_count);
+
+    cairo_destroy(cr);
+    cairo_status_t status = cairo_surface_status(surface);
+    if (status == CAIRO_STATUS_SUCCESS && !svg) status = cairo_surface_write_to_png(surface, request->path);
+    cairo_surface_finish(surface); // writes the SVG
+    if (status == CAIRO_STATUS_SUCCESS) status = cairo_surface_status(surface);
+    cairo_surface_destroy(surface);
+    if (status != CAIRO_STATUS_SUCCESS)
+        return cli_fail(error, "%s: cannot write the picture: %s", request->path, cairo_status_to_string(status));
+    return true;
+}
+
+bool render_picture(const render_request *request, cli_error *error)
+{
+    const cli_scene *scene = request->scene;
+    uint32_t shape_count = mf_bank_shape_count(scene->bank);
+    render_scratch scratch = {.shapes = calloc(shape_count + 1, sizeof(shape_geometry))};
+    uint32_t max_vertices = 1, max_faces = 1;
+    bool ok = scratch.shapes != NULL;
+    for (uint32_t s = 0; ok && s < shape_count; ++s) {
+        ok = read_geometry(scene->bank, s, &scratch.shapes[s]);
+        max_vertices = scratch.shapes[s].vertex_count > max_vertices ? scratch.shapes[s].vertex_count : max_vertices;
+        max_faces = scratch.shapes[s].face_count > max_faces ? scratch.shapes[s].face_count : max_faces;
+    }
+    scratch.screen_x = malloc(max_vertices * sizeof(double));
+    scratch.screen_y = malloc(max_vertices * sizeof(double));
+    scratch.front = malloc(max_faces * sizeof(bool));
+    scratch.order = malloc((scene->body_count + 1) * sizeof(draw_order));
+    scratch.radii = malloc((scene->body_count + 1) * sizeof(float));
+    if (!ok || !scratch.screen_x || !scratch.screen_y || !scratch.front || !scratch.order || !scratch.radii)
+        ok = cli_fail(error, "out of memory preparing the picture");
+    else
+        ok = paint(request, &scratch, error);
+    free(scratch.screen_x);
+    free(scratch.screen_y);
+    free(scratch.front);
+    free(scratch.order);
+    free(scratch.radii);
+    free_geometry(scratch.shapes, shape_count);
+    return ok;
+}
