@@ -39,6 +39,10 @@ void scene_free(scene *s);
 // NULL-terminated list of the names scene_make accepts.
 const char *const *scene_names(void);
 
+// A 64-bit FNV-1a hash of the scene's shapes, bodies and pairs: equal fingerprints mean the same
+// scene, bit for bit (to check that two machines or builds measured the same thing).
+uint64_t scene_fingerprint(const scene *s);
+
 #ifdef __cplusplus
 }
 #endif

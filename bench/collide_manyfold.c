@@ -1,0 +1,49 @@
+// manyfold's benchmark body: one context per ISA and thread count, one stream allocated up front.
+#include "collide.h"
+
+#include "stream.h"
+
+#include <stdio.h>
+
+void bench_collide_manyfold(bench_state *state, void *context)
+{
+    const manyfold_case *c = context;
+    const scene *s = &c->scene->scene;
+    char message[512];
+
+    mf_config config = mf_config_default();
+    config.isa = c->isa;
+    config.threads = c->threads;
+    mf_context *mf = NULL;
+    mf_status status = mf_context_create(&config, &mf);
+    if (status == MF_ERR_UNSUPPORTED_ISA) {
+        snprintf(message, sizeof(message), "ISA %s: not in this build or not on this CPU", mf_isa_name(c->isa));
+        bench_skip(state, message);
+        return;
+    }
+    mf_stream stream = {0};
+    if (status == MF_OK) status = bench_stream_create(&stream, s->pair_count, config.max_contacts);
+    if (status != MF_OK) {
+        snprintf(message, sizeof(message), "setup failed: %s", mf_status_string(status));
+        bench_fail(state, message);
+        mf_context_destroy(mf);
+        return;
+    }
+
+    mf_bodies bodies = {s->body_shape, s->body_transform, s->body_count};
+    while (bench_keep_running(state)) {
+        status = mf_collide(mf, s->bank, &bodies, s->pairs, s->pair_count, &stream);
+        if (status != MF_OK) break;
+    }
+
+    if (status != MF_OK) {
+        snprintf(message, sizeof(message), "mf_collide: %s %s", mf_status_string(status), mf_context_message(mf));
+        bench_fail(state, message);
+    } else {
+        double pairs = s->pair_count > 0 ? s->pair_count : 1;
+        bench_counter(state, "manifolds", stream.manifold_count / pairs);
+        bench_counter(state, "contacts", stream.contact_count / pairs);
+    }
+    bench_stream_destroy(&stream);
+    mf_context_destroy(mf);
+}

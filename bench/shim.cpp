@@ -1,0 +1,41 @@
+// The C shim over Google Benchmark (see shim.h).
+#include "shim.h"
+
+#include "failures.h"
+
+#include <benchmark/benchmark.h>
+
+struct bench_state {
+    benchmark::State &state;
+};
+
+static int failures = 0;
+
+int bench_failure_count(void) { return failures; }
+
+void bench_register(const char *name, bench_function function, void *context, uint64_t pairs_per_iteration)
+{
+    benchmark::RegisterBenchmark(name,
+                                 [=](benchmark::State &state) {
+                                     bench_state wrapped{state};
+                                     function(&wrapped, context);
+                                     state.SetItemsProcessed(state.iterations() *
+                                                             static_cast<int64_t>(pairs_per_iteration));
+                                 })
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+}
+
+int bench_keep_running(bench_state *state) { return state->state.KeepRunning(); }
+
+void bench_counter(bench_state *state, const char *name, double value) { state->state.counters[name] = value; }
+
+void bench_skip(bench_state *state, const char *message) { state->state.SkipWithError(message); }
+
+void bench_fail(bench_state *state, const char *message)
+{
+    ++failures;
+    state->state.SkipWithError(message);
+}
+
+void bench_context(const char *key, const char *value) { benchmark::AddCustomContext(key, value); }

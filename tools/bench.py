@@ -1,0 +1,305 @@
+#!/usr/bin/python3
+"""Runs the manyfold benchmark suite and writes what it found.
+
+    /usr/bin/python3 tools/bench.py --build build
+
+writes, under bench-results/ (or --out):
+  results.json          Google Benchmark's own JSON output
+  report.md             pairs per second, ratios (each implementation against the best peer,
+                        AVX2 against scalar, threads against one thread) and the peers' agreement
+  pairs_per_second.png  pairs per second per scene and implementation (log scale)
+
+--json FILE skips the run and reports on an earlier results.json. The whole suite takes about five
+minutes on two cores with the defaults; Bullet's polyhedral clipping on the hull scenes is half of it.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+MANYFOLD_IMPLS = ["manyfold_scalar", "manyfold_sse", "manyfold_avx2", "manyfold_avx512", "manyfold_neon",
+                  "manyfold_auto", "manyfold_auto_threads"]
+PEER_IMPLS = ["bullet_hull", "bullet_boxbox", "ode"]
+AGREEMENT_COUNTERS = ["both_touching", "normal_agree", "depth_agree", "only_manyfold", "only_peer",
+                      "manifolds", "contacts"]
+
+
+def parse_arguments():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default="build", help="meson build directory (default: build)")
+    parser.add_argument("--out", default="bench-results", help="output directory (default: bench-results)")
+    parser.add_argument("--min-time", type=float, default=0.5,
+                        help="seconds each benchmark runs at least (default 0.5; one iteration if slower)")
+    parser.add_argument("--repetitions", type=int, default=3,
+                        help="repetitions of each manyfold benchmark; above 1 the median is reported (default 3)")
+    parser.add_argument("--peer-repetitions", type=int, default=1,
+                        help="repetitions of each peer benchmark (default 1: Bullet's are slow)")
+    parser.add_argument("--filter", default="collide/", help="benchmark name regex (default: all)")
+    parser.add_argument("--pairs", type=int, default=0, help="pairs per scene (default: each scene's own size)")
+    parser.add_argument("--no-compile", action="store_true", help="do not run `meson compile` first")
+    parser.add_argument("--json", help="report on this results.json instead of running the suite")
+    parser.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                        help="pairs per wall-clock second (default) or per CPU second of the calling "
+                             "thread (steadier on a busy machine; leaves out the threaded runs)")
+    return parser.parse_args()
+
+
+def list_benchmarks(executable, name_filter, environment):
+    listing = subprocess.run([executable, f"--benchmark_filter={name_filter}", "--benchmark_list_tests=true"],
+                             env=environment, check=True, capture_output=True, text=True).stdout
+    return [line.strip() for line in listing.splitlines() if line.strip()]
+
+
+def exact_filter(names):
+    return "^(" + "|".join(re.escape(name) for name in names) + ")$"
+
+
+def run_suite(args, results_path):
+    """Runs manyfold's benchmarks with --repetitions (medians) and the peers with
+    --peer-repetitions (Bullet's hull clipping takes a minute an iteration on hull48), then merges
+    both JSON outputs into results_path. Returns the worst exit status."""
+    if not args.no_compile:
+        meson = shutil.which("meson")
+        if meson is None:
+            sys.exit("meson not found on PATH (or pass --no-compile)")
+        subprocess.run([meson, "compile", "-C", args.build, "manyfold-bench"], check=True,
+                       stdout=subprocess.DEVNULL)
+    executable = os.path.join(args.build, "bench", "manyfold-bench")
+    if not os.path.exists(executable):
+        sys.exit(f"{executable} not found: configure with -Dbenchmarks=enabled and build first")
+    environment = dict(os.environ)
+    if args.pairs > 0:
+        environment["MANYFOLD_BENCH_PAIRS"] = str(args.pairs)
+
+    names = list_benchmarks(executable, args.filter, environment)
+    groups = [([n for n in names if "/manyfold_" in n], args.repetitions),
+              ([n for n in names if "/manyfold_" not in n], args.peer_repetitions)]
+    merged, worst = None, 0
+    for index, (group, repetitions) in enumerate(groups):
+        if not group:
+            continue
+        part_path = f"{results_path}.part{index}"
+        command = [executable, f"--benchmark_filter={exact_filter(group)}", f"--benchmark_min_time={args.min_time}",
+                   f"--benchmark_out={part_path}", "--benchmark_out_format=json"]
+        if repetitions > 1:
+            command += [f"--benchmark_repetitions={repetitions}", "--benchmark_report_aggregates_only=true"]
+        print(f"running {len(group)} benchmarks, {repetitions} repetition(s) each", flush=True)
+        # A non-zero exit means a benchmark failed (not merely skipped); report what ran anyway.
+        status = subprocess.run(command, env=environment).returncode
+        if status != 0:
+            print(f"warning: the benchmark program exited with status {status}", file=sys.stderr)
+            worst = worst or status
+        with open(part_path) as f:
+            part = json.load(f)
+        os.remove(part_path)
+        if merged is None:
+            merged = part
+        else:
+            merged["benchmarks"] += part.get("benchmarks", [])
+    if merged is None:
+        sys.exit(f"no benchmark matches --filter {args.filter}")
+    with open(results_path, "w") as f:
+        json.dump(merged, f, indent=2)
+    return worst
+
+
+def load_results(path):
+    """{(scene, impl): entry}, one entry per benchmark: the median when repeated, else the run.
+    An entry may carry "cv": the coefficient of variation of its repetitions' wall time."""
+    with open(path) as f:
+        document = json.load(f)
+    results, variation = {}, {}
+    for entry in document.get("benchmarks", []):
+        name = entry.get("run_name", entry["name"]).removesuffix("/real_time")
+        parts = name.split("/")
+        if len(parts) != 3 or parts[0] != "collide":
+            continue
+        key = (parts[1], parts[2])
+        repeated = entry.get("run_type") == "aggregate"
+        if repeated and entry.get("aggregate_name") == "cv":
+            variation[key] = entry.get("real_time")
+        if repeated and entry.get("aggregate_name") != "median":
+            continue
+        if repeated or key not in results:
+            results[key] = dict(entry)
+    for key, cv in variation.items():
+        if key in results:
+            results[key]["cv"] = cv
+    return document.get("context", {}), results
+
+
+def measurement_notes(results):
+    """How far to trust the numbers: repetition spread, and runs that waited for the CPU (on a shared
+    machine a single-threaded run's CPU time falls well below its wall time)."""
+    notes = []
+    spreads = sorted(entry["cv"] for entry in results.values() if entry.get("cv") is not None)
+    if spreads:
+        notes.append(f"Spread between repetitions (coefficient of variation of wall time): median "
+                     f"{100 * spreads[len(spreads) // 2]:.1f}%, largest {100 * spreads[-1]:.1f}%.")
+    busy = [f"{scene}/{impl} ({entry['cpu_time'] / entry['real_time']:.0%})"
+            for (scene, impl), entry in results.items()
+            if not entry.get("error_occurred") and impl != "manyfold_auto_threads" and entry.get("real_time")
+            and entry["cpu_time"] < 0.8 * entry["real_time"]]
+    if busy:
+        notes.append("Single-threaded runs that got under 80% of a core (CPU time / wall time; the machine was "
+                     "busy, their pairs/s are low): " + ", ".join(busy) + ".")
+    return notes
+
+
+# "wall": pairs per wall-clock second, as Google Benchmark reports them. "cpu": per second of the
+# calling thread's CPU time, steadier on a busy machine but meaningless for the threaded runs.
+CLOCK = "wall"
+
+
+def pairs_per_second(entry):
+    if entry is None or entry.get("error_occurred"):
+        return None
+    rate = entry.get("items_per_second")
+    if CLOCK == "cpu" and rate is not None:
+        if entry.get("run_name", entry["name"]).endswith("manyfold_auto_threads/real_time"):
+            return None
+        rate *= entry["real_time"] / entry["cpu_time"] if entry.get("cpu_time") else 1.0
+    return rate
+
+
+def format_rate(rate):
+    if rate is None:
+        return "–"
+    return f"{rate / 1e6:.2f}M" if rate >= 1e6 else f"{rate / 1e3:.1f}k"
+
+
+def format_ratio(numerator, denominator):
+    if numerator is None or denominator is None or denominator == 0:
+        return "–"
+    return f"{numerator / denominator:.2f}×"
+
+
+def scenes_in_order(results):
+    scenes = []
+    for scene, _ in results:
+        if scene not in scenes:
+            scenes.append(scene)
+    return scenes
+
+
+def best_peer(results, scene):
+    rates = [(pairs_per_second(results.get((scene, peer))), peer) for peer in PEER_IMPLS]
+    rates = [(rate, peer) for rate, peer in rates if rate is not None]
+    return max(rates) if rates else (None, None)
+
+
+def table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def report(context, results):
+    scenes = scenes_in_order(results)
+    impls = [impl for impl in MANYFOLD_IMPLS + PEER_IMPLS if any((s, impl) in results for s in scenes)]
+    out = ["# manyfold benchmark", ""]
+    out.append(f"manyfold {context.get('manyfold_version', '?')}, auto ISA = {context.get('manyfold_isa_best', '?')}, "
+               f"{context.get('num_cpus', '?')} CPUs at {context.get('mhz_per_cpu', '?')} MHz, "
+               f"{context.get('date', '')}. Scene sizes (pairs): {context.get('scene_pairs', '?')}; "
+               f"fingerprints: {context.get('scene_fingerprints', '?')}.")
+    out.append("")
+
+    out += ["## Pairs per second" + (" (per CPU second of the calling thread)" if CLOCK == "cpu" else ""), ""]
+    rows = [[scene] + [format_rate(pairs_per_second(results.get((scene, impl)))) for impl in impls]
+            for scene in scenes]
+    out += [table(["scene"] + impls, rows), ""]
+    skipped = sorted({entry.get("error_message", "") for entry in results.values() if entry.get("error_occurred")})
+    if skipped:
+        out += ["Skipped: " + "; ".join(skipped) + ".", ""]
+    for note in measurement_notes(results):
+        out += [note, ""]
+
+    out += ["## Ratios", "",
+            "Each manyfold implementation against the fastest peer on that scene; then AVX2 against scalar, "
+            "and all threads against one thread (both with the auto ISA).", ""]
+    present = [impl for impl in MANYFOLD_IMPLS if impl in impls]
+    rows = []
+    for scene in scenes:
+        peer_rate, peer = best_peer(results, scene)
+        rate = lambda impl: pairs_per_second(results.get((scene, impl)))
+        rows.append([scene, f"{peer} {format_rate(peer_rate)}" if peer else "–"] +
+                    [format_ratio(rate(impl), peer_rate) for impl in present] +
+                    [format_ratio(rate("manyfold_avx2"), rate("manyfold_scalar")),
+                     format_ratio(rate("manyfold_auto_threads"), rate("manyfold_auto"))])
+    out += [table(["scene", "best peer"] + [f"{impl} / peer" for impl in present] +
+                  ["avx2 / scalar", "threads / 1 thread"], rows), ""]
+
+    out += ["## Peer agreement with manyfold", "",
+            "Fractions of pairs. A pair is touching when its deepest contact penetrates. normal_agree "
+            "(dot > 0.99) and depth_agree (within 1 mm + 2%) count among the pairs both call touching; "
+            "manifolds and contacts are per pair.", ""]
+    rows = []
+    for scene in scenes:
+        for peer in PEER_IMPLS:
+            entry = results.get((scene, peer))
+            if entry is None or entry.get("error_occurred"):
+                continue
+            rows.append([scene, peer] + [f"{entry[c]:.3f}" if c in entry else "–" for c in AGREEMENT_COUNTERS])
+        entry = results.get((scene, "manyfold_scalar"))
+        if entry is not None and not entry.get("error_occurred"):
+            rows.append([scene, "(manyfold_scalar)"] + ["" for _ in AGREEMENT_COUNTERS[:-2]] +
+                        [f"{entry.get(c, 0):.3f}" for c in AGREEMENT_COUNTERS[-2:]])
+    out += [table(["scene", "peer"] + AGREEMENT_COUNTERS, rows), ""]
+    return "\n".join(out)
+
+
+def plot(results, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    scenes = scenes_in_order(results)
+    impls = [impl for impl in MANYFOLD_IMPLS + PEER_IMPLS
+             if any(pairs_per_second(results.get((s, impl))) for s in scenes)]
+    width = 0.8 / max(len(impls), 1)
+    figure, axes = plt.subplots(figsize=(max(10, 1.8 * len(scenes) + 2), 5))
+    for k, impl in enumerate(impls):
+        xs, ys = [], []
+        for i, scene in enumerate(scenes):
+            rate = pairs_per_second(results.get((scene, impl)))
+            if rate:
+                xs.append(i - 0.4 + (k + 0.5) * width)
+                ys.append(rate)
+        hatch = "//" if impl in PEER_IMPLS else None
+        axes.bar(xs, ys, width, label=impl, hatch=hatch)
+    axes.set_yscale("log")
+    axes.set_xticks(range(len(scenes)), scenes)
+    axes.set_ylabel("pairs per second")
+    axes.set_title("manyfold and peers: pairs per second by scene (higher is better)")
+    axes.legend(fontsize="small", bbox_to_anchor=(1.01, 1), loc="upper left")
+    axes.grid(axis="y", which="both", alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def main():
+    global CLOCK
+    args = parse_arguments()
+    CLOCK = args.clock
+    os.makedirs(args.out, exist_ok=True)
+    results_path = args.json or os.path.join(args.out, "results.json")
+    status = 0 if args.json else run_suite(args, results_path)
+    context, results = load_results(results_path)
+    if not results:
+        sys.exit(f"no collide/ benchmarks in {results_path}")
+    text = report(context, results)
+    suffix = "" if CLOCK == "wall" else "_cpu"
+    with open(os.path.join(args.out, f"report{suffix}.md"), "w") as f:
+        f.write(text + "\n")
+    plot(results, os.path.join(args.out, f"pairs_per_second{suffix}.png"))
+    print(text)
+    print(f"\nwrote {args.out}/report{suffix}.md, {args.out}/pairs_per_second{suffix}.png, {results_path}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

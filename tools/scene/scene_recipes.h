@@ -1,0 +1,12 @@
+// The recipes behind scene_make: each fills a fresh scene with its shapes, bodies and pairs.
+#pragma once
+
+#include "scene.h"
+#include "scene_random.h"
+
+mf_status scene_recipe_box_box(scene *s, uint32_t pair_count, scene_random *random);
+mf_status scene_recipe_box_resting(scene *s, uint32_t pair_count, scene_random *random);
+mf_status scene_recipe_hull16(scene *s, uint32_t pair_count, scene_random *random);
+mf_status scene_recipe_hull48(scene *s, uint32_t pair_count, scene_random *random);
+mf_status scene_recipe_nearmiss(scene *s, uint32_t pair_count, scene_random *random);
+mf_status scene_recipe_crowd(scene *s, uint32_t pair_count, scene_random *random);

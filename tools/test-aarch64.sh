@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The aarch64 build under qemu: cross-compiles manyfold with tools/cross/aarch64-linux-gnu.ini and
+# runs the test suite there, NEON path included (tests/test_isa_agreement asserts it ran). CI runs
+# this after tools/test.sh; it adds Debian's arm64 multiarch packages when they are missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user libqhull-dev:arm64 libhwloc-dev:arm64)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "test-aarch64: missing packages: ${missing[*]} (run as root)" >&2
+        exit 1
+    fi
+    echo "test-aarch64: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    dpkg --add-architecture arm64
+    apt-get -o DPkg::Lock::Timeout=300 update -qq
+    apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ ! -f build-aarch64/build.ninja ]; then
+    meson setup build-aarch64 --cross-file tools/cross/aarch64-linux-gnu.ini --buildtype=release \
+        -Dbenchmarks=disabled -Dpeers=disabled ${MF_MESON_ARGS:-}
+fi
+ninja -C build-aarch64
+# qemu runs the code some 10-50 times slower: the property tests check a small share of the pairs.
+MF_TEST_SCALE=${MF_TEST_SCALE:-0.01} meson test -C build-aarch64 --print-errorlogs --num-processes 2 \
+    --timeout-multiplier 10
+echo "aarch64 tests passed under qemu"
