@@ -3,6 +3,7 @@
 
 #include "bank.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int is_wide(const mf_bank *bank, uint32_t shape) { return bank->shapes[shape].rows_first != UINT32_MAX; }
@@ -17,6 +18,12 @@ static void cut_bundles(mf_bins *bins, uint32_t from, uint32_t to, uint32_t widt
     }
 }
 
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : (x > y);
+}
+
 static uint32_t hash_key(uint64_t key)
 {
     key ^= key >> 29;
@@ -24,8 +31,8 @@ static uint32_t hash_key(uint64_t key)
     return (uint32_t)(key >> 32);
 }
 
-void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, uint32_t count, uint32_t width,
-                  mf_bins *bins)
+void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, const uint32_t *subset,
+                  uint32_t count, uint32_t width, mf_bins *bins)
 {
     const uint32_t slots = 2 * MF_CHUNK_PAIRS, empty = UINT32_MAX;
     memset(bins->slot_group, 0xff, sizeof(bins->slot_group));
@@ -34,9 +41,10 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
 
     // Group the pairs by their shape pair with an open-addressing table.
     for (uint32_t i = 0; i < count; ++i) {
-        uint32_t shape_a = bodies->shape[pairs[i].a], shape_b = bodies->shape[pairs[i].b];
+        uint32_t pair = subset != NULL ? subset[i] : i;
+        uint32_t shape_a = bodies->shape[pairs[pair].a], shape_b = bodies->shape[pairs[pair].b];
         if (!is_wide(bank, shape_a) || !is_wide(bank, shape_b)) {
-            bins->scalar[bins->scalar_count++] = i;
+            bins->scalar[bins->scalar_count++] = pair;
             bins->pair_group[i] = empty;
             continue;
         }
@@ -50,6 +58,8 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
             bins->group_placed[groups] = 0;
             bins->group_projection[groups] =
                 bank->shapes[shape_a].parallelepiped && bank->shapes[shape_b].parallelepiped;
+            uint64_t cost = (uint64_t)bank->shapes[shape_a].edge_count * bank->shapes[shape_b].edge_count;
+            bins->group_by_cost[groups] = cost << 32 | groups;
             ++groups;
         }
         uint32_t g = bins->slot_group[slot];
@@ -65,8 +75,11 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
         uniform_total += bins->group_count[g] / width * width;
         if (bins->group_projection[g]) projection_leftovers += bins->group_count[g] % width;
     }
+    // Leftovers go in order of their edge-query cost, so a mixed bundle's lanes pad to similar sizes.
+    qsort(bins->group_by_cost, groups, sizeof(uint64_t), compare_u64);
     uint32_t uniform_at = 0, mixed_at[2] = {uniform_total + projection_leftovers, uniform_total};
-    for (uint32_t g = 0; g < groups; ++g) {
+    for (uint32_t rank = 0; rank < groups; ++rank) {
+        uint32_t g = (uint32_t)bins->group_by_cost[rank];
         uint32_t full = bins->group_count[g] / width * width;
         uint32_t projection = bins->group_projection[g];
         bins->group_uniform_at[g] = uniform_at;
@@ -78,7 +91,8 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
         uint32_t g = bins->pair_group[i];
         if (g == empty) continue;
         uint32_t full = bins->group_count[g] / width * width, placed = bins->group_placed[g]++;
-        bins->order[placed < full ? bins->group_uniform_at[g] + placed : bins->group_mixed_at[g] + placed - full] = i;
+        bins->order[placed < full ? bins->group_uniform_at[g] + placed : bins->group_mixed_at[g] + placed - full] =
+            subset != NULL ? subset[i] : i;
     }
 
     bins->bundle_count = 0;
@@ -90,28 +104,36 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
     cut_bundles(bins, uniform_total + projection_leftovers, mixed_at[0], width, 0, 0);
 }
 
+// Copies `own` rows of one component into a lane of the table and pads it to `padded` rows.
+// The padding is the component's first row (`pad_with_first`) or the value `pad`.
+static void copy_block(float **table, const float **src, uint32_t width, uint32_t own, uint32_t padded, float pad,
+                       int pad_with_first)
+{
+    float *out = *table;
+    const float *in = *src;
+    for (uint32_t i = 0; i < own; ++i) out[(size_t)i * width] = in[i];
+    float fill = pad_with_first ? in[0] : pad;
+    for (uint32_t i = own; i < padded; ++i) out[(size_t)i * width] = fill;
+    *table += (size_t)padded * width;
+    *src += own;
+}
+
 // Copies one lane's rows into a bundle table laid out for `counts`, padding what the lane lacks:
 // vertex 0 repeated (it changes no support), faces with zero normal and infinite offset (they
-// never separate), edges of zero normals (they fail the Gauss-map test).
-static void fill_lane(float *table, uint32_t width, uint32_t lane, mf_rows counts, const mf_bank *bank, uint32_t shape)
+// never separate), edges of zero normals (they fail the Gauss-map test). Without `edges`, only
+// the vertex and face rows are filled.
+static void fill_lane(float *table, uint32_t width, uint32_t lane, mf_rows counts, const mf_bank *bank, uint32_t shape,
+                      int edges)
 {
     const mf_shape *s = &bank->shapes[shape];
     const float *src = bank->rows + s->rows_first;
-    mf_rows own = {s->vertex_count, s->face_count, s->edge_count};
-    for (uint32_t c = 0; c < 3; ++c)
-        for (uint32_t v = 0; v < counts.vertices; ++v)
-            table[mf_row_vertex(counts, c, v) * width + lane] = src[mf_row_vertex(own, c, v < own.vertices ? v : 0)];
-    for (uint32_t c = 0; c < 4; ++c) {
-        float pad = c == 3 ? INFINITY : 0.0f;
-        for (uint32_t f = 0; f < counts.faces; ++f)
-            table[mf_row_face(counts, c, f) * width + lane] = f < own.faces ? src[mf_row_face(own, c, f)] : pad;
-    }
-    for (uint32_t c = 0; c < MF_EDGE_ROWS; ++c)
-        for (uint32_t e = 0; e < counts.edges; ++e)
-            table[mf_row_edge(counts, c, e) * width + lane] = e < own.edges ? src[mf_row_edge(own, c, e)] : 0.0f;
-    for (uint32_t c = 0; c < 3; ++c)
-        for (uint32_t k = 0; k < 3; ++k)
-            table[mf_row_direction(counts, c, k) * width + lane] = src[mf_row_direction(own, c, k)];
+    float *out = table + lane;
+    for (uint32_t c = 0; c < 3; ++c) copy_block(&out, &src, width, s->vertex_count, counts.vertices, 0.0f, 1);
+    for (uint32_t c = 0; c < 4; ++c)
+        copy_block(&out, &src, width, s->face_count, counts.faces, c == 3 ? INFINITY : 0.0f, 0);
+    if (!edges) return;
+    for (uint32_t c = 0; c < MF_EDGE_ROWS; ++c) copy_block(&out, &src, width, s->edge_count, counts.edges, 0.0f, 0);
+    copy_block(&out, &src, width, MF_DIRECTION_ROWS, MF_DIRECTION_ROWS, 0.0f, 0);
 }
 
 static mf_rows shape_rows(const mf_bank *bank, uint32_t shape)
@@ -121,7 +143,7 @@ static mf_rows shape_rows(const mf_bank *bank, uint32_t shape)
 }
 
 static mf_bundle_hull assemble_hull(const mf_bank *bank, const uint32_t *shapes, uint32_t width, int uniform,
-                                    float *table)
+                                    int edges, float *table)
 {
     if (uniform) {
         const mf_shape *s = &bank->shapes[shapes[0]];
@@ -134,12 +156,12 @@ static mf_bundle_hull assemble_hull(const mf_bank *bank, const uint32_t *shapes,
         if (own.faces > counts.faces) counts.faces = own.faces;
         if (own.edges > counts.edges) counts.edges = own.edges;
     }
-    for (uint32_t l = 0; l < width; ++l) fill_lane(table, width, l, counts, bank, shapes[l]);
+    for (uint32_t l = 0; l < width; ++l) fill_lane(table, width, l, counts, bank, shapes[l], edges);
     return (mf_bundle_hull){table, 0, counts};
 }
 
 mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, const mf_bins *bins,
-                             const mf_bundle_plan *plan, uint32_t width, mf_bundle_tables *tables)
+                             const mf_bundle_plan *plan, uint32_t width, int edges, mf_bundle_tables *tables)
 {
     uint32_t shapes_a[MF_WIDE_MAX_WIDTH], shapes_b[MF_WIDE_MAX_WIDTH];
     for (uint32_t l = 0; l < width; ++l) {
@@ -151,7 +173,7 @@ mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const
                                             tb->q.x, tb->q.y, tb->q.z, tb->q.w, tb->p.x, tb->p.y, tb->p.z};
         for (uint32_t k = 0; k < MF_POSE_ROWS; ++k) tables->pose[k * width + l] = values[k];
     }
-    return (mf_bundle){assemble_hull(bank, shapes_a, width, plan->uniform, tables->a),
-                       assemble_hull(bank, shapes_b, width, plan->uniform, tables->b), tables->pose,
+    return (mf_bundle){assemble_hull(bank, shapes_a, width, plan->uniform, edges, tables->a),
+                       assemble_hull(bank, shapes_b, width, plan->uniform, edges, tables->b), tables->pose,
                        (int)plan->projection};
 }

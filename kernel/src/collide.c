@@ -195,24 +195,16 @@ static int emit(mf_stream *stream, uint32_t pair, const mf_pair_result *result)
     return 1;
 }
 
-// One chunk through the wide pass: bin, query bundle by bundle, clip touching lanes.
-static void collide_chunk_wide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
-                               const mf_pair *pairs, uint32_t count)
+// Runs the bundles of `bins` through the wide pass and clips the touching lanes.
+static void collide_bundles(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs)
 {
     mf_wide_scratch *wide = context->wide;
     const mf_config *config = &context->config;
-    uint32_t width = context->kernel.width;
-    wide->width = width;
-    mf_bins *bins = &wide->bins;
-    mf_bin_pairs(bank, bodies, pairs, count, width, bins);
-    for (uint32_t i = 0; i < bins->scalar_count; ++i) {
-        uint32_t p = bins->scalar[i];
-        collide_scalar(context, bank, bodies, pairs[p], &wide->results[p]);
-    }
+    const mf_bins *bins = &wide->bins;
     for (uint32_t k = 0; k < bins->bundle_count; ++k) {
         const mf_bundle_plan *plan = &bins->bundles[k];
-        mf_bundle bundle = mf_bundle_assemble(bank, bodies, pairs, bins, plan, width, &wide->tables);
-        context->kernel.axes(&bundle, config->margin, wide->work, &wide->axes);
+        mf_bundle bundle = mf_bundle_assemble(bank, bodies, pairs, bins, plan, wide->width, 1, &wide->tables);
+        context->kernel.axes(&bundle, config->margin, 0, wide->work, &wide->axes);
         for (uint32_t l = 0; l < plan->lanes; ++l) {
             uint32_t p = bins->order[plan->first + l];
             mf_pair_result *result = &wide->results[p];
@@ -229,6 +221,53 @@ static void collide_chunk_wide(mf_context *context, const mf_bank *bank, const m
                               result);
         }
     }
+}
+
+// Face queries only, for every bundle: returns how many pairs live on, listed in wide->alive; the
+// others get an empty result.
+static uint32_t cull_apart_pairs(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
+                                 const mf_pair *pairs)
+{
+    mf_wide_scratch *wide = context->wide;
+    const mf_bins *bins = &wide->bins;
+    float margin = context->config.margin;
+    uint32_t alive = 0;
+    for (uint32_t k = 0; k < bins->bundle_count; ++k) {
+        const mf_bundle_plan *plan = &bins->bundles[k];
+        mf_bundle bundle = mf_bundle_assemble(bank, bodies, pairs, bins, plan, wide->width, 0, &wide->tables);
+        context->kernel.axes(&bundle, margin, 1, wide->work, &wide->axes);
+        for (uint32_t l = 0; l < plan->lanes; ++l) {
+            uint32_t p = bins->order[plan->first + l];
+            if (wide->axes.face_a[l].separation < margin && wide->axes.face_b[l].separation < margin)
+                wide->alive[alive++] = p;
+            else
+                wide->results[p].count = 0;
+        }
+    }
+    return alive;
+}
+
+// One chunk through the wide pass: bin, query bundle by bundle, clip touching lanes. Pairs with
+// hulls beyond the wide limits take the scalar path, which computes the same.
+static void collide_chunk_wide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
+                               const mf_pair *pairs, uint32_t count)
+{
+    mf_wide_scratch *wide = context->wide;
+    wide->width = context->kernel.width;
+    mf_bins *bins = &wide->bins;
+    mf_bin_pairs(bank, bodies, pairs, NULL, count, wide->width, bins);
+    for (uint32_t i = 0; i < bins->scalar_count; ++i) {
+        uint32_t p = bins->scalar[i];
+        collide_scalar(context, bank, bodies, pairs[p], &wide->results[p]);
+    }
+    if (wide->touching_share < 0.75f) {
+        uint32_t alive = cull_apart_pairs(context, bank, bodies, pairs);
+        mf_bin_pairs(bank, bodies, pairs, wide->alive, alive, wide->width, bins);
+    }
+    collide_bundles(context, bank, bodies, pairs);
+    uint32_t touching = 0;
+    for (uint32_t i = 0; i < count; ++i) touching += wide->results[i].count > 0;
+    wide->touching_share = (float)touching / (float)count;
 }
 
 mf_status mf_collide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,

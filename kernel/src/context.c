@@ -54,6 +54,7 @@ mf_status mf_context_create(const mf_config *config, mf_context **context)
             mf_context_destroy(created);
             return MF_ERR_OUT_OF_MEMORY;
         }
+        created->wide->touching_share = 1.0f;
     }
     *context = created;
     return MF_OK;

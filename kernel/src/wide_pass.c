@@ -143,7 +143,8 @@ static void direction_query(const mf_bundle_hull *a, const mf_bundle_hull *b, co
     }
 }
 
-void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin, float *work, mf_bundle_axes *axes)
+void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin, int faces_only, float *work,
+                                          mf_bundle_axes *axes)
 {
     const mf_bundle_hull *a = &bundle->a, *b = &bundle->b;
     mf_rows counts_a = a->counts, counts_b = b->counts;
@@ -167,15 +168,19 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
     }
 
     mf_floatw face_a, face_a_index, face_b, face_b_index;
+    mf_floatw margin_w = mf_splatw(margin);
     face_query(a, b_vertices, counts_b.vertices, &face_a, &face_a_index);
-    face_query(b, a_vertices, counts_a.vertices, &face_b, &face_b_index);
+    face_b = mf_splatw(-INFINITY);
+    face_b_index = mf_splatw(0.0f);
+    if (mf_anyw(mf_ltw(face_a, margin_w))) face_query(b, a_vertices, counts_a.vertices, &face_b, &face_b_index);
 
     mf_floatw zero = mf_splatw(0.0f);
     edge_best edge = {mf_splatw(-INFINITY), zero, zero, {zero, zero, zero}};
-    mf_floatw margin_w = mf_splatw(margin);
     // Lanes already apart along a face axis need no edge query.
     mf_maskw alive = mf_andw(mf_ltw(face_a, margin_w), mf_ltw(face_b, margin_w));
-    if (mf_anyw(alive) && bundle->projection) {
+    if (faces_only) {
+        // The caller only wants to know which lanes live on.
+    } else if (mf_anyw(alive) && bundle->projection) {
         direction_query(a, b, &r, b_vertices, &edge);
     } else if (mf_anyw(alive)) {
         uint32_t eb = counts_b.edges;
