@@ -4,6 +4,8 @@
  * - A manifold's normal is a unit vector pointing from body a to body b. A contact's separation is
  *   the signed distance along it (negative = penetrating). The contact point lies midway between the
  *   surfaces: point - 0.5*separation*normal is on a's surface, point + 0.5*separation*normal on b's.
+ *   (Last resort, see README.md: a deep overlap whose faces miss each other gets one contact at the
+ *   incident hull's deepest vertex, on the reference face's plane rather than inside the face.)
  * - A pair gets a manifold iff its separation (the largest over the separating-axis candidates) is
  *   below config.margin, except a speculative pair (separation >= 0) whose faces come within the
  *   margin nowhere inside the reference face (README.md). Manifolds come in increasing pair order,

@@ -2,6 +2,7 @@
 #include "bin.h"
 
 #include "bank.h"
+#include "vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -169,8 +170,9 @@ mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const
         shapes_a[l] = bodies->shape[pair->a];
         shapes_b[l] = bodies->shape[pair->b];
         const mf_transform *ta = &bodies->transform[pair->a], *tb = &bodies->transform[pair->b];
-        const float values[MF_POSE_ROWS] = {ta->q.x, ta->q.y, ta->q.z, ta->q.w, ta->p.x, ta->p.y, ta->p.z,
-                                            tb->q.x, tb->q.y, tb->q.z, tb->q.w, tb->p.x, tb->p.y, tb->p.z};
+        mf_quat qa = mf_quat_normalize(ta->q), qb = mf_quat_normalize(tb->q);
+        const float values[MF_POSE_ROWS] = {qa.x, qa.y, qa.z, qa.w, ta->p.x, ta->p.y, ta->p.z,
+                                            qb.x, qb.y, qb.z, qb.w, tb->p.x, tb->p.y, tb->p.z};
         for (uint32_t k = 0; k < MF_POSE_ROWS; ++k) tables->pose[k * width + l] = values[k];
     }
     return (mf_bundle){assemble_hull(bank, shapes_a, width, plan->uniform, edges, tables->a),

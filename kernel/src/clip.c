@@ -16,13 +16,30 @@ static mf_vec3 hull_vertex(const clip_hull *h, uint32_t i)
     return h->moved_vertices != NULL ? h->moved_vertices[i] : mf_view_vertex(h->hull, i);
 }
 
-// The face of `hull` most anti-parallel to `normal`, given in the hull's own frame.
-static uint32_t find_incident_face(const mf_hull_view *hull, mf_vec3 normal)
+// The incident face: among the faces around the incident hull's deepest vertex along the
+// reference normal, the one most anti-parallel to it. The face most anti-parallel overall can lie
+// beside the reference face while the deepest vertex sits under it; the deepest vertex's faces
+// always reach it. `normal` is given in a's frame and `local_normal` in the incident hull's frame.
+static uint32_t find_incident_face(const clip_hull *incident, mf_vec3 normal, mf_vec3 local_normal, int any_face)
 {
+    const mf_hull_view *hull = incident->hull;
+    uint32_t deepest = 0;
+    float deepest_depth = INFINITY;
+    for (uint32_t v = 0; v < hull->vertex_count; ++v) {
+        float depth = mf_dot(normal, hull_vertex(incident, v));
+        if (depth < deepest_depth) {
+            deepest_depth = depth;
+            deepest = v;
+        }
+    }
     uint32_t best = 0;
     float best_dot = INFINITY;
     for (uint32_t f = 0; f < hull->face_count; ++f) {
-        float d = mf_dot(mf_view_normal(hull, f), normal);
+        const uint16_t *loop = hull->loop_vertex + hull->face_loop_first[f];
+        uint32_t n = hull->face_loop_count[f], k = 0;
+        while (!any_face && k < n && loop[k] != deepest) ++k;
+        if (k == n) continue;
+        float d = mf_dot(mf_view_normal(hull, f), local_normal);
         if (d < best_dot) {
             best_dot = d;
             best = f;
@@ -54,24 +71,23 @@ static void crossing_features(const mf_clip_point *point, uint32_t side, uint32_
     }
 }
 
-void mf_clip_faces(const mf_pair_frame *frame, const mf_axis *axis, float margin, mf_face_clip *clip)
+// What the clip of one incident face needs: both hulls as seen from a's frame and the reference
+// face's plane.
+typedef struct clip_setup {
+    clip_hull reference, incident;
+    uint32_t reference_face;
+    mf_vec3 normal; // reference normal in a's frame
+    float offset;
+    float margin;
+} clip_setup;
+
+// Clips one incident face against the reference face's side planes and keeps the points below
+// the reference face plus margin, one per feature pair.
+static void clip_incident_face(const clip_setup *setup, uint32_t incident_face, mf_face_clip *clip)
 {
-    clip_hull hull_a = {frame->a, NULL};
-    clip_hull hull_b = {frame->b, frame->b_vertices};
-    int reference_is_a = axis->kind == MF_AXIS_FACE_A;
-    const clip_hull *reference = reference_is_a ? &hull_a : &hull_b;
-    const clip_hull *incident = reference_is_a ? &hull_b : &hull_a;
-    uint32_t reference_face = reference_is_a ? axis->feature_a : axis->feature_b;
-
-    mf_vec3 local_normal = mf_view_normal(reference->hull, reference_face);
-    mf_vec3 normal = reference_is_a ? local_normal : mf_mat3_mul(&frame->rotation, local_normal);
-    float offset = reference->hull->offset[reference_face];
-    if (!reference_is_a) offset += mf_dot(normal, frame->translation);
-    clip->reference_normal = normal;
-
-    // The incident face's loop is the starting polygon; b's faces are searched in b's frame.
-    mf_vec3 normal_in_incident = reference_is_a ? mf_mat3_mul_transposed(&frame->rotation, normal) : normal;
-    uint32_t incident_face = find_incident_face(incident->hull, normal_in_incident);
+    const clip_hull *reference = &setup->reference, *incident = &setup->incident;
+    uint32_t reference_face = setup->reference_face;
+    mf_vec3 normal = setup->normal;
     const mf_hull_view *inc = incident->hull;
     const uint16_t *incident_loop = inc->loop_vertex + inc->face_loop_first[incident_face];
     const uint16_t *incident_edges = inc->loop_edge + inc->face_loop_first[incident_face];
@@ -86,7 +102,6 @@ void mf_clip_faces(const mf_pair_frame *frame, const mf_axis *axis, float margin
             .carrier = incident_edges[k],
         };
     }
-
     // Sutherland–Hodgman: keep the part of the polygon inside each side plane in turn.
     const mf_hull_view *ref = reference->hull;
     const uint16_t *reference_loop = ref->loop_vertex + ref->face_loop_first[reference_face];
@@ -132,8 +147,8 @@ void mf_clip_faces(const mf_pair_frame *frame, const mf_axis *axis, float margin
     uint32_t kept = 0;
     for (uint32_t k = 0; k < count; ++k) {
         mf_clip_point p = polygon[k];
-        p.separation = mf_dot(normal, p.position) - offset;
-        if (!(p.separation < margin)) continue;
+        p.separation = mf_dot(normal, p.position) - setup->offset;
+        if (!(p.separation < setup->margin)) continue;
         uint32_t twin = 0;
         while (twin < kept && (clip->points[twin].incident_feature != p.incident_feature ||
                                clip->points[twin].reference_feature != p.reference_feature))
@@ -144,33 +159,57 @@ void mf_clip_faces(const mf_pair_frame *frame, const mf_axis *axis, float margin
     clip->count = kept;
 }
 
-// Closest points of segments p1q1 and p2q2 (Ericson, Real-Time Collision Detection, 5.1.9).
-static void closest_points(mf_vec3 p1, mf_vec3 q1, mf_vec3 p2, mf_vec3 q2, mf_vec3 *c1, mf_vec3 *c2)
+
+void mf_clip_faces(const mf_pair_frame *frame, const mf_axis *axis, float margin, mf_face_clip *clip)
+{
+    int reference_is_a = axis->kind == MF_AXIS_FACE_A;
+    clip_hull hull_a = {frame->a, NULL}, hull_b = {frame->b, frame->b_vertices};
+    clip_setup setup = {reference_is_a ? hull_a : hull_b, reference_is_a ? hull_b : hull_a,
+                        reference_is_a ? axis->feature_a : axis->feature_b, {0, 0, 0}, 0.0f, margin};
+    mf_vec3 local_normal = mf_view_normal(setup.reference.hull, setup.reference_face);
+    setup.normal = reference_is_a ? local_normal : mf_mat3_mul(&frame->rotation, local_normal);
+    setup.offset = setup.reference.hull->offset[setup.reference_face];
+    if (!reference_is_a) setup.offset += mf_dot(setup.normal, frame->translation);
+    clip->reference_normal = setup.normal;
+
+    // b's faces are searched in b's frame. Should the face at the deepest vertex keep nothing
+    // (ties between parallel features), the face most anti-parallel overall gets a try.
+    mf_vec3 normal_in_incident = reference_is_a ? mf_mat3_mul_transposed(&frame->rotation, setup.normal) : setup.normal;
+    uint32_t incident_face = find_incident_face(&setup.incident, setup.normal, normal_in_incident, 0);
+    clip_incident_face(&setup, incident_face, clip);
+    if (clip->count > 0) return;
+    uint32_t other_face = find_incident_face(&setup.incident, setup.normal, normal_in_incident, 1);
+    if (other_face != incident_face) clip_incident_face(&setup, other_face, clip);
+}
+
+// Closest points of the lines through p1q1 and p2q2, as parameters along each segment; 0 when the
+// lines are parallel.
+static int closest_parameters(mf_vec3 p1, mf_vec3 q1, mf_vec3 p2, mf_vec3 q2, float *s, float *t)
 {
     mf_vec3 d1 = mf_sub(q1, p1), d2 = mf_sub(q2, p2), r = mf_sub(p1, p2);
     float a = mf_dot(d1, d1), e = mf_dot(d2, d2), f = mf_dot(d2, r);
     float c = mf_dot(d1, r), b = mf_dot(d1, d2);
     float denominator = a * e - b * b;
-    float s = denominator > 0.0f ? fminf(fmaxf((b * f - c * e) / denominator, 0.0f), 1.0f) : 0.0f;
-    float t = e > 0.0f ? (b * s + f) / e : 0.0f;
-    if (t < 0.0f) {
-        t = 0.0f;
-        s = a > 0.0f ? fminf(fmaxf(-c / a, 0.0f), 1.0f) : 0.0f;
-    } else if (t > 1.0f) {
-        t = 1.0f;
-        s = a > 0.0f ? fminf(fmaxf((b - c) / a, 0.0f), 1.0f) : 0.0f;
-    }
-    *c1 = mf_mul_add(p1, s, d1);
-    *c2 = mf_mul_add(p2, t, d2);
+    if (!(denominator > 1e-12f * a * e)) return 0;
+    *s = (b * f - c * e) / denominator;
+    *t = (a * f - b * c) / denominator;
+    return 1;
 }
 
-mf_contact mf_edge_contact(const mf_pair_frame *frame, const mf_axis *axis)
+int mf_edge_contact(const mf_pair_frame *frame, const mf_axis *axis, mf_contact *contact)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     uint32_t i = axis->feature_a, j = axis->feature_b;
-    mf_vec3 on_a, on_b;
-    closest_points(mf_view_vertex(a, a->edge_vertex0[i]), mf_view_vertex(a, a->edge_vertex1[i]),
-                   frame->b_vertices[b->edge_vertex0[j]], frame->b_vertices[b->edge_vertex1[j]], &on_a, &on_b);
+    mf_vec3 p1 = mf_view_vertex(a, a->edge_vertex0[i]), q1 = mf_view_vertex(a, a->edge_vertex1[i]);
+    mf_vec3 p2 = frame->b_vertices[b->edge_vertex0[j]], q2 = frame->b_vertices[b->edge_vertex1[j]];
+    float s, t;
+    const float slack = 1e-4f; // lines crossing at an end still meet the edges
+    if (!closest_parameters(p1, q1, p2, q2, &s, &t) || s < -slack || s > 1.0f + slack || t < -slack ||
+        t > 1.0f + slack)
+        return 0;
+    mf_vec3 on_a = mf_mul_add(p1, mf_minf(mf_maxf(s, 0.0f), 1.0f), mf_sub(q1, p1));
+    mf_vec3 on_b = mf_mul_add(p2, mf_minf(mf_maxf(t, 0.0f), 1.0f), mf_sub(q2, p2));
     uint32_t id = (uint32_t)MF_FEATURE(MF_FEATURE_EDGE, i) << 16 | MF_FEATURE(MF_FEATURE_EDGE, j);
-    return (mf_contact){mf_scale(mf_add(on_a, on_b), 0.5f), mf_dot(axis->normal, mf_sub(on_b, on_a)), id};
+    *contact = (mf_contact){mf_scale(mf_add(on_a, on_b), 0.5f), mf_dot(axis->normal, mf_sub(on_b, on_a)), id};
+    return 1;
 }

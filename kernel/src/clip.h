@@ -37,4 +37,6 @@ static inline uint32_t mf_clip_point_id(const mf_clip_point *point, int referenc
 }
 
 // The one contact of an edge axis: the midpoint of the edges' closest points, in a's frame.
-mf_contact mf_edge_contact(const mf_pair_frame *frame, const mf_axis *axis);
+// Returns 0 when those points are not inside both edges (the lines cross beyond an end): then
+// the point would lie on neither surface.
+int mf_edge_contact(const mf_pair_frame *frame, const mf_axis *axis, mf_contact *contact);

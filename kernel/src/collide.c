@@ -18,7 +18,6 @@ static int is_finite_transform(const mf_transform *t)
     return mf_is_finite3(t->p) && isfinite(t->q.x) && isfinite(t->q.y) && isfinite(t->q.z) && isfinite(t->q.w);
 }
 
-static float quat_length2(mf_quat q) { return q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w; }
 
 static mf_status check_body(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, uint32_t body,
                             uint32_t pair)
@@ -32,11 +31,8 @@ static mf_status check_body(mf_context *context, const mf_bank *bank, const mf_b
     const mf_transform *t = &bodies->transform[body];
     if (!is_finite_transform(t))
         return mf_context_fail(context, MF_ERR_NONFINITE, "body %u has a non-finite transform", body);
-    float length2 = quat_length2(t->q);
-    if (!(length2 > 1e-12f) || !isfinite(length2))
-        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT,
-                               "body %u has a quaternion of length %g that cannot be normalised", body,
-                               (double)sqrtf(length2));
+    if (t->q.x == 0.0f && t->q.y == 0.0f && t->q.z == 0.0f && t->q.w == 0.0f)
+        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "body %u has a zero quaternion", body);
     return MF_OK;
 }
 
@@ -60,11 +56,7 @@ static mf_status check_input(mf_context *context, const mf_bank *bank, const mf_
     return MF_OK;
 }
 
-static mf_mat3 rotation_of(mf_quat q)
-{
-    float scale = 1.0f / sqrtf(quat_length2(q));
-    return mf_mat3_from_quat((mf_quat){q.x * scale, q.y * scale, q.z * scale, q.w * scale});
-}
+static mf_mat3 rotation_of(mf_quat q) { return mf_mat3_from_quat(mf_quat_normalize(q)); }
 
 // Moves b into a's frame for the scalar queries and the clip pass: b's vertices and normals, and
 // a's vertices in b's frame.
@@ -109,64 +101,99 @@ static mf_pair_frame frame_from_bundle(const mf_bank *bank, const mf_bodies *bod
     return frame;
 }
 
-// The contacts for a chosen axis, in world space.
-static void contacts_for_axis(const mf_config *config, const mf_pair_frame *frame, const mf_axis *axis,
-                              const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result)
+// Face contacts of a face axis: the clipped incident face reduced to max_contacts; 0 if the clip
+// keeps nothing within the margin.
+static uint32_t face_contacts(const mf_config *config, const mf_pair_frame *frame, const mf_axis *axis,
+                              mf_vec3 *normal, mf_contact contacts[MF_MAX_CONTACTS])
 {
-    mf_vec3 normal;
-    mf_contact *contacts = result->contacts;
-    uint32_t count;
-    if (axis->kind == MF_AXIS_EDGES) {
-        normal = axis->normal;
-        contacts[0] = mf_edge_contact(frame, axis);
-        count = 1;
-    } else {
-        mf_face_clip clip;
-        mf_clip_faces(frame, axis, config->margin, &clip);
-        int reference_is_a = axis->kind == MF_AXIS_FACE_A;
-        mf_vec3 reference_normal = clip.reference_normal;
-        normal = reference_is_a ? reference_normal : mf_neg(reference_normal);
-        if (clip.count == 0 && axis->separation >= 0.0f) {
-            // A speculative pair whose faces come within the margin nowhere inside the reference
-            // face: the features that are closest lie farther apart than the axis says. No contact.
-            result->count = 0;
-            return;
+    mf_face_clip clip;
+    mf_clip_faces(frame, axis, config->margin, &clip);
+    if (clip.count == 0) return 0;
+    int reference_is_a = axis->kind == MF_AXIS_FACE_A;
+    mf_vec3 reference_normal = clip.reference_normal;
+    *normal = reference_is_a ? reference_normal : mf_neg(reference_normal);
+    uint32_t chosen[MF_MAX_CONTACTS];
+    uint32_t count = mf_reduce(clip.points, clip.count, reference_normal, config->max_contacts, chosen);
+    for (uint32_t k = 0; k < count; ++k) {
+        const mf_clip_point *p = &clip.points[chosen[k]];
+        // The point sits on the incident surface; the midpoint is half the separation back.
+        contacts[k] = (mf_contact){mf_mul_add(p->position, -0.5f * p->separation, reference_normal), p->separation,
+                                   mf_clip_point_id(p, reference_is_a)};
+    }
+    return count;
+}
+
+// Last resort for a penetrating pair none of whose axes gave a contact (deep overlap of small
+// faces): one contact at the incident hull's deepest vertex below the reference face, so the
+// bodies are still pushed apart. It lies on the incident surface and the reference face's plane.
+static uint32_t deepest_vertex_contact(const mf_pair_frame *frame, const mf_axis *axis, mf_vec3 *normal,
+                                       mf_contact *contact)
+{
+    int reference_is_a = axis->kind == MF_AXIS_FACE_A;
+    const mf_hull_view *incident = reference_is_a ? frame->b : frame->a;
+    mf_vec3 local_normal = mf_view_normal(reference_is_a ? frame->a : frame->b,
+                                          reference_is_a ? axis->feature_a : axis->feature_b);
+    mf_vec3 reference_normal = reference_is_a ? local_normal : mf_mat3_mul(&frame->rotation, local_normal);
+    uint32_t deepest = 0;
+    float deepest_depth = INFINITY;
+    for (uint32_t i = 0; i < incident->vertex_count; ++i) {
+        mf_vec3 v = reference_is_a ? frame->b_vertices[i] : mf_view_vertex(frame->a, i);
+        float d = mf_dot(reference_normal, v);
+        if (d < deepest_depth) {
+            deepest_depth = d;
+            deepest = i;
         }
-        if (clip.count == 0) {
-            // Penetrating, but the incident face misses the reference face (deep overlap of small
-            // faces): one contact at the incident hull's deepest vertex keeps the bodies apart.
-            const mf_hull_view *incident = reference_is_a ? frame->b : frame->a;
-            uint32_t deepest = 0;
-            float deepest_depth = INFINITY;
-            for (uint32_t i = 0; i < incident->vertex_count; ++i) {
-                mf_vec3 v = reference_is_a ? frame->b_vertices[i] : mf_view_vertex(frame->a, i);
-                float d = mf_dot(reference_normal, v);
-                if (d < deepest_depth) {
-                    deepest_depth = d;
-                    deepest = i;
-                }
-            }
-            uint32_t reference_face = reference_is_a ? axis->feature_a : axis->feature_b;
-            clip.points[0] = (mf_clip_point){
-                .position = reference_is_a ? frame->b_vertices[deepest] : mf_view_vertex(frame->a, deepest),
-                .separation = axis->separation,
-                .incident_feature = MF_FEATURE(MF_FEATURE_VERTEX, deepest),
-                .reference_feature = MF_FEATURE(MF_FEATURE_FACE, reference_face),
-            };
-            clip.count = 1;
+    }
+    mf_vec3 v = reference_is_a ? frame->b_vertices[deepest] : mf_view_vertex(frame->a, deepest);
+    uint32_t reference_face = reference_is_a ? axis->feature_a : axis->feature_b;
+    uint16_t incident_feature = MF_FEATURE(MF_FEATURE_VERTEX, deepest);
+    uint16_t reference_feature = MF_FEATURE(MF_FEATURE_FACE, reference_face);
+    uint32_t id = reference_is_a ? (uint32_t)reference_feature << 16 | incident_feature
+                                 : (uint32_t)incident_feature << 16 | reference_feature;
+    *normal = reference_is_a ? reference_normal : mf_neg(reference_normal);
+    *contact = (mf_contact){mf_mul_add(v, -0.5f * axis->separation, reference_normal), axis->separation, id};
+    return 1;
+}
+
+// The contacts of a touching pair, in world space. The axes within the slop of the best are
+// tried in order of preference until one yields contacts; a speculative pair for which none does
+// has no contact within the margin and gets no manifold.
+static void contacts_for_pair(const mf_config *config, const mf_pair_frame *frame,
+                              const mf_axis_candidates *candidates, const mf_mat3 *rotation_a, mf_vec3 position_a,
+                              mf_pair_result *result)
+{
+    mf_axis ranked[5];
+    uint32_t ranked_count = mf_rank_axes(candidates, config->linear_slop, ranked);
+    // Should none of those yield contacts in a penetrating pair, the faces beyond the slop follow: a
+    // near-parallel edge pair can look better than the faces by float noise while its edges do not
+    // meet. (A speculative pair without contacts simply has none.)
+    if (mf_best_separation(candidates) < 0.0f) {
+        const mf_face_query *a = &candidates->face_a, *b = &candidates->face_b;
+        ranked[ranked_count++] = (mf_axis){MF_AXIS_FACE_A, a->separation, a->face, 0, {0, 0, 0}};
+        ranked[ranked_count++] = (mf_axis){MF_AXIS_FACE_B, b->separation, 0, b->face, {0, 0, 0}};
+    }
+    mf_vec3 normal = {0, 0, 0};
+    uint32_t count = 0;
+    for (uint32_t r = 0; r < ranked_count && count == 0; ++r) {
+        mf_axis *axis = &ranked[r];
+        if (axis->kind != MF_AXIS_EDGES) {
+            count = face_contacts(config, frame, axis, &normal, result->contacts);
+        } else {
+            if (candidates->projection) mf_resolve_direction_edges(frame, axis);
+            count = (uint32_t)mf_edge_contact(frame, axis, &result->contacts[0]);
+            normal = axis->normal;
         }
-        uint32_t chosen[MF_MAX_CONTACTS];
-        count = mf_reduce(clip.points, clip.count, reference_normal, config->max_contacts, chosen);
-        for (uint32_t k = 0; k < count; ++k) {
-            const mf_clip_point *p = &clip.points[chosen[k]];
-            // The point sits on the incident surface; the midpoint is half the separation back.
-            contacts[k] = (mf_contact){mf_mul_add(p->position, -0.5f * p->separation, reference_normal),
-                                       p->separation, mf_clip_point_id(p, reference_is_a)};
-        }
+    }
+    if (count == 0 && mf_best_separation(candidates) < 0.0f) {
+        const mf_face_query *a = &candidates->face_a, *b = &candidates->face_b;
+        mf_axis face = a->separation >= b->separation ? (mf_axis){MF_AXIS_FACE_A, a->separation, a->face, 0, {0, 0, 0}}
+                                                      : (mf_axis){MF_AXIS_FACE_B, b->separation, 0, b->face, {0, 0, 0}};
+        count = deepest_vertex_contact(frame, &face, &normal, &result->contacts[0]);
     }
     result->count = count;
     result->normal = mf_mat3_mul(rotation_a, normal);
-    for (uint32_t k = 0; k < count; ++k) contacts[k].point = mf_add(mf_mat3_mul(rotation_a, contacts[k].point), position_a);
+    for (uint32_t k = 0; k < count; ++k)
+        result->contacts[k].point = mf_add(mf_mat3_mul(rotation_a, result->contacts[k].point), position_a);
 }
 
 // The whole scalar path for one pair.
@@ -176,10 +203,10 @@ static void collide_scalar(const mf_context *context, const mf_bank *bank, const
     mf_hull_view a, b;
     mf_mat3 rotation_a;
     mf_pair_frame frame = frame_setup(bank, bodies, pair, context->scratch, &a, &b, &rotation_a);
-    mf_axis axis;
+    mf_axis_candidates candidates;
     result->count = 0;
-    if (mf_find_axis(&frame, context->config.margin, context->config.linear_slop, &axis))
-        contacts_for_axis(&context->config, &frame, &axis, &rotation_a, bodies->transform[pair.a].p, result);
+    if (mf_query_pair(&frame, context->config.margin, &candidates))
+        contacts_for_pair(&context->config, &frame, &candidates, &rotation_a, bodies->transform[pair.a].p, result);
 }
 
 // Appends one pair's manifold; 0 if the stream has no room for all of it.
@@ -208,16 +235,14 @@ static void collide_bundles(mf_context *context, const mf_bank *bank, const mf_b
         for (uint32_t l = 0; l < plan->lanes; ++l) {
             uint32_t p = bins->order[plan->first + l];
             mf_pair_result *result = &wide->results[p];
-            mf_axis axis;
+            mf_axis_candidates candidates = {wide->axes.face_a[l], wide->axes.face_b[l], wide->axes.edge[l],
+                                             bundle.projection};
             result->count = 0;
-            if (!mf_choose_axis(wide->axes.face_a[l], wide->axes.face_b[l], wide->axes.edge[l], config->margin,
-                                config->linear_slop, &axis))
-                continue;
+            if (!mf_is_touching(&candidates, config->margin)) continue;
             mf_hull_view a, b;
             mf_pair_frame frame = frame_from_bundle(bank, bodies, pairs[p], wide, l, bundle.b.counts.vertices,
                                                     context->scratch, &a, &b);
-            if (bundle.projection && axis.kind == MF_AXIS_EDGES) mf_resolve_direction_edges(&frame, &axis);
-            contacts_for_axis(config, &frame, &axis, &wide->axes.rotation_a[l], bodies->transform[pairs[p].a].p,
+            contacts_for_pair(config, &frame, &candidates, &wide->axes.rotation_a[l], bodies->transform[pairs[p].a].p,
                               result);
         }
     }
@@ -273,18 +298,21 @@ static void collide_chunk_wide(mf_context *context, const mf_bank *bank, const m
 mf_status mf_collide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,
                      uint32_t pair_count, mf_stream *stream)
 {
-    if (context == NULL) return MF_ERR_INVALID_ARGUMENT;
-    context->message[0] = '\0';
     if (stream != NULL) {
         stream->manifold_count = 0;
         stream->contact_count = 0;
         stream->pairs_done = 0;
     }
+    if (context == NULL) return MF_ERR_INVALID_ARGUMENT;
+    context->message[0] = '\0';
     mf_status status = check_input(context, bank, bodies, pairs, pair_count, stream);
     if (status != MF_OK) return status;
 
-    for (uint32_t first = 0; first < pair_count; first += MF_CHUNK_PAIRS) {
-        uint32_t count = pair_count - first < MF_CHUNK_PAIRS ? pair_count - first : MF_CHUNK_PAIRS;
+    for (uint32_t first = 0, count; first < pair_count; first += count) {
+        // A nearly full stream takes small chunks: no need to collide 1024 pairs for one manifold.
+        uint32_t room = stream->manifold_capacity - stream->manifold_count;
+        count = room < MF_CHUNK_PAIRS / 2 ? (room < 32 ? 64 : 2 * room) : MF_CHUNK_PAIRS;
+        if (count > pair_count - first) count = pair_count - first;
         mf_pair_result single;
         if (context->wide != NULL) collide_chunk_wide(context, bank, bodies, pairs + first, count);
         for (uint32_t i = 0; i < count; ++i) {

@@ -115,32 +115,32 @@ void mf_resolve_direction_edges(const mf_pair_frame *frame, mf_axis *axis)
     }
 }
 
-int mf_choose_axis(mf_face_query face_a, mf_face_query face_b, mf_edge_query edge, float margin, float linear_slop,
-                   mf_axis *axis)
+uint32_t mf_rank_axes(const mf_axis_candidates *c, float linear_slop, mf_axis ranked[3])
 {
-    if (face_a.separation >= margin || face_b.separation >= margin || edge.separation >= margin) return 0;
-    // Each axis is measured against the best one, so the chosen axis is never worse than the best
-    // by more than one linear_slop, however the three compare.
-    float best = fmaxf(fmaxf(face_a.separation, face_b.separation), edge.separation);
-    if (face_a.separation + linear_slop >= best) {
-        *axis = (mf_axis){MF_AXIS_FACE_A, face_a.separation, face_a.face, 0, {0, 0, 0}};
-    } else if (face_b.separation + linear_slop >= best) {
-        *axis = (mf_axis){MF_AXIS_FACE_B, face_b.separation, 0, face_b.face, {0, 0, 0}};
-    } else {
-        *axis = (mf_axis){MF_AXIS_EDGES, edge.separation, edge.edge_a, edge.edge_b, edge.normal};
-    }
-    return 1;
+    // Each axis is measured against the best one, so whichever is used is never worse than the
+    // best by more than one linear_slop. A float-noise allowance keeps ties (an edge axis that is
+    // also a face normal) even when the slop is zero.
+    float best = mf_best_separation(c);
+    linear_slop += 1e-5f * (1.0f + fabsf(best));
+    uint32_t count = 0;
+    if (c->face_a.separation + linear_slop >= best)
+        ranked[count++] = (mf_axis){MF_AXIS_FACE_A, c->face_a.separation, c->face_a.face, 0, {0, 0, 0}};
+    if (c->face_b.separation + linear_slop >= best)
+        ranked[count++] = (mf_axis){MF_AXIS_FACE_B, c->face_b.separation, 0, c->face_b.face, {0, 0, 0}};
+    if (c->edge.separation + linear_slop >= best)
+        ranked[count++] =
+            (mf_axis){MF_AXIS_EDGES, c->edge.separation, c->edge.edge_a, c->edge.edge_b, c->edge.normal};
+    return count;
 }
 
-int mf_find_axis(const mf_pair_frame *frame, float margin, float linear_slop, mf_axis *axis)
+int mf_query_pair(const mf_pair_frame *frame, float margin, mf_axis_candidates *c)
 {
-    mf_face_query face_a = mf_query_faces(frame->a, frame->b_vertices, frame->b->vertex_count, margin);
-    if (face_a.separation >= margin) return 0;
-    mf_face_query face_b = mf_query_faces(frame->b, frame->a_vertices, frame->a->vertex_count, margin);
-    if (face_b.separation >= margin) return 0;
-    int projection = mf_uses_projection(frame->a, frame->b);
-    mf_edge_query edge = projection ? mf_query_edge_directions(frame, margin) : mf_query_edges(frame, margin);
-    if (!mf_choose_axis(face_a, face_b, edge, margin, linear_slop, axis)) return 0;
-    if (projection && axis->kind == MF_AXIS_EDGES) mf_resolve_direction_edges(frame, axis);
-    return 1;
+    *c = (mf_axis_candidates){{-INFINITY, 0}, {-INFINITY, 0}, {-INFINITY, 0, 0, {0, 0, 0}}, 0};
+    c->face_a = mf_query_faces(frame->a, frame->b_vertices, frame->b->vertex_count, margin);
+    if (c->face_a.separation >= margin) return 0;
+    c->face_b = mf_query_faces(frame->b, frame->a_vertices, frame->a->vertex_count, margin);
+    if (c->face_b.separation >= margin) return 0;
+    c->projection = mf_uses_projection(frame->a, frame->b);
+    c->edge = c->projection ? mf_query_edge_directions(frame, margin) : mf_query_edges(frame, margin);
+    return mf_is_touching(c, margin);
 }

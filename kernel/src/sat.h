@@ -55,11 +55,27 @@ mf_edge_query mf_query_edge_directions(const mf_pair_frame *frame, float margin)
 // Turns an edge axis from mf_query_edge_directions into the two supporting edges.
 void mf_resolve_direction_edges(const mf_pair_frame *frame, mf_axis *axis);
 
-// Picks the contact axis from the three queries; 0 if one separates by `margin` or more.
-int mf_choose_axis(mf_face_query face_a, mf_face_query face_b, mf_edge_query edge, float margin, float linear_slop,
-                   mf_axis *axis);
+// The three queries of a pair. For parallelepipeds (projection), the edge query's features are
+// direction indices until mf_resolve_direction_edges.
+typedef struct mf_axis_candidates {
+    mf_face_query face_a, face_b;
+    mf_edge_query edge;
+    int projection;
+} mf_axis_candidates;
 
-// Runs the queries and picks the axis: a's face if it is within `linear_slop` of the best axis,
-// else b's face if that is, else the edge axis (which then beats both faces by the slop).
-// Returns 0 if the pair is apart by `margin` or more along some axis.
-int mf_find_axis(const mf_pair_frame *frame, float margin, float linear_slop, mf_axis *axis);
+static inline float mf_best_separation(const mf_axis_candidates *c)
+{
+    return mf_maxf(mf_maxf(c->face_a.separation, c->face_b.separation), c->edge.separation);
+}
+
+// Whether the pair is closer than `margin` along every axis.
+static inline int mf_is_touching(const mf_axis_candidates *c, float margin) { return mf_best_separation(c) < margin; }
+
+// The axes within `linear_slop` of the best one, in order of preference for the contact: a's
+// face, b's face, then the edge axis. The first is the axis; the others stand in when it yields
+// no contact (an incident face missing the reference face, edges whose closest points are not
+// on both edges). Returns how many.
+uint32_t mf_rank_axes(const mf_axis_candidates *candidates, float linear_slop, mf_axis ranked[3]);
+
+// Runs the three queries of the pair; returns 0 if it is apart by `margin` or more.
+int mf_query_pair(const mf_pair_frame *frame, float margin, mf_axis_candidates *candidates);

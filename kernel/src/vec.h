@@ -30,6 +30,16 @@ static inline float mf_minf(float a, float b) { return a < b ? a : b; }
 static inline float mf_maxf(float a, float b) { return a > b ? a : b; }
 static inline int mf_is_finite3(mf_vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
 
+// Any finite non-zero quaternion to unit length; dividing by the largest component first keeps
+// the squares from overflowing or vanishing.
+static inline mf_quat mf_quat_normalize(mf_quat q)
+{
+    float largest = mf_maxf(mf_maxf(fabsf(q.x), fabsf(q.y)), mf_maxf(fabsf(q.z), fabsf(q.w)));
+    q = (mf_quat){q.x / largest, q.y / largest, q.z / largest, q.w / largest};
+    float scale = 1.0f / sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    return (mf_quat){q.x * scale, q.y * scale, q.z * scale, q.w * scale};
+}
+
 // Row-major rotation matrix; rows are what the columns of R^T would be.
 typedef struct mf_mat3 {
     mf_vec3 row[3];

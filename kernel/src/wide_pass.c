@@ -36,16 +36,10 @@ static inline void store3(float *work, uint32_t count, uint32_t i, mf_vec3w v)
     mf_storew(work + (size_t)(2 * count + i) * W, v.z);
 }
 
-// As rotation_of and mf_mat3_from_quat in the scalar path.
+// As mf_mat3_from_quat of a unit quaternion in the scalar path.
 static mf_mat3w rotation(const float *pose)
 {
     mf_floatw x = mf_loadw(pose), y = mf_loadw(pose + W), z = mf_loadw(pose + 2 * W), w = mf_loadw(pose + 3 * W);
-    mf_floatw length2 = mf_addw(mf_addw(mf_addw(mf_mulw(x, x), mf_mulw(y, y)), mf_mulw(z, z)), mf_mulw(w, w));
-    mf_floatw scale = mf_divw(mf_splatw(1.0f), mf_sqrtw(length2));
-    x = mf_mulw(x, scale);
-    y = mf_mulw(y, scale);
-    z = mf_mulw(z, scale);
-    w = mf_mulw(w, scale);
     mf_floatw xx = mf_mulw(x, x), yy = mf_mulw(y, y), zz = mf_mulw(z, z);
     mf_floatw xy = mf_mulw(x, y), xz = mf_mulw(x, z), yz = mf_mulw(y, z);
     mf_floatw wx = mf_mulw(w, x), wy = mf_mulw(w, y), wz = mf_mulw(w, z);

@@ -1,0 +1,87 @@
+// The bank's internal view (kernel/src/bank.h, what the collision code reads) agrees with the
+// public introspection, and its derived arrays (loop edges, edge directions) are consistent.
+#include "bank.h"
+#include "check.h"
+#include "pool.h"
+
+#include <math.h>
+
+static void view_matches_public_introspection(void)
+{
+    test_pool pool;
+    CHECK_EQ(test_pool_make(31, 16, 48, &pool), MF_OK);
+    for (uint32_t shape = 0; shape < mf_bank_shape_count(pool.bank); ++shape) {
+        mf_hull_view view = mf_bank_view(pool.bank, shape);
+        mf_shape_info info;
+        CHECK_EQ(mf_bank_shape_info(pool.bank, shape, &info), MF_OK);
+        CHECK_EQ(view.vertex_count, info.vertex_count);
+        CHECK_EQ(view.face_count, info.face_count);
+        CHECK_EQ(view.edge_count, info.edge_count);
+        CHECK(view.centroid.x == info.centroid.x && view.centroid.y == info.centroid.y &&
+              view.centroid.z == info.centroid.z);
+        mf_vec3 vertices[64];
+        CHECK(info.vertex_count <= 64);
+        CHECK_EQ(mf_bank_shape_vertices(pool.bank, shape, vertices, 64), MF_OK);
+        for (uint32_t v = 0; v < view.vertex_count && v < 64; ++v) {
+            mf_vec3 p = mf_view_vertex(&view, v);
+            CHECKF(p.x == vertices[v].x && p.y == vertices[v].y && p.z == vertices[v].z, "shape %u vertex %u", shape, v);
+        }
+        for (uint32_t f = 0; f < view.face_count; ++f) {
+            mf_vec3 n;
+            float offset;
+            uint32_t loop[MF_MAX_FACE_VERTICES], count;
+            CHECK_EQ(mf_bank_shape_face(pool.bank, shape, f, &n, &offset, loop, MF_MAX_FACE_VERTICES, &count), MF_OK);
+            mf_vec3 m = mf_view_normal(&view, f);
+            CHECK(m.x == n.x && m.y == n.y && m.z == n.z && view.offset[f] == offset);
+            CHECK_EQ(view.face_loop_count[f], count);
+            const uint16_t *loop_vertex = view.loop_vertex + view.face_loop_first[f];
+            const uint16_t *loop_edge = view.loop_edge + view.face_loop_first[f];
+            for (uint32_t k = 0; k < count; ++k) {
+                CHECK_EQ(loop_vertex[k], loop[k]);
+                // loop_edge[k] joins loop vertex k to the next one, and names this face.
+                uint32_t e = loop_edge[k], from = loop[k], to = loop[(k + 1) % count];
+                CHECKF(e < view.edge_count, "shape %u face %u: loop edge %u out of range", shape, f, e);
+                if (e >= view.edge_count) continue;
+                int joins = (view.edge_vertex0[e] == from && view.edge_vertex1[e] == to && view.edge_face0[e] == f) ||
+                            (view.edge_vertex0[e] == to && view.edge_vertex1[e] == from && view.edge_face1[e] == f);
+                CHECKF(joins, "shape %u face %u: loop edge %u does not join %u -> %u on this face", shape, f, e, from, to);
+            }
+        }
+        for (uint32_t e = 0; e < view.edge_count; ++e) {
+            mf_edge_info edge;
+            CHECK_EQ(mf_bank_shape_edge(pool.bank, shape, e, &edge), MF_OK);
+            CHECK(view.edge_vertex0[e] == edge.vertex0 && view.edge_vertex1[e] == edge.vertex1 &&
+                  view.edge_face0[e] == edge.face0 && view.edge_face1[e] == edge.face1);
+            mf_vec3 p = mf_view_vertex(&view, edge.vertex0), q = mf_view_vertex(&view, edge.vertex1);
+            double d[3] = {(double)q.x - p.x, (double)q.y - p.y, (double)q.z - p.z};
+            double length = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            double along = (view.edge_x[e] * d[0] + view.edge_y[e] * d[1] + view.edge_z[e] * d[2]) / length;
+            CHECKF(fabs(along - 1.0) < 1e-6, "shape %u edge %u: direction is off by %.3g", shape, e, along - 1.0);
+        }
+    }
+    test_pool_free(&pool);
+}
+
+static void views_of_different_shapes_do_not_overlap(void)
+{
+    // Shapes sit back to back in the shared arrays: one shape's ranges never reach into another's.
+    test_pool pool;
+    CHECK_EQ(test_pool_make(32, 4, 4, &pool), MF_OK);
+    for (uint32_t s = 0; s + 1 < mf_bank_shape_count(pool.bank); ++s) {
+        mf_hull_view a = mf_bank_view(pool.bank, s), b = mf_bank_view(pool.bank, s + 1);
+        CHECK(a.vertex_x + a.vertex_count <= b.vertex_x);
+        CHECK(a.normal_x + a.face_count <= b.normal_x);
+        CHECK(a.edge_vertex0 + a.edge_count <= b.edge_vertex0);
+        uint32_t loops_a = 0;
+        for (uint32_t f = 0; f < a.face_count; ++f) loops_a += a.face_loop_count[f];
+        CHECK(a.loop_vertex + loops_a <= b.loop_vertex);
+    }
+    test_pool_free(&pool);
+}
+
+static const test_case tests[] = {
+    TEST_CASE(view_matches_public_introspection),
+    TEST_CASE(views_of_different_shapes_do_not_overlap),
+};
+
+int main(int argc, char **argv) { return test_main(tests, (int)(sizeof(tests) / sizeof(tests[0])), argc, argv); }
