@@ -163,7 +163,8 @@ MF_API void mf_context_destroy(mf_context *context);
 /* The ISA the context runs (never MF_ISA_AUTO). */
 MF_API mf_isa mf_context_isa(const mf_context *context);
 
-/* Threads mf_collide runs on with this context. todo: the worker pool; until then 1. */
+/* Threads mf_collide runs on with this context (config.threads, or one per physical core for 0),
+ * the calling thread included. The workers are created with the context and pinned to cores. */
 MF_API uint32_t mf_context_threads(const mf_context *context);
 
 /* Details of the context's last failed mf_collide (which pair or body, which value); "" if none. */

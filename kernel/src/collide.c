@@ -1,5 +1,6 @@
 // mf_collide: input validation, the per-pair scalar path, and the compact output stream.
 #include "context.h"
+#include "pool.h"
 #include "reduce.h"
 
 #include <string.h>
@@ -197,12 +198,12 @@ static void contacts_for_pair(const mf_config *config, const mf_pair_frame *fram
 }
 
 // The whole scalar path for one pair.
-static void collide_scalar(const mf_context *context, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
-                           mf_pair_result *result)
+static void collide_scalar(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
+                           mf_pair pair, mf_pair_result *result)
 {
     mf_hull_view a, b;
     mf_mat3 rotation_a;
-    mf_pair_frame frame = frame_setup(bank, bodies, pair, context->scratch, &a, &b, &rotation_a);
+    mf_pair_frame frame = frame_setup(bank, bodies, pair, worker->scratch, &a, &b, &rotation_a);
     mf_axis_candidates candidates;
     result->count = 0;
     if (mf_query_pair(&frame, context->config.margin, &candidates))
@@ -223,9 +224,10 @@ static int emit(mf_stream *stream, uint32_t pair, const mf_pair_result *result)
 }
 
 // Runs the bundles of `bins` through the wide pass and clips the touching lanes.
-static void collide_bundles(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs)
+static void collide_bundles(const mf_context *context, mf_worker *worker, const mf_bank *bank,
+                            const mf_bodies *bodies, const mf_pair *pairs, mf_pair_result *results)
 {
-    mf_wide_scratch *wide = context->wide;
+    mf_wide_scratch *wide = worker->wide;
     const mf_config *config = &context->config;
     const mf_bins *bins = &wide->bins;
     for (uint32_t k = 0; k < bins->bundle_count; ++k) {
@@ -234,14 +236,14 @@ static void collide_bundles(mf_context *context, const mf_bank *bank, const mf_b
         context->kernel.axes(&bundle, config->margin, 0, wide->work, &wide->axes);
         for (uint32_t l = 0; l < plan->lanes; ++l) {
             uint32_t p = bins->order[plan->first + l];
-            mf_pair_result *result = &wide->results[p];
+            mf_pair_result *result = &results[p];
             mf_axis_candidates candidates = {wide->axes.face_a[l], wide->axes.face_b[l], wide->axes.edge[l],
                                              bundle.projection};
             result->count = 0;
             if (!mf_is_touching(&candidates, config->margin)) continue;
             mf_hull_view a, b;
             mf_pair_frame frame = frame_from_bundle(bank, bodies, pairs[p], wide, l, bundle.b.counts.vertices,
-                                                    context->scratch, &a, &b);
+                                                    worker->scratch, &a, &b);
             contacts_for_pair(config, &frame, &candidates, &wide->axes.rotation_a[l], bodies->transform[pairs[p].a].p,
                               result);
         }
@@ -250,10 +252,10 @@ static void collide_bundles(mf_context *context, const mf_bank *bank, const mf_b
 
 // Face queries only, for every bundle: returns how many pairs live on, listed in wide->alive; the
 // others get an empty result.
-static uint32_t cull_apart_pairs(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
-                                 const mf_pair *pairs)
+static uint32_t cull_apart_pairs(const mf_context *context, mf_worker *worker, const mf_bank *bank,
+                                 const mf_bodies *bodies, const mf_pair *pairs, mf_pair_result *results)
 {
-    mf_wide_scratch *wide = context->wide;
+    mf_wide_scratch *wide = worker->wide;
     const mf_bins *bins = &wide->bins;
     float margin = context->config.margin;
     uint32_t alive = 0;
@@ -266,7 +268,7 @@ static uint32_t cull_apart_pairs(mf_context *context, const mf_bank *bank, const
             if (wide->axes.face_a[l].separation < margin && wide->axes.face_b[l].separation < margin)
                 wide->alive[alive++] = p;
             else
-                wide->results[p].count = 0;
+                results[p].count = 0;
         }
     }
     return alive;
@@ -274,25 +276,52 @@ static uint32_t cull_apart_pairs(mf_context *context, const mf_bank *bank, const
 
 // One chunk through the wide pass: bin, query bundle by bundle, clip touching lanes. Pairs with
 // hulls beyond the wide limits take the scalar path, which computes the same.
-static void collide_chunk_wide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
-                               const mf_pair *pairs, uint32_t count)
+static void collide_chunk_wide(const mf_context *context, mf_worker *worker, const mf_bank *bank,
+                               const mf_bodies *bodies, const mf_pair *pairs, uint32_t count, mf_pair_result *results)
 {
-    mf_wide_scratch *wide = context->wide;
+    mf_wide_scratch *wide = worker->wide;
     wide->width = context->kernel.width;
     mf_bins *bins = &wide->bins;
     mf_bin_pairs(bank, bodies, pairs, NULL, count, wide->width, bins);
     for (uint32_t i = 0; i < bins->scalar_count; ++i) {
         uint32_t p = bins->scalar[i];
-        collide_scalar(context, bank, bodies, pairs[p], &wide->results[p]);
+        collide_scalar(context, worker, bank, bodies, pairs[p], &results[p]);
     }
     if (wide->touching_share < 0.75f) {
-        uint32_t alive = cull_apart_pairs(context, bank, bodies, pairs);
+        uint32_t alive = cull_apart_pairs(context, worker, bank, bodies, pairs, results);
         mf_bin_pairs(bank, bodies, pairs, wide->alive, alive, wide->width, bins);
     }
-    collide_bundles(context, bank, bodies, pairs);
+    collide_bundles(context, worker, bank, bodies, pairs, results);
     uint32_t touching = 0;
-    for (uint32_t i = 0; i < count; ++i) touching += wide->results[i].count > 0;
+    for (uint32_t i = 0; i < count; ++i) touching += results[i].count > 0;
     wide->touching_share = (float)touching / (float)count;
+}
+
+// One call's pairs as the chunk tasks see them: a round of chunks from `first` on.
+typedef struct collide_round {
+    const mf_context *context;
+    const mf_bank *bank;
+    const mf_bodies *bodies;
+    const mf_pair *pairs;
+    uint32_t first, chunk_pairs, end;
+} collide_round;
+
+// Task `chunk` of a round: its pairs' results go to the chunk's slot in context->results.
+static void collide_chunk(void *data, uint32_t chunk, uint32_t worker_index)
+{
+    const collide_round *round = data;
+    const mf_context *context = round->context;
+    mf_worker *worker = &context->workers[worker_index];
+    uint32_t first = round->first + chunk * round->chunk_pairs;
+    uint32_t count = round->end - first < round->chunk_pairs ? round->end - first : round->chunk_pairs;
+    mf_pair_result *results = context->results + (size_t)chunk * MF_CHUNK_PAIRS;
+    const mf_pair *pairs = round->pairs + first;
+    if (worker->wide != NULL) {
+        collide_chunk_wide(context, worker, round->bank, round->bodies, pairs, count, results);
+    } else {
+        for (uint32_t i = 0; i < count; ++i)
+            collide_scalar(context, worker, round->bank, round->bodies, pairs[i], &results[i]);
+    }
 }
 
 mf_status mf_collide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,
@@ -308,24 +337,36 @@ mf_status mf_collide(mf_context *context, const mf_bank *bank, const mf_bodies *
     mf_status status = check_input(context, bank, bodies, pairs, pair_count, stream);
     if (status != MF_OK) return status;
 
-    for (uint32_t first = 0, count; first < pair_count; first += count) {
+    // Rounds of a few chunks per thread, collided in parallel, then written out in pair order: the
+    // output is the same for any thread count, and a full stream stops at an exact pair.
+    collide_round round = {context, bank, bodies, pairs, 0, MF_CHUNK_PAIRS, pair_count};
+    uint32_t slots = context->threads * MF_CHUNKS_PER_THREAD;
+    while (round.first < pair_count) {
         // A nearly full stream takes small chunks: no need to collide 1024 pairs for one manifold.
         uint32_t room = stream->manifold_capacity - stream->manifold_count;
-        count = room < MF_CHUNK_PAIRS / 2 ? (room < 32 ? 64 : 2 * room) : MF_CHUNK_PAIRS;
-        if (count > pair_count - first) count = pair_count - first;
-        mf_pair_result single;
-        if (context->wide != NULL) collide_chunk_wide(context, bank, bodies, pairs + first, count);
-        for (uint32_t i = 0; i < count; ++i) {
-            const mf_pair_result *result = &single;
-            if (context->wide != NULL) result = &context->wide->results[i];
-            else collide_scalar(context, bank, bodies, pairs[first + i], &single);
-            if (!emit(stream, first + i, result)) {
-                stream->pairs_done = first + i;
+        round.chunk_pairs = room < MF_CHUNK_PAIRS / 2 ? (room < 32 ? 64 : 2 * room) : MF_CHUNK_PAIRS;
+        uint32_t remaining = pair_count - round.first;
+        uint32_t chunks = (remaining + round.chunk_pairs - 1) / round.chunk_pairs;
+        if (chunks > slots) chunks = slots;
+        round.end = round.first + chunks * round.chunk_pairs < pair_count ? round.first + chunks * round.chunk_pairs
+                                                                          : pair_count;
+        if (context->pool != NULL && chunks > 1) {
+            mf_pool_run(context->pool, chunks, collide_chunk, &round);
+        } else {
+            for (uint32_t chunk = 0; chunk < chunks; ++chunk) collide_chunk(&round, chunk, 0);
+        }
+        for (uint32_t i = round.first; i < round.end; ++i) {
+            uint32_t offset = i - round.first;
+            const mf_pair_result *result =
+                &context->results[(size_t)(offset / round.chunk_pairs) * MF_CHUNK_PAIRS + offset % round.chunk_pairs];
+            if (!emit(stream, i, result)) {
+                stream->pairs_done = i;
                 return mf_context_fail(context, MF_ERR_CAPACITY,
                                        "stream full at pair %u: it needs room for 1 more manifold and %u more contacts",
-                                       first + i, result->count);
+                                       i, result->count);
             }
         }
+        round.first = round.end;
     }
     stream->pairs_done = pair_count;
     return MF_OK;

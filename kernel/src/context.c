@@ -1,6 +1,8 @@
 // Context lifetime, configuration checks, ISA choice.
 #include "context.h"
 
+#include "pool.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,22 +41,39 @@ mf_status mf_context_create(const mf_config *config, mf_context **context)
 
     mf_context *created = calloc(1, sizeof(mf_context));
     if (created == NULL) return MF_ERR_OUT_OF_MEMORY;
-    created->scratch = malloc(sizeof(mf_pair_scratch));
-    if (created->scratch == NULL) {
-        free(created);
-        return MF_ERR_OUT_OF_MEMORY;
-    }
     created->config = c;
     created->isa = c.isa == MF_ISA_AUTO ? mf_isa_best() : c.isa;
     created->kernel = mf_dispatch(created->isa);
-    if (created->kernel.axes != NULL) {
-        size_t size = (sizeof(mf_wide_scratch) + 63) / 64 * 64;
-        created->wide = aligned_alloc(64, size);
-        if (created->wide == NULL) {
-            mf_context_destroy(created);
-            return MF_ERR_OUT_OF_MEMORY;
+    created->threads = 1;
+    if (c.threads != 1) {
+        mf_status status = mf_pool_create(c.threads, &created->pool, &created->threads);
+        if (status != MF_OK) {
+            free(created);
+            return status;
         }
-        created->wide->touching_share = 1.0f;
+        if (created->threads == 1) { // one core: no pool needed
+            mf_pool_destroy(created->pool);
+            created->pool = NULL;
+        }
+    }
+    // Everything a call needs, allocated now: mf_collide itself never allocates.
+    created->workers = calloc(created->threads, sizeof(mf_worker));
+    size_t result_count = (size_t)created->threads * MF_CHUNKS_PER_THREAD * MF_CHUNK_PAIRS;
+    created->results = malloc(result_count * sizeof(mf_pair_result));
+    int failed = created->workers == NULL || created->results == NULL;
+    for (uint32_t i = 0; !failed && i < created->threads; ++i) {
+        mf_worker *worker = &created->workers[i];
+        worker->scratch = malloc(sizeof(mf_pair_scratch));
+        failed = worker->scratch == NULL;
+        if (!failed && created->kernel.axes != NULL) {
+            worker->wide = aligned_alloc(64, (sizeof(mf_wide_scratch) + 63) / 64 * 64);
+            failed = worker->wide == NULL;
+            if (!failed) worker->wide->touching_share = 1.0f;
+        }
+    }
+    if (failed) {
+        mf_context_destroy(created);
+        return MF_ERR_OUT_OF_MEMORY;
     }
     *context = created;
     return MF_OK;
@@ -63,14 +82,19 @@ mf_status mf_context_create(const mf_config *config, mf_context **context)
 void mf_context_destroy(mf_context *context)
 {
     if (context == NULL) return;
-    free(context->scratch);
-    free(context->wide);
+    mf_pool_destroy(context->pool);
+    for (uint32_t i = 0; context->workers != NULL && i < context->threads; ++i) {
+        free(context->workers[i].scratch);
+        free(context->workers[i].wide);
+    }
+    free(context->workers);
+    free(context->results);
     free(context);
 }
 
 mf_isa mf_context_isa(const mf_context *context) { return context != NULL ? context->isa : MF_ISA_AUTO; }
 
-uint32_t mf_context_threads(const mf_context *context) { return context != NULL ? 1u : 0u; }
+uint32_t mf_context_threads(const mf_context *context) { return context != NULL ? context->threads : 0u; }
 
 const char *mf_context_message(const mf_context *context)
 {

@@ -25,20 +25,30 @@ typedef struct mf_wide_scratch {
     mf_bundle_tables tables;
     _Alignas(64) float work[MF_WIDE_WORK_FLOATS];
     mf_bundle_axes axes;
-    mf_pair_result results[MF_CHUNK_PAIRS];
     uint32_t alive[MF_CHUNK_PAIRS];
     // Share of the last chunk's pairs that touched. When most pairs are apart (broad-phase near
     // misses), a face-only pass first keeps their lanes out of the costly edge query.
     float touching_share;
 } mf_wide_scratch;
 
+// What one thread needs to collide a chunk.
+typedef struct mf_worker {
+    mf_pair_scratch *scratch;
+    mf_wide_scratch *wide; // NULL for the scalar path
+} mf_worker;
+
+// Chunks collided per round: a few per thread, so uneven chunks balance out.
+#define MF_CHUNKS_PER_THREAD 4
+
 struct mf_context {
     mf_config config;
     mf_isa isa;
     mf_wide_kernel kernel;
     char message[256];
-    mf_pair_scratch *scratch;
-    mf_wide_scratch *wide; // NULL for the scalar path
+    uint32_t threads;
+    mf_worker *workers;      // one per thread
+    mf_pair_result *results; // threads * MF_CHUNKS_PER_THREAD chunks of MF_CHUNK_PAIRS results
+    struct mf_pool *pool;    // NULL with one thread
 };
 
 // Records a detailed message for mf_context_message and returns the status.

@@ -69,6 +69,27 @@ static double dot(mf_vec3 a, mf_vec3 b) { return (double)a.x * b.x + (double)a.y
 // normals come out up to a few percent too short or long.
 static int tiny_hull_known_bug(double size) { return fuzz_tolerate_known() && size < 1e-8; }
 
+// Open bug (regressions/hull/flat_hull_on_itself_gets_no_manifold): on a hull with an edge whose two
+// faces are nearly opposite (the rim of a flat plate), the Gauss-map edge query can accept an edge
+// pair that is no Minkowski face and report a positive separation for overlapping bodies.
+static int flat_hull_known_bug(const mf_bank *bank, uint32_t shape)
+{
+    if (!fuzz_tolerate_known()) return 0;
+    mf_shape_info info;
+    mf_bank_shape_info(bank, shape, &info);
+    for (uint32_t e = 0; e < info.edge_count; ++e) {
+        mf_edge_info edge;
+        mf_vec3 n0, n1;
+        float offset;
+        uint32_t count;
+        mf_bank_shape_edge(bank, shape, e, &edge);
+        mf_bank_shape_face(bank, shape, edge.face0, &n0, &offset, NULL, 0, &count);
+        mf_bank_shape_face(bank, shape, edge.face1, &n1, &offset, NULL, 0, &count);
+        if (n0.x * n1.x + n0.y * n1.y + n0.z * n1.z < -0.99f) return 1;
+    }
+    return 0;
+}
+
 static mf_vec3 vertices[MF_MAX_HULL_VERTICES];
 static mf_vec3 normals[MF_MAX_HULL_FACES];
 static float offsets[MF_MAX_HULL_FACES];
@@ -176,7 +197,7 @@ static void collide_hull(mf_bank *bank, uint32_t hull)
     // The hull on itself at the same place overlaps by its whole width: it has a manifold.
     int self = 0;
     for (uint32_t m = 0; m < stream.manifold_count; ++m) self |= manifolds[m].pair == 6;
-    FUZZ_REQUIRE(self, "the hull on itself got no manifold");
+    FUZZ_REQUIRE(self || flat_hull_known_bug(bank, hull), "the hull on itself got no manifold");
     mf_context_destroy(context);
 }
 

@@ -327,3 +327,27 @@ uint32_t robust_check_random_pairs(const char *test, uint64_t seed, const robust
     free(transforms);
     return failed;
 }
+
+int robust_same_manifold(const robust_result *a, const robust_result *b, const double *shift, double tolerance,
+                         double *worst)
+{
+    *worst = 0.0;
+    if (a->touching != b->touching) return 0;
+    if (!a->touching) return 1;
+    if (a->manifold.count != b->manifold.count) return 0;
+    const double zero[3] = {0, 0, 0};
+    const double *d = shift != NULL ? shift : zero;
+    mf_vec3 na = a->manifold.normal, nb = b->manifold.normal;
+    *worst = fmax(fabs(na.x - nb.x), fmax(fabs(na.y - nb.y), fabs(na.z - nb.z)));
+    for (uint32_t k = 0; k < a->manifold.count && k < MF_MAX_CONTACTS; ++k) {
+        const mf_contact *x = &a->contacts[k], *y = NULL;
+        for (uint32_t j = 0; j < b->manifold.count && j < MF_MAX_CONTACTS && y == NULL; ++j)
+            if (b->contacts[j].id == x->id) y = &b->contacts[j];
+        if (y == NULL) return 0;
+        *worst = fmax(*worst, fabs((double)x->separation - y->separation));
+        *worst = fmax(*worst, fabs(x->point.x - (y->point.x - d[0])));
+        *worst = fmax(*worst, fabs(x->point.y - (y->point.y - d[1])));
+        *worst = fmax(*worst, fabs(x->point.z - (y->point.z - d[2])));
+    }
+    return *worst <= tolerance;
+}

@@ -61,4 +61,11 @@ uint32_t robust_check_random_pairs(const char *test, uint64_t seed, const robust
                                    const uint32_t *choices, uint32_t choice_count, uint32_t pairs, double spread,
                                    int reference);
 
+// Compares two results of the same pair: the same presence, contact count and ids (contacts are
+// matched by id: their order is not part of the contract), values within `tolerance` after b's
+// points are moved back by `shift` (NULL: none). Returns 1 if they are the same; *worst gets the
+// largest difference seen.
+int robust_same_manifold(const robust_result *a, const robust_result *b, const double *shift, double tolerance,
+                         double *worst);
+
 mf_quat robust_quat_axis_angle(double x, double y, double z, double angle);

@@ -1,0 +1,123 @@
+// Quaternions of any length: the library normalises them (README, Conventions), so a rotation
+// given at half or three times its length gives the same manifold; a zero quaternion names no
+// rotation and is refused.
+#include "check.h"
+#include "pairs.h"
+#include "pool.h"
+#include "robust.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static mf_quat scaled(mf_quat q, float s) { return (mf_quat){q.x * s, q.y * s, q.z * s, q.w * s}; }
+
+// Random pairs with a's, b's or both quaternions multiplied by `factor`, against the same pairs
+// as given: the same contact count and ids, values within `tolerance` (float rounding of the
+// normalisation only). Contacts are matched by id: with several equally deep points, which comes
+// first may change with the last bit of the rotation.
+static void check_scaled_quaternions(uint64_t seed, float factor)
+{
+    const uint32_t pairs = 3000;
+    const double tolerance = 1e-5;
+    test_pool pool;
+    CHECK_EQ(test_pool_make(seed, 16, 16, &pool), MF_OK);
+    uint32_t *shapes = malloc(2 * pairs * sizeof(uint32_t));
+    mf_transform *given = malloc(2 * pairs * sizeof(mf_transform)), *changed = malloc(2 * pairs * sizeof(mf_transform));
+    robust_result *given_results = malloc(pairs * sizeof(robust_result));
+    robust_result *changed_results = malloc(pairs * sizeof(robust_result));
+    if (shapes == NULL || given == NULL || changed == NULL || given_results == NULL || changed_results == NULL) abort();
+    mf_config config = mf_config_default();
+    for (uint32_t i = 0; i < pairs; ++i) {
+        test_make_pair(&pool, (test_category)(i % 3), seed, i, config.margin, shapes + 2 * i, given + 2 * i);
+        changed[2 * i] = given[2 * i];
+        changed[2 * i + 1] = given[2 * i + 1];
+        if (i % 3 != 1) changed[2 * i].q = scaled(given[2 * i].q, factor);         // a's
+        if (i % 3 != 0) changed[2 * i + 1].q = scaled(given[2 * i + 1].q, factor); // b's
+    }
+    CHECK_EQ(robust_collide(pool.bank, &config, pairs, shapes, given, given_results), 0);
+    CHECK_EQ(robust_collide(pool.bank, &config, pairs, shapes, changed, changed_results), 0);
+    uint32_t failed = 0;
+    for (uint32_t i = 0; i < pairs; ++i) {
+        double worst;
+        int same = robust_same_manifold(&given_results[i], &changed_results[i], NULL, tolerance, &worst);
+        if (!same) {
+            if (failed < 3) {
+                fprintf(stderr, "seed %llu pair %u (quaternion%s of %s times %g): %s, largest difference %.3g\n",
+                        (unsigned long long)seed, i, i % 3 == 2 ? "s" : "",
+                        i % 3 == 0 ? "a" : i % 3 == 1 ? "b" : "a and b", (double)factor,
+                        worst <= tolerance ? "different presence, counts or ids" : "values differ", worst);
+                for (int h = 0; h < 2; ++h) {
+                    mf_transform t = given[2 * i + h];
+                    fprintf(stderr, "  body %c: shape %u p {%.9g, %.9g, %.9g} q {%.9g, %.9g, %.9g, %.9g}\n", "ab"[h],
+                            shapes[2 * i + h], (double)t.p.x, (double)t.p.y, (double)t.p.z, (double)t.q.x,
+                            (double)t.q.y, (double)t.q.z, (double)t.q.w);
+                }
+            }
+            ++failed;
+        }
+    }
+    CHECKF(failed == 0, "seed %llu: %u of %u pairs changed when quaternions were scaled by %g",
+           (unsigned long long)seed, failed, pairs, (double)factor);
+    free(shapes);
+    free(given);
+    free(changed);
+    free(given_results);
+    free(changed_results);
+    test_pool_free(&pool);
+}
+
+static void quaternion_scaled_by_a_half_gives_the_same_manifold(void) { check_scaled_quaternions(6001, 0.5f); }
+
+static void quaternion_scaled_by_three_gives_the_same_manifold(void) { check_scaled_quaternions(6002, 3.0f); }
+
+static void zero_quaternion_is_refused_with_invalid_argument(void)
+{
+    mf_bank *bank;
+    CHECK_EQ(mf_bank_create(&bank), MF_OK);
+    uint32_t ground, crate;
+    CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){5.0f, 0.5f, 5.0f}, &ground), MF_OK);
+    CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){0.4f, 0.25f, 0.6f}, &crate), MF_OK);
+    mf_context *context;
+    CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
+    // Bodies 0..2 rest on the ground; the zero quaternion goes to body 1, on side a or b of pair 1.
+    uint32_t shapes[4] = {ground, crate, crate, crate};
+    mf_transform transforms[4] = {{{0, 0, 0}, {0, 0, 0, 1}}, {{0, 0.74f, 0}, {0, 0, 0, 1}},
+                                  {{2, 0.74f, 0}, {0, 0, 0, 1}}, {{-2, 0.74f, 0}, {0, 0, 0, 1}}};
+    mf_bodies bodies = {shapes, transforms, 4};
+    mf_manifold manifolds[3];
+    mf_contact contacts[12];
+    const mf_quat zeros[2] = {{0, 0, 0, 0}, {-0.0f, -0.0f, -0.0f, -0.0f}};
+    for (int z = 0; z < 2; ++z) {
+        for (int side = 0; side < 2; ++side) {
+            mf_pair pairs[3] = {{0, 2}, side ? (mf_pair){0, 1} : (mf_pair){1, 0}, {0, 3}};
+            transforms[1].q = zeros[z];
+            mf_stream stream = {manifolds, 3, 7, contacts, 12, 9, 1};
+            mf_status status = mf_collide(context, bank, &bodies, pairs, 3, &stream);
+            CHECKF(status == MF_ERR_INVALID_ARGUMENT, "%szero quaternion on side %c: %s", z ? "negative " : "",
+                   "ab"[side], mf_status_string(status));
+            CHECKF(stream.manifold_count == 0 && stream.contact_count == 0 && stream.pairs_done == 0,
+                   "refused, yet the stream holds %u manifolds, %u contacts, %u pairs done", stream.manifold_count,
+                   stream.contact_count, stream.pairs_done);
+            const char *message = mf_context_message(context);
+            CHECKF(strstr(message, "body 1") != NULL, "the message does not name body 1: \"%s\"", message);
+        }
+    }
+    // The same bodies with a rotation again: the context is not left broken.
+    transforms[1].q = (mf_quat){0, 0, 0, 1};
+    mf_pair pairs[3] = {{0, 2}, {1, 0}, {0, 3}};
+    mf_stream stream = {manifolds, 3, 0, contacts, 12, 0, 0};
+    CHECK_EQ(mf_collide(context, bank, &bodies, pairs, 3, &stream), MF_OK);
+    CHECK_EQ(stream.manifold_count, 3);
+    mf_context_destroy(context);
+    mf_bank_destroy(bank);
+}
+
+static const test_case tests[] = {
+    TEST_CASE(quaternion_scaled_by_a_half_gives_the_same_manifold),
+    TEST_CASE(quaternion_scaled_by_three_gives_the_same_manifold),
+    TEST_CASE(zero_quaternion_is_refused_with_invalid_argument),
+};
+
+int main(int argc, char **argv) { return test_main(tests, (int)(sizeof(tests) / sizeof(tests[0])), argc, argv); }
