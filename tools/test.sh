@@ -13,5 +13,6 @@ fi
 ninja -C build-sanitize
 # Sanitized code runs several times slower: the property tests check a tenth of the pairs there.
 MF_TEST_SCALE=0.1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+    LSAN_OPTIONS=suppressions="$PWD/tools/lsan.supp":print_suppressions=0 \
     meson test -C build-sanitize --print-errorlogs --num-processes 2 --timeout-multiplier 3
 echo "all tests passed (release and sanitizer builds)"
