@@ -217,6 +217,30 @@ MF_API void mf_stream_bound(uint32_t pair_count, uint32_t max_contacts,
 MF_API mf_status mf_collide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
                             const mf_pair *pairs, uint32_t pair_count, mf_stream *stream);
 
+/* ---- temporal coherence ---- */
+
+/* What mf_collide_cached remembers of one pair between steps: last step's contact axis and how
+ * far the bodies may move before the remembered answer must be checked again. Zero-initialise
+ * (an empty entry); keep entry i with pairs[i] from step to step. An entry whose shapes differ
+ * from the pair's is treated as empty, so reordered pair lists stay correct, only slower. */
+typedef struct mf_pair_cache {
+    uint32_t shape_a, shape_b;
+    uint32_t axis;          /* 0: empty; else kind + 1 in the low 2 bits, features above */
+    float separation;       /* along the cached axis, last step */
+    float best;             /* an upper bound of the pair's separation, last step */
+    mf_quat relative_rotation; /* b's rotation in a's frame, last step */
+    mf_vec3 relative_position; /* b's origin in a's frame, last step */
+} mf_pair_cache;
+
+/* mf_collide with a per-pair cache (cache[i] belongs to pairs[i]). The cached axis is tested
+ * first: if it still separates by the margin, the pair is done; if the bodies moved so little
+ * that it is provably still within linear_slop of the best axis, the search is skipped. Results
+ * match mf_collide's up to that slop (same touching pairs; normals within the slop of the best
+ * axis). Entries are updated for pairs [0, pairs_done) only. */
+MF_API mf_status mf_collide_cached(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
+                                   const mf_pair *pairs, uint32_t pair_count, mf_pair_cache *cache,
+                                   mf_stream *stream);
+
 /* Feature ids: 16 bits per body, a's in the high half. Each half is a feature kind in its top two
  * bits and the feature's index in the shape in the low 14. */
 #define MF_FEATURE_VERTEX 0u

@@ -5,6 +5,8 @@
 #include "bin.h"
 #include "dispatch.h"
 
+#include <stddef.h>
+
 // Per-pair working memory of the scalar path, sized for the largest hulls the bank accepts.
 typedef struct mf_pair_scratch {
     mf_vec3 b_vertices[MF_MAX_HULL_VERTICES]; // b's vertices in a's frame
@@ -17,6 +19,7 @@ typedef struct mf_pair_result {
     uint32_t count;
     mf_vec3 normal;
     mf_contact contacts[MF_MAX_CONTACTS];
+    mf_pair_cache cache; // the pair's new cache entry, committed when the result is written out
 } mf_pair_result;
 
 typedef struct mf_wide_scratch {
@@ -35,6 +38,8 @@ typedef struct mf_wide_scratch {
 typedef struct mf_worker {
     mf_pair_scratch *scratch;
     mf_wide_scratch *wide; // NULL for the scalar path
+    int caching;           // this chunk fills cache entries
+    uint32_t misses[MF_CHUNK_PAIRS];
 } mf_worker;
 
 // Chunks collided per round: a few per thread, so uneven chunks balance out.

@@ -1,0 +1,150 @@
+// SAT caching. A cached axis that still separates by the margin settles an apart pair exactly (the
+// pair's separation is at least that axis'). For an overlapping pair, its separation is minus the
+// penetration depth, which moves by at most the distance b's points moved in a's frame, δ; so if
+// the cached axis is within linear_slop of last step's best plus δ, it is within the slop of the
+// best now, and the search can be skipped. The bound then carries over to the next step.
+#include "cache.h"
+
+#include "pair.h"
+
+#include <stddef.h>
+
+static mf_quat quat_multiply(mf_quat a, mf_quat b)
+{
+    return (mf_quat){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                     a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+
+static mf_quat quat_conjugate(mf_quat q) { return (mf_quat){-q.x, -q.y, -q.z, q.w}; }
+
+// b's pose in a's frame.
+static void relative_pose(const mf_bodies *bodies, mf_pair pair, mf_quat *rotation, mf_vec3 *position)
+{
+    const mf_transform *ta = &bodies->transform[pair.a], *tb = &bodies->transform[pair.b];
+    mf_quat qa = mf_quat_normalize(ta->q), qb = mf_quat_normalize(tb->q);
+    mf_mat3 rotation_a = mf_mat3_from_quat(qa);
+    *rotation = quat_multiply(quat_conjugate(qa), qb);
+    *position = mf_mat3_mul_transposed(&rotation_a, mf_sub(tb->p, ta->p));
+}
+
+static uint32_t encode_axis(const mf_axis *axis)
+{
+    return ((uint32_t)axis->kind + 1u) | axis->feature_a << 2 | axis->feature_b << 17;
+}
+
+void mf_cache_store(mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair, const mf_axis_candidates *c,
+                    const mf_axis *used)
+{
+    float best = mf_best_separation(c);
+    mf_axis axis = {MF_AXIS_FACE_A, c->face_a.separation, c->face_a.face, 0, {0, 0, 0}};
+    if (used != NULL) {
+        axis = *used;
+    } else if (c->face_b.separation >= best) {
+        axis = (mf_axis){MF_AXIS_FACE_B, c->face_b.separation, 0, c->face_b.face, {0, 0, 0}};
+    } else if (c->edge.separation >= best && c->face_a.separation < best) {
+        axis = (mf_axis){MF_AXIS_EDGES, c->edge.separation, c->edge.edge_a, c->edge.edge_b, c->edge.normal};
+    }
+    *entry = (mf_pair_cache){bodies->shape[pair.a], bodies->shape[pair.b], encode_axis(&axis), axis.separation, best,
+                             {0, 0, 0, 1}, {0, 0, 0}};
+    relative_pose(bodies, pair, &entry->relative_rotation, &entry->relative_position);
+}
+
+// The gap between the hulls along `normal` (a to b): how far b's lowest point lies beyond a's
+// highest. Any axis gives a lower bound of the distance this way.
+static float projected_gap(const mf_pair_frame *frame, mf_vec3 normal)
+{
+    float a_max = -INFINITY, b_min = INFINITY;
+    for (uint32_t v = 0; v < frame->a->vertex_count; ++v) a_max = mf_maxf(a_max, mf_dot(normal, mf_view_vertex(frame->a, v)));
+    for (uint32_t v = 0; v < frame->b->vertex_count; ++v) b_min = mf_minf(b_min, mf_dot(normal, frame->b_vertices[v]));
+    return b_min - a_max;
+}
+
+// The cached axis in the current pose: its normal (edges) and separation. 0 if it has become
+// ill-defined (edges turned parallel).
+static int evaluate_axis(const mf_pair_frame *frame, int projection, mf_axis *axis)
+{
+    const mf_hull_view *a = frame->a, *b = frame->b;
+    if (axis->kind == MF_AXIS_FACE_A) {
+        mf_vec3 normal = mf_view_normal(a, axis->feature_a);
+        float support = INFINITY;
+        for (uint32_t v = 0; v < b->vertex_count; ++v) support = mf_minf(support, mf_dot(normal, frame->b_vertices[v]));
+        axis->separation = support - a->offset[axis->feature_a];
+        return 1;
+    }
+    if (axis->kind == MF_AXIS_FACE_B) {
+        mf_vec3 normal = mf_mat3_mul(&frame->rotation, mf_view_normal(b, axis->feature_b));
+        float offset = b->offset[axis->feature_b] + mf_dot(normal, frame->translation), support = INFINITY;
+        for (uint32_t v = 0; v < a->vertex_count; ++v) support = mf_minf(support, mf_dot(normal, mf_view_vertex(a, v)));
+        axis->separation = support - offset;
+        return 1;
+    }
+    mf_vec3 a_direction, b_direction, a_point = {0, 0, 0};
+    if (projection) {
+        a_direction = a->shape->directions[axis->feature_a];
+        b_direction = b->shape->directions[axis->feature_b];
+    } else {
+        uint32_t i = axis->feature_a, j = axis->feature_b;
+        a_direction = (mf_vec3){a->edge_x[i], a->edge_y[i], a->edge_z[i]};
+        b_direction = (mf_vec3){b->edge_x[j], b->edge_y[j], b->edge_z[j]};
+        a_point = mf_view_vertex(a, a->edge_vertex0[i]);
+    }
+    mf_vec3 normal = mf_cross(a_direction, mf_mat3_mul(&frame->rotation, b_direction));
+    float length = mf_length(normal);
+    if (length < MF_PARALLEL_SINE) return 0;
+    normal = mf_scale(normal, 1.0f / length);
+    if (projection) {
+        // As in the projection query: the orientation that separates more.
+        if (projected_gap(frame, mf_neg(normal)) > projected_gap(frame, normal)) normal = mf_neg(normal);
+    } else if (mf_dot(normal, mf_sub(a_point, a->centroid)) < 0.0f) {
+        normal = mf_neg(normal);
+    }
+    axis->normal = normal;
+    axis->separation = projected_gap(frame, normal);
+    return 1;
+}
+
+int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_bank *bank, const mf_bodies *bodies,
+                    mf_pair pair, const mf_pair_cache *entry, mf_pair_result *result)
+{
+    if (entry->axis == 0 || entry->shape_a != bodies->shape[pair.a] || entry->shape_b != bodies->shape[pair.b])
+        return 0;
+    // Touching boxes: their search (9 edge axes, in SIMD bundles) costs less than this scalar
+    // re-test, and the clip costs the same either way. The cache serves them when they are apart.
+    if (entry->best < 0.0f && bank->shapes[entry->shape_a].parallelepiped && bank->shapes[entry->shape_b].parallelepiped)
+        return 0;
+    mf_hull_view a, b;
+    mf_mat3 rotation_a;
+    mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 0, &a, &b, &rotation_a);
+    int projection = mf_uses_projection(&a, &b);
+    mf_axis axis = {(mf_axis_kind)((entry->axis & 3u) - 1u), 0.0f, entry->axis >> 2 & 0x7fffu, entry->axis >> 17,
+                    {0, 0, 0}};
+    if (!evaluate_axis(&frame, projection, &axis)) return 0;
+
+    mf_pair_cache next = *entry;
+    next.separation = axis.separation;
+    relative_pose(bodies, pair, &next.relative_rotation, &next.relative_position);
+    if (axis.separation >= config->margin) {
+        // Still apart along the cached axis, hence apart.
+        result->count = 0;
+        next.best = axis.separation;
+        result->cache = next;
+        return 1;
+    }
+
+    // δ bounds how far any point of b moved in a's frame: the translation plus the chord of the
+    // rotation change, 2 sin(θ/2) = 2 |xyz| of the change quaternion, times b's radius.
+    mf_quat change = quat_multiply(next.relative_rotation, quat_conjugate(entry->relative_rotation));
+    mf_vec3 turn = {change.x, change.y, change.z};
+    float moved = mf_length(mf_sub(next.relative_position, entry->relative_position)) +
+                  2.0f * mf_length(turn) * b.shape->radius;
+    float best_bound = entry->best + moved;
+    if (!(entry->best < 0.0f && best_bound < 0.0f && axis.separation >= best_bound - config->linear_slop)) return 0;
+
+    uint32_t used;
+    mf_contacts_from_axes(config, &frame, &axis, 1, projection, &rotation_a, bodies->transform[pair.a].p, result,
+                          &used);
+    if (result->count == 0) return 0;
+    next.best = best_bound;
+    result->cache = next;
+    return 1;
+}

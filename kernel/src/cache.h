@@ -1,0 +1,16 @@
+// Temporal coherence: a pair's last contact axis, re-tested before any search (Gregorius, GDC 2013,
+// SAT caching), with a bound on how far the bodies moved since so that skipping the search stays
+// within the linear slop.
+#pragma once
+
+#include "context.h"
+
+// The entry after a full search: the axis that gave the contacts (`used`), or for a pair without
+// a manifold (used NULL) the axis that separates most.
+void mf_cache_store(mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair, const mf_axis_candidates *candidates,
+                    const mf_axis *used);
+
+// Answers the pair from its entry when that is safe: 1 with `result` (and its new entry) filled,
+// 0 when the pair needs the full search.
+int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_bank *bank, const mf_bodies *bodies,
+                    mf_pair pair, const mf_pair_cache *entry, mf_pair_result *result);

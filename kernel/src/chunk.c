@@ -1,0 +1,138 @@
+// One chunk of pairs on one worker: cache answers, the wide pass with its face-only cull, and the
+// scalar path for hulls beyond the wide limits.
+#include "chunk.h"
+
+#include "cache.h"
+#include "pair.h"
+
+// The clip pass's frame for one lane of a bundle, from what the wide pass computed: the same
+// values the scalar setup would produce, without computing them again.
+static mf_pair_frame frame_from_bundle(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
+                                       const mf_wide_scratch *wide, uint32_t lane, uint32_t b_rows,
+                                       mf_pair_scratch *scratch, mf_hull_view *a, mf_hull_view *b)
+{
+    *a = mf_bank_view(bank, bodies->shape[pair.a]);
+    *b = mf_bank_view(bank, bodies->shape[pair.b]);
+    mf_pair_frame frame = {.a = a, .b = b, .b_vertices = scratch->b_vertices};
+    frame.rotation = wide->axes.rotation[lane];
+    frame.translation = wide->axes.translation[lane];
+    uint32_t width = wide->width;
+    const float *x = wide->work + lane, *y = x + b_rows * width, *z = y + b_rows * width;
+    for (uint32_t v = 0; v < b->vertex_count; ++v)
+        scratch->b_vertices[v] = (mf_vec3){x[v * width], y[v * width], z[v * width]};
+    return frame;
+}
+
+// Runs the bundles of `bins` through the wide pass and clips the touching lanes.
+static void collide_bundles(const mf_context *context, mf_worker *worker, const mf_bank *bank,
+                            const mf_bodies *bodies, const mf_pair *pairs, mf_pair_result *results)
+{
+    mf_wide_scratch *wide = worker->wide;
+    const mf_config *config = &context->config;
+    const mf_bins *bins = &wide->bins;
+    for (uint32_t k = 0; k < bins->bundle_count; ++k) {
+        const mf_bundle_plan *plan = &bins->bundles[k];
+        mf_bundle bundle = mf_bundle_assemble(bank, bodies, pairs, bins, plan, wide->width, 1, &wide->tables);
+        context->kernel.axes(&bundle, config->margin, 0, wide->work, &wide->axes);
+        for (uint32_t l = 0; l < plan->lanes; ++l) {
+            uint32_t p = bins->order[plan->first + l];
+            mf_pair_result *result = &results[p];
+            mf_axis_candidates candidates = {wide->axes.face_a[l], wide->axes.face_b[l], wide->axes.edge[l],
+                                             bundle.projection};
+            result->count = 0;
+            if (!mf_is_touching(&candidates, config->margin)) {
+                if (worker->caching) mf_cache_store(&result->cache, bodies, pairs[p], &candidates, NULL);
+                continue;
+            }
+            mf_hull_view a, b;
+            mf_pair_frame frame = frame_from_bundle(bank, bodies, pairs[p], wide, l, bundle.b.counts.vertices,
+                                                    worker->scratch, &a, &b);
+            mf_axis used;
+            mf_contacts_for_pair(config, &frame, &candidates, &wide->axes.rotation_a[l],
+                                 bodies->transform[pairs[p].a].p, result, &used);
+            if (worker->caching) mf_cache_store(&result->cache, bodies, pairs[p], &candidates, &used);
+        }
+    }
+}
+
+// Face queries only, for every bundle: returns how many pairs live on, listed in wide->alive; the
+// others get an empty result.
+static uint32_t cull_apart_pairs(const mf_context *context, mf_worker *worker, const mf_bank *bank,
+                                 const mf_bodies *bodies, const mf_pair *pairs, mf_pair_result *results)
+{
+    mf_wide_scratch *wide = worker->wide;
+    const mf_bins *bins = &wide->bins;
+    float margin = context->config.margin;
+    uint32_t alive = 0;
+    for (uint32_t k = 0; k < bins->bundle_count; ++k) {
+        const mf_bundle_plan *plan = &bins->bundles[k];
+        mf_bundle bundle = mf_bundle_assemble(bank, bodies, pairs, bins, plan, wide->width, 0, &wide->tables);
+        context->kernel.axes(&bundle, margin, 1, wide->work, &wide->axes);
+        for (uint32_t l = 0; l < plan->lanes; ++l) {
+            uint32_t p = bins->order[plan->first + l];
+            mf_axis_candidates candidates = {wide->axes.face_a[l], wide->axes.face_b[l], wide->axes.edge[l],
+                                             bundle.projection};
+            if (wide->axes.face_a[l].separation < margin && wide->axes.face_b[l].separation < margin) {
+                wide->alive[alive++] = p;
+            } else {
+                results[p].count = 0;
+                if (worker->caching) mf_cache_store(&results[p].cache, bodies, pairs[p], &candidates, NULL);
+            }
+        }
+    }
+    return alive;
+}
+
+// The scalar path for one pair of the chunk, cache entry included.
+static void collide_scalar(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
+                           mf_pair pair, mf_pair_result *result)
+{
+    mf_axis_candidates candidates;
+    mf_axis used;
+    mf_collide_scalar(&context->config, worker->scratch, bank, bodies, pair, result, &candidates, &used);
+    if (worker->caching)
+        mf_cache_store(&result->cache, bodies, pair, &candidates, result->count > 0 ? &used : NULL);
+}
+
+// The wide pass over the pairs listed in `subset`: bin, query bundle by bundle, clip touching
+// lanes. Pairs with hulls beyond the wide limits take the scalar path, which computes the same.
+static void collide_wide(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
+                         const mf_pair *pairs, const uint32_t *subset, uint32_t count, mf_pair_result *results)
+{
+    mf_wide_scratch *wide = worker->wide;
+    wide->width = context->kernel.width;
+    mf_bins *bins = &wide->bins;
+    mf_bin_pairs(bank, bodies, pairs, subset, count, wide->width, bins);
+    for (uint32_t i = 0; i < bins->scalar_count; ++i) {
+        uint32_t p = bins->scalar[i];
+        collide_scalar(context, worker, bank, bodies, pairs[p], &results[p]);
+    }
+    if (wide->touching_share < 0.75f) {
+        uint32_t alive = cull_apart_pairs(context, worker, bank, bodies, pairs, results);
+        mf_bin_pairs(bank, bodies, pairs, wide->alive, alive, wide->width, bins);
+    }
+    collide_bundles(context, worker, bank, bodies, pairs, results);
+    uint32_t touching = 0;
+    for (uint32_t i = 0; i < count; ++i) touching += results[subset != NULL ? subset[i] : i].count > 0;
+    if (count > 0) wide->touching_share = (float)touching / (float)count;
+}
+
+void mf_collide_chunk(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
+                      const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_result *results)
+{
+    worker->caching = cache != NULL;
+    // The cache answers what it can; the misses go through the search.
+    uint32_t *misses = worker->misses, miss_count = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        if (cache != NULL && mf_cache_answer(&context->config, worker->scratch, bank, bodies, pairs[i], &cache[i],
+                                             &results[i]))
+            continue;
+        misses[miss_count++] = i;
+    }
+    if (worker->wide != NULL) {
+        collide_wide(context, worker, bank, bodies, pairs, miss_count == count ? NULL : misses, miss_count, results);
+        return;
+    }
+    for (uint32_t k = 0; k < miss_count; ++k)
+        collide_scalar(context, worker, bank, bodies, pairs[misses[k]], &results[misses[k]]);
+}

@@ -1,0 +1,159 @@
+// The per-pair path shared by every ISA: frame setup, contacts of a touching pair, and the whole
+// scalar path.
+#include "pair.h"
+
+#include "reduce.h"
+
+#include <string.h>
+
+mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
+                             int for_queries, mf_hull_view *a, mf_hull_view *b, mf_mat3 *rotation_a)
+{
+    const mf_transform *ta = &bodies->transform[pair.a], *tb = &bodies->transform[pair.b];
+    *a = mf_bank_view(bank, bodies->shape[pair.a]);
+    *b = mf_bank_view(bank, bodies->shape[pair.b]);
+    *rotation_a = mf_mat3_from_quat(mf_quat_normalize(ta->q));
+    mf_mat3 rotation_b = mf_mat3_from_quat(mf_quat_normalize(tb->q));
+
+    // Work in a's frame: precision depends on the bodies' distance, not on where they are.
+    mf_pair_frame frame = {.a = a, .b = b, .b_vertices = scratch->b_vertices, .a_vertices = scratch->a_vertices,
+                           .b_normals = scratch->b_normals};
+    frame.rotation = mf_mat3_relative(rotation_a, &rotation_b);
+    frame.translation = mf_mat3_mul_transposed(rotation_a, mf_sub(tb->p, ta->p));
+    for (uint32_t v = 0; v < b->vertex_count; ++v)
+        scratch->b_vertices[v] = mf_add(mf_mat3_mul(&frame.rotation, mf_view_vertex(b, v)), frame.translation);
+    if (!for_queries) return frame;
+    for (uint32_t f = 0; f < b->face_count; ++f)
+        scratch->b_normals[f] = mf_mat3_mul(&frame.rotation, mf_view_normal(b, f));
+    for (uint32_t v = 0; v < a->vertex_count; ++v)
+        scratch->a_vertices[v] = mf_mat3_mul_transposed(&frame.rotation, mf_sub(mf_view_vertex(a, v), frame.translation));
+    return frame;
+}
+
+// Face contacts of a face axis: the clipped incident face reduced to max_contacts; 0 if the clip
+// keeps nothing within the margin.
+static uint32_t face_contacts(const mf_config *config, const mf_pair_frame *frame, const mf_axis *axis,
+                              mf_vec3 *normal, mf_contact contacts[MF_MAX_CONTACTS])
+{
+    mf_face_clip clip;
+    mf_clip_faces(frame, axis, config->margin, &clip);
+    if (clip.count == 0) return 0;
+    int reference_is_a = axis->kind == MF_AXIS_FACE_A;
+    mf_vec3 reference_normal = clip.reference_normal;
+    *normal = reference_is_a ? reference_normal : mf_neg(reference_normal);
+    uint32_t chosen[MF_MAX_CONTACTS];
+    uint32_t count = mf_reduce(clip.points, clip.count, reference_normal, config->max_contacts, chosen);
+    for (uint32_t k = 0; k < count; ++k) {
+        const mf_clip_point *p = &clip.points[chosen[k]];
+        // The point sits on the incident surface; the midpoint is half the separation back.
+        contacts[k] = (mf_contact){mf_mul_add(p->position, -0.5f * p->separation, reference_normal), p->separation,
+                                   mf_clip_point_id(p, reference_is_a)};
+    }
+    return count;
+}
+
+// Last resort for a penetrating pair none of whose axes gave a contact (deep overlap of small
+// faces): one contact at the incident hull's deepest vertex below the reference face, so the
+// bodies are still pushed apart. It lies on the incident surface and the reference face's plane.
+static uint32_t deepest_vertex_contact(const mf_pair_frame *frame, const mf_axis *axis, mf_vec3 *normal,
+                                       mf_contact *contact)
+{
+    int reference_is_a = axis->kind == MF_AXIS_FACE_A;
+    const mf_hull_view *incident = reference_is_a ? frame->b : frame->a;
+    mf_vec3 local_normal = mf_view_normal(reference_is_a ? frame->a : frame->b,
+                                          reference_is_a ? axis->feature_a : axis->feature_b);
+    mf_vec3 reference_normal = reference_is_a ? local_normal : mf_mat3_mul(&frame->rotation, local_normal);
+    uint32_t deepest = 0;
+    float deepest_depth = INFINITY;
+    for (uint32_t i = 0; i < incident->vertex_count; ++i) {
+        mf_vec3 v = reference_is_a ? frame->b_vertices[i] : mf_view_vertex(frame->a, i);
+        float d = mf_dot(reference_normal, v);
+        if (d < deepest_depth) {
+            deepest_depth = d;
+            deepest = i;
+        }
+    }
+    mf_vec3 v = reference_is_a ? frame->b_vertices[deepest] : mf_view_vertex(frame->a, deepest);
+    uint32_t reference_face = reference_is_a ? axis->feature_a : axis->feature_b;
+    uint16_t incident_feature = MF_FEATURE(MF_FEATURE_VERTEX, deepest);
+    uint16_t reference_feature = MF_FEATURE(MF_FEATURE_FACE, reference_face);
+    uint32_t id = reference_is_a ? (uint32_t)reference_feature << 16 | incident_feature
+                                 : (uint32_t)incident_feature << 16 | reference_feature;
+    *normal = reference_is_a ? reference_normal : mf_neg(reference_normal);
+    *contact = (mf_contact){mf_mul_add(v, -0.5f * axis->separation, reference_normal), axis->separation, id};
+    return 1;
+}
+
+void mf_contacts_from_axes(const mf_config *config, const mf_pair_frame *frame, mf_axis *axes, uint32_t count,
+                           int projection, const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result,
+                           uint32_t *used)
+{
+    mf_vec3 normal = {0, 0, 0};
+    uint32_t contacts = 0, r = 0;
+    for (; r < count; ++r) {
+        mf_axis *axis = &axes[r];
+        if (axis->kind != MF_AXIS_EDGES) {
+            contacts = face_contacts(config, frame, axis, &normal, result->contacts);
+        } else {
+            if (projection) mf_resolve_direction_edges(frame, axis);
+            contacts = (uint32_t)mf_edge_contact(frame, axis, &result->contacts[0]);
+            normal = axis->normal;
+        }
+        if (contacts > 0) break;
+    }
+    *used = r;
+    result->count = contacts;
+    result->normal = mf_mat3_mul(rotation_a, normal);
+    for (uint32_t k = 0; k < contacts; ++k)
+        result->contacts[k].point = mf_add(mf_mat3_mul(rotation_a, result->contacts[k].point), position_a);
+}
+
+// The axes within the slop of the best are tried in order of preference until one yields
+// contacts; a speculative pair for which none does has no contact within the margin and gets no
+// manifold.
+void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, const mf_axis_candidates *candidates,
+                          const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result, mf_axis *used)
+{
+    mf_axis ranked[5];
+    uint32_t ranked_count = mf_rank_axes(candidates, config->linear_slop, ranked);
+    float best = mf_best_separation(candidates);
+    const mf_face_query *a = &candidates->face_a, *b = &candidates->face_b;
+    // Should none of those yield contacts in a penetrating pair, the faces beyond the slop follow: a
+    // near-parallel edge pair can look better than the faces by float noise while its edges do not
+    // meet. (A speculative pair without contacts simply has none.)
+    if (best < 0.0f) {
+        ranked[ranked_count++] = (mf_axis){MF_AXIS_FACE_A, a->separation, a->face, 0, {0, 0, 0}};
+        ranked[ranked_count++] = (mf_axis){MF_AXIS_FACE_B, b->separation, 0, b->face, {0, 0, 0}};
+    }
+    mf_axis keep[5];
+    memcpy(keep, ranked, sizeof(keep)); // edge axes get resolved in place; the cache wants them unresolved
+    uint32_t r;
+    mf_contacts_from_axes(config, frame, ranked, ranked_count, candidates->projection, rotation_a, position_a, result,
+                          &r);
+    if (r < ranked_count) {
+        *used = keep[r];
+        return;
+    }
+    *used = ranked[0];
+    if (best < 0.0f) {
+        mf_axis face = a->separation >= b->separation ? (mf_axis){MF_AXIS_FACE_A, a->separation, a->face, 0, {0, 0, 0}}
+                                                      : (mf_axis){MF_AXIS_FACE_B, b->separation, 0, b->face, {0, 0, 0}};
+        mf_vec3 normal;
+        result->count = deepest_vertex_contact(frame, &face, &normal, &result->contacts[0]);
+        result->normal = mf_mat3_mul(rotation_a, normal);
+        result->contacts[0].point = mf_add(mf_mat3_mul(rotation_a, result->contacts[0].point), position_a);
+        *used = face;
+    }
+}
+
+void mf_collide_scalar(const mf_config *config, mf_pair_scratch *scratch, const mf_bank *bank, const mf_bodies *bodies,
+                       mf_pair pair, mf_pair_result *result, mf_axis_candidates *candidates, mf_axis *used)
+{
+    mf_hull_view a, b;
+    mf_mat3 rotation_a;
+    mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 1, &a, &b, &rotation_a);
+    result->count = 0;
+    *used = (mf_axis){MF_AXIS_FACE_A, 0, 0, 0, {0, 0, 0}};
+    if (mf_query_pair(&frame, config->margin, candidates))
+        mf_contacts_for_pair(config, &frame, candidates, &rotation_a, bodies->transform[pair.a].p, result, used);
+}

@@ -1,0 +1,25 @@
+// The per-pair path shared by every ISA: moving b into a's frame, the scalar queries, and the
+// contacts of a touching pair (clipping or the edge contact, in world space).
+#pragma once
+
+#include "context.h"
+
+// b moved into a's frame: b's vertices always; with `for_queries` also a's vertices in b's frame
+// and b's normals, which only the scalar queries read.
+mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
+                             int for_queries, mf_hull_view *a, mf_hull_view *b, mf_mat3 *rotation_a);
+
+// Contacts from the first of `axes` that yields any (world space); the result is empty if none
+// does. `used` gets the index of that axis (or count).
+void mf_contacts_from_axes(const mf_config *config, const mf_pair_frame *frame, mf_axis *axes, uint32_t count,
+                           int projection, const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result,
+                           uint32_t *used);
+
+// The contacts of a touching pair from its query results; `used` as above, into the ranking of
+// mf_rank_axes followed by a's and b's faces.
+void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, const mf_axis_candidates *candidates,
+                          const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result, mf_axis *used);
+
+// The whole scalar path for one pair; `candidates` and `used` tell what the search found.
+void mf_collide_scalar(const mf_config *config, mf_pair_scratch *scratch, const mf_bank *bank, const mf_bodies *bodies,
+                       mf_pair pair, mf_pair_result *result, mf_axis_candidates *candidates, mf_axis *used);

@@ -1,0 +1,201 @@
+// The SAT cache (mf_collide_cached): over sequences of small motions it finds the same touching
+// pairs as mf_collide, with normals within the slop of the brute-force best axis; resting ids
+// stay put; entries past a capacity error stay untouched; foreign entries change nothing.
+#include "check.h"
+#include "random.h"
+#include "reference.h"
+#include "scene.h"
+
+#include <math.h>
+
+typedef struct output {
+    mf_stream stream;
+} output;
+
+static output output_make(uint32_t pairs, uint32_t max_contacts)
+{
+    uint32_t manifolds, contacts;
+    mf_stream_bound(pairs, max_contacts, &manifolds, &contacts);
+    return (output){{calloc(manifolds + 1, sizeof(mf_manifold)), manifolds, 0, calloc(contacts + 1, sizeof(mf_contact)),
+                     contacts, 0, 0}};
+}
+
+static void output_free(output *o)
+{
+    free(o->stream.manifolds);
+    free(o->stream.contacts);
+}
+
+// Moves every body by under `distance` and turns it by under `angle` radians.
+static void jitter(mf_transform *transforms, const mf_transform *rest, uint32_t count, test_random *random,
+                   double distance, double angle)
+{
+    for (uint32_t i = 0; i < count; ++i) {
+        mf_transform t = rest[i];
+        t.p.x += (float)((test_random_unit(random) * 2 - 1) * distance);
+        t.p.y += (float)((test_random_unit(random) * 2 - 1) * distance);
+        t.p.z += (float)((test_random_unit(random) * 2 - 1) * distance);
+        double h = 0.5 * angle * (test_random_unit(random) * 2 - 1);
+        mf_quat d = {(float)sin(h), 0.0f, 0.0f, (float)cos(h)}; // a turn about x, then renormalised
+        mf_quat q = t.q;
+        t.q = (mf_quat){d.w * q.x + d.x * q.w, d.w * q.y - d.x * q.z, d.w * q.z + d.x * q.y, d.w * q.w - d.x * q.x};
+        transforms[i] = t;
+    }
+}
+
+static void cached_results_match_uncached_on_small_motions(void)
+{
+    static const char *const scenes[] = {"box_resting", "hull16", "nearmiss", "box_box"};
+    const uint64_t seed = 31;
+    for (unsigned k = 0; k < 4; ++k) {
+        scene s;
+        CHECK_EQ(scene_make(scenes[k], 3000, seed, &s), MF_OK);
+        mf_config config = mf_config_default();
+        mf_context *context = NULL;
+        CHECK_EQ(mf_context_create(&config, &context), MF_OK);
+        mf_transform *moved = malloc(s.body_count * sizeof(mf_transform));
+        mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
+        output plain = output_make(s.pair_count, 4), cached = output_make(s.pair_count, 4);
+        ref_hull *hulls = calloc(s.shape_count, sizeof(ref_hull));
+        for (uint32_t h = 0; h < s.shape_count; ++h) CHECK_EQ(ref_hull_load(s.bank, h, &hulls[h]), MF_OK);
+        ref_pair *pair = ref_pair_create();
+        test_random random = test_random_seed(seed, k);
+        double worst_deficit = 0.0;
+        for (int step = 0; step < 12; ++step) {
+            jitter(moved, s.body_transform, s.body_count, &random, 2e-4, 2e-3);
+            mf_bodies bodies = {s.body_shape, moved, s.body_count};
+            CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain.stream), MF_OK);
+            CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached.stream), MF_OK);
+            CHECKF(plain.stream.manifold_count == cached.stream.manifold_count,
+                   "%s step %d: %u manifolds cached, %u without (seed %llu)", scenes[k], step,
+                   cached.stream.manifold_count, plain.stream.manifold_count, (unsigned long long)seed);
+            uint32_t count = plain.stream.manifold_count < cached.stream.manifold_count ? plain.stream.manifold_count
+                                                                                       : cached.stream.manifold_count;
+            for (uint32_t m = 0; m < count; ++m) {
+                const mf_manifold *x = &plain.stream.manifolds[m], *y = &cached.stream.manifolds[m];
+                CHECKF(x->pair == y->pair, "%s step %d: manifold %u is pair %u cached, %u without", scenes[k], step, m,
+                       y->pair, x->pair);
+                mf_pair p = s.pairs[y->pair];
+                ref_pair_set(pair, &hulls[s.body_shape[p.a]], moved[p.a], &hulls[s.body_shape[p.b]], moved[p.b]);
+                ref_axis best = ref_best_axis(pair);
+                double n[3] = {y->normal.x, y->normal.y, y->normal.z};
+                double deficit = best.separation - ref_separation_along(pair, n);
+                if (deficit > worst_deficit) worst_deficit = deficit;
+                CHECKF(deficit <= config.linear_slop + 1e-4, "%s step %d pair %u: cached normal %.6f short of the best",
+                       scenes[k], step, y->pair, deficit);
+            }
+        }
+        printf("%s: 12 steps of %u pairs, worst normal deficit with the cache %.6f\n", scenes[k], s.pair_count,
+               worst_deficit);
+        ref_pair_destroy(pair);
+        for (uint32_t h = 0; h < s.shape_count; ++h) ref_hull_free(&hulls[h]);
+        free(hulls);
+        output_free(&plain);
+        output_free(&cached);
+        free(cache);
+        free(moved);
+        mf_context_destroy(context);
+        scene_free(&s);
+    }
+}
+
+static void resting_box_keeps_its_ids_for_a_hundred_steps(void)
+{
+    mf_bank *bank;
+    CHECK_EQ(mf_bank_create(&bank), MF_OK);
+    uint32_t ground, crate;
+    CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){5, 5, 0.5f}, &ground), MF_OK);
+    CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){0.5f, 0.4f, 0.3f}, &crate), MF_OK);
+    uint32_t shapes[2] = {ground, crate};
+    mf_transform rest[2] = {{{0, 0, 0}, {0, 0, 0, 1}}, {{0.2f, -0.1f, 0.798f}, {0, 0, 0, 1}}}, moved[2];
+    mf_bodies bodies = {shapes, moved, 2};
+    mf_pair pair = {0, 1};
+    mf_pair_cache cache = {0};
+    mf_context *context = NULL;
+    CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
+    test_random random = test_random_seed(5, 0);
+    uint32_t first_ids[4] = {0};
+    for (int step = 0; step < 100; ++step) {
+        jitter(moved, rest, 2, &random, 4e-4, 1e-3);
+        moved[0] = rest[0];
+        mf_manifold manifold;
+        mf_contact contacts[4];
+        mf_stream stream = {&manifold, 1, 0, contacts, 4, 0, 0};
+        CHECK_EQ(mf_collide_cached(context, bank, &bodies, &pair, 1, &cache, &stream), MF_OK);
+        CHECK_EQ(stream.contact_count, 4);
+        uint32_t ids[4] = {0};
+        for (uint32_t k = 0; k < stream.contact_count && k < 4; ++k) ids[k] = contacts[k].id;
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 3 - i; ++j)
+                if (ids[j] > ids[j + 1]) {
+                    uint32_t t = ids[j];
+                    ids[j] = ids[j + 1];
+                    ids[j + 1] = t;
+                }
+        if (step == 0) memcpy(first_ids, ids, sizeof(ids));
+        CHECKF(memcmp(ids, first_ids, sizeof(ids)) == 0, "step %d: ids %08x %08x %08x %08x, step 0 had %08x ...", step,
+               ids[0], ids[1], ids[2], ids[3], first_ids[0]);
+    }
+    CHECK(cache.axis != 0);
+    mf_context_destroy(context);
+    mf_bank_destroy(bank);
+}
+
+static void entries_past_a_capacity_error_stay_untouched(void)
+{
+    scene s;
+    CHECK_EQ(scene_make("box_box", 5000, 3, &s), MF_OK);
+    mf_context *context = NULL;
+    CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
+    mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
+    mf_bodies bodies = {s.body_shape, s.body_transform, s.body_count};
+    output small = output_make(100, 4);
+    small.stream.manifold_capacity = 100;
+    CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &small.stream), MF_ERR_CAPACITY);
+    uint32_t done = small.stream.pairs_done;
+    CHECK(done > 0 && done < s.pair_count);
+    for (uint32_t i = 0; i < s.pair_count; ++i) {
+        int filled = cache[i].axis != 0;
+        CHECKF(filled == (i < done), "entry %u is %s but pairs_done is %u", i, filled ? "filled" : "empty", done);
+        if (filled != (i < done)) break;
+    }
+    output_free(&small);
+    free(cache);
+    mf_context_destroy(context);
+    scene_free(&s);
+}
+
+static void foreign_entries_change_nothing(void)
+{
+    scene s;
+    CHECK_EQ(scene_make("hull16", 4000, 9, &s), MF_OK);
+    mf_context *context = NULL;
+    CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
+    mf_bodies bodies = {s.body_shape, s.body_transform, s.body_count};
+    // Entries of another pair list: every shape id out of this scene's range.
+    mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
+    for (uint32_t i = 0; i < s.pair_count; ++i)
+        cache[i] = (mf_pair_cache){s.shape_count + 7, s.shape_count + 9, 1u | 3u << 2, -1.0f, -1.0f, {0, 0, 0, 1}, {0, 0, 0}};
+    output plain = output_make(s.pair_count, 4), cached = output_make(s.pair_count, 4);
+    CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain.stream), MF_OK);
+    CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached.stream), MF_OK);
+    CHECK_EQ(cached.stream.manifold_count, plain.stream.manifold_count);
+    CHECK_EQ(cached.stream.contact_count, plain.stream.contact_count);
+    CHECK(memcmp(cached.stream.contacts, plain.stream.contacts, plain.stream.contact_count * sizeof(mf_contact)) == 0);
+    CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, NULL, &cached.stream),
+             MF_ERR_INVALID_ARGUMENT);
+    output_free(&plain);
+    output_free(&cached);
+    free(cache);
+    mf_context_destroy(context);
+    scene_free(&s);
+}
+
+static const test_case tests[] = {
+    TEST_CASE(cached_results_match_uncached_on_small_motions),
+    TEST_CASE(resting_box_keeps_its_ids_for_a_hundred_steps),
+    TEST_CASE(entries_past_a_capacity_error_stay_untouched),
+    TEST_CASE(foreign_entries_change_nothing),
+};
+
+int main(int argc, char **argv) { return test_main(tests, (int)(sizeof(tests) / sizeof(tests[0])), argc, argv); }
