@@ -30,7 +30,18 @@ void bench_scene_release(bench_scene *s)
 {
     scene_free(&s->scene);
     free(s->reference);
+    free(s->steps);
     *s = (bench_scene){0};
+}
+
+const mf_transform *bench_scene_steps(bench_scene *s)
+{
+    if (s->steps != NULL) return s->steps;
+    size_t bodies = s->scene.body_count;
+    s->steps = malloc((SCENE_STEP_PERIOD * bodies + 1) * sizeof(mf_transform));
+    for (uint32_t step = 0; s->steps != NULL && step < SCENE_STEP_PERIOD; ++step)
+        scene_step(&s->scene, step, BENCH_SEED, s->steps + step * bodies);
+    return s->steps;
 }
 
 const bench_outcome *bench_scene_reference(bench_scene *s, char *message, size_t message_size)

@@ -10,7 +10,30 @@ typedef struct manyfold_case {
     uint32_t threads; // 0 = all cores
 } manyfold_case;
 
+// Also the thread scaling family: a threads count above the machine's hardware threads is skipped.
 void bench_collide_manyfold(bench_state *state, void *context);
+
+// mf_collide_cached on one thread with the auto ISA, every iteration the next step of
+// bench_scene_steps. Warm: the cache persists from iteration to iteration, as in a simulation.
+// Cold: it is zeroed before every iteration, with the clock stopped.
+typedef struct cached_case {
+    bench_scene *scene;
+    int warm;
+} cached_case;
+
+void bench_collide_cached(bench_state *state, void *context);
+
+// The size sweep: a scene made at the case's size on first use (one at a time: the largest take a
+// gigabyte), collided on one thread with the auto ISA; reports the peak resident memory.
+typedef struct size_case {
+    const char *scene_name;
+    uint32_t pairs;
+} size_case;
+
+void bench_collide_size(bench_state *state, void *context);
+
+// Frees the size sweep's scene.
+void bench_size_release(void);
 
 typedef enum peer_kind {
     PEER_BULLET_HULL,   // btPolyhedralContactClipping: SAT, then clipping, on every pair

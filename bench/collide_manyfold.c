@@ -1,6 +1,8 @@
 // manyfold's benchmark body: one context per ISA and thread count, one stream allocated up front.
+// It serves collide/<scene>/manyfold_* and the thread scaling family collide_threads/<scene>/<n>.
 #include "collide.h"
 
+#include "machine.h"
 #include "stream.h"
 
 #include <stdio.h>
@@ -11,6 +13,12 @@ void bench_collide_manyfold(bench_state *state, void *context)
     const scene *s = &c->scene->scene;
     char message[512];
 
+    uint32_t hardware = bench_hardware_threads();
+    if (c->threads > hardware) {
+        snprintf(message, sizeof(message), "%u threads: more than the %u hardware threads here", c->threads, hardware);
+        bench_skip(state, message);
+        return;
+    }
     mf_config config = mf_config_default();
     config.isa = c->isa;
     config.threads = c->threads;
@@ -30,6 +38,15 @@ void bench_collide_manyfold(bench_state *state, void *context)
         return;
     }
 
+    if (c->threads > 0 && mf_context_threads(mf) != c->threads) {
+        snprintf(message, sizeof(message), "asked for %u threads, the context runs %u", c->threads,
+                 mf_context_threads(mf));
+        bench_fail(state, message);
+        bench_stream_destroy(&stream);
+        mf_context_destroy(mf);
+        return;
+    }
+
     mf_bodies bodies = {s->body_shape, s->body_transform, s->body_count};
     while (bench_keep_running(state)) {
         status = mf_collide(mf, s->bank, &bodies, s->pairs, s->pair_count, &stream);
@@ -43,6 +60,7 @@ void bench_collide_manyfold(bench_state *state, void *context)
         double pairs = s->pair_count > 0 ? s->pair_count : 1;
         bench_counter(state, "manifolds", stream.manifold_count / pairs);
         bench_counter(state, "contacts", stream.contact_count / pairs);
+        bench_counter(state, "threads", mf_context_threads(mf));
     }
     bench_stream_destroy(&stream);
     mf_context_destroy(mf);

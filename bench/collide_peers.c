@@ -2,6 +2,8 @@
 // timed loop, and agreement with manyfold's reference reported as counters.
 #include "collide.h"
 
+#include "machine.h"
+
 #if BENCH_HAVE_BULLET
 #include "peer_bullet.h"
 #endif
@@ -21,9 +23,9 @@ static int build_peer(peer_case *c, char *message, size_t message_size)
 {
     const scene *s = &c->scene->scene;
     size_t outcomes_size = ((size_t)s->pair_count + 1) * sizeof(bench_outcome);
-    c->outcomes = malloc(outcomes_size);
+    c->outcomes = calloc(1, outcomes_size);
     if (c->outcomes == NULL) return 0;
-    memset(c->outcomes, 0, outcomes_size); // touched now: no page faults in the timed loop
+    bench_touch_pages(c->outcomes, outcomes_size); // no page faults in the timed loop
     snprintf(message, message_size, "peer setup failed");
     switch (c->kind) {
 #if BENCH_HAVE_BULLET

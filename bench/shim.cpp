@@ -28,6 +28,10 @@ void bench_register(const char *name, bench_function function, void *context, ui
 
 int bench_keep_running(bench_state *state) { return state->state.KeepRunning(); }
 
+void bench_pause_timing(bench_state *state) { state->state.PauseTiming(); }
+
+void bench_resume_timing(bench_state *state) { state->state.ResumeTiming(); }
+
 void bench_counter(bench_state *state, const char *name, double value) { state->state.counters[name] = value; }
 
 void bench_skip(bench_state *state, const char *message) { state->state.SkipWithError(message); }

@@ -20,6 +20,11 @@ void bench_register(const char *name, bench_function function, void *context, ui
 
 int bench_keep_running(bench_state *state);
 
+// Stops the clock inside the loop around work that is not measured (resetting a cache), and
+// starts it again. Costs a microsecond or so: for iterations of milliseconds only.
+void bench_pause_timing(bench_state *state);
+void bench_resume_timing(bench_state *state);
+
 // A plain counter in the results (for example contacts per pair).
 void bench_counter(bench_state *state, const char *name, double value);
 

@@ -1,23 +1,27 @@
 // Stream allocation and reduction (see stream.h).
 #include "stream.h"
 
+#include "machine.h"
+
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 mf_status bench_stream_create(mf_stream *stream, uint32_t pair_count, uint32_t max_contacts)
 {
     *stream = (mf_stream){0};
     mf_stream_bound(pair_count, max_contacts, &stream->manifold_capacity, &stream->contact_capacity);
-    stream->manifolds = malloc(((size_t)stream->manifold_capacity + 1) * sizeof(mf_manifold));
-    stream->contacts = malloc(((size_t)stream->contact_capacity + 1) * sizeof(mf_contact));
+    size_t manifolds_size = ((size_t)stream->manifold_capacity + 1) * sizeof(mf_manifold);
+    size_t contacts_size = ((size_t)stream->contact_capacity + 1) * sizeof(mf_contact);
+    stream->manifolds = calloc(1, manifolds_size);
+    stream->contacts = calloc(1, contacts_size);
     if (stream->manifolds == NULL || stream->contacts == NULL) {
         bench_stream_destroy(stream);
         return MF_ERR_OUT_OF_MEMORY;
     }
-    // Touch every page now, so that first-use page faults are not timed.
-    memset(stream->manifolds, 0, ((size_t)stream->manifold_capacity + 1) * sizeof(mf_manifold));
-    memset(stream->contacts, 0, ((size_t)stream->contact_capacity + 1) * sizeof(mf_contact));
+    // Every page now, so that first-use page faults are not timed (and the resident size is the
+    // worst-case stream's, as for a caller who sizes it with mf_stream_bound).
+    bench_touch_pages(stream->manifolds, manifolds_size);
+    bench_touch_pages(stream->contacts, contacts_size);
     return MF_OK;
 }
 

@@ -1,9 +1,12 @@
-// Registration of the suite: every scene with every manyfold ISA, then the peers that apply.
+// Registration of the suite: every scene with every manyfold ISA, then the peers that apply; the
+// cache benchmarks on the resting scenes; thread scaling; the size sweep.
 #include "suite.h"
 
 #include "collide.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define MAX_SCENES 16
 
@@ -30,10 +33,82 @@ static const struct {
 };
 #define PEERS (sizeof(peers) / sizeof(peers[0]))
 
+// Scenes where bodies rest and move a little from step to step, as the cache expects.
+static const char *const cached_scenes[] = {"box_resting", "pile_step"};
+#define CACHED_SCENES (sizeof(cached_scenes) / sizeof(cached_scenes[0]))
+
+// collide_threads/<scene>/<n>: counts above the machine's hardware threads are skipped at run time.
+static const char *const thread_scenes[] = {"crowd", "hull16"};
+static const uint32_t thread_counts[] = {1, 2, 4, 8, 16};
+#define THREAD_SCENES (sizeof(thread_scenes) / sizeof(thread_scenes[0]))
+#define THREAD_COUNTS (sizeof(thread_counts) / sizeof(thread_counts[0]))
+
+// collide_size/crowd/<pairs>: 10^3 .. 10^6, and 10^7 with MANYFOLD_BENCH_HUGE=1 (a gigabyte and a
+// minute); with MANYFOLD_BENCH_PAIRS=n only n.
+#define SIZE_SCENE "crowd"
+static const uint32_t sweep_sizes[] = {1000, 10000, 100000, 1000000, 10000000};
+#define SWEEP_SIZES (sizeof(sweep_sizes) / sizeof(sweep_sizes[0]))
+
 static bench_scene scenes[MAX_SCENES];
 static manyfold_case manyfold_cases[MAX_SCENES][MANYFOLD_IMPLS];
 static peer_case peer_cases[MAX_SCENES][PEERS];
+static cached_case cached_cases[MAX_SCENES][2];
+static manyfold_case thread_cases[THREAD_SCENES][THREAD_COUNTS];
+static size_case size_cases[SWEEP_SIZES];
 static uint32_t scene_count = 0;
+
+static int environment_flag(const char *name)
+{
+    const char *text = getenv(name);
+    return text != NULL && strcmp(text, "") != 0 && strcmp(text, "0") != 0;
+}
+
+static bench_scene *scene_named(const char *name)
+{
+    for (uint32_t i = 0; i < scene_count; ++i)
+        if (strcmp(scenes[i].scene.name, name) == 0) return &scenes[i];
+    return NULL;
+}
+
+static void register_cached(bench_scene *s, uint32_t index)
+{
+    char name[128];
+    for (uint32_t i = 0; i < CACHED_SCENES; ++i) {
+        if (strcmp(s->scene.name, cached_scenes[i]) != 0) continue;
+        for (int warm = 1; warm >= 0; --warm) {
+            cached_cases[index][warm] = (cached_case){s, warm};
+            snprintf(name, sizeof(name), "collide/%s/manyfold_auto_cached_%s", s->scene.name, warm ? "warm" : "cold");
+            bench_register(name, bench_collide_cached, &cached_cases[index][warm], s->scene.pair_count);
+        }
+    }
+}
+
+static void register_threads(void)
+{
+    char name[128];
+    for (size_t i = 0; i < THREAD_SCENES; ++i) {
+        bench_scene *s = scene_named(thread_scenes[i]);
+        for (size_t k = 0; s != NULL && k < THREAD_COUNTS; ++k) {
+            thread_cases[i][k] = (manyfold_case){s, MF_ISA_AUTO, thread_counts[k]};
+            snprintf(name, sizeof(name), "collide_threads/%s/%u", thread_scenes[i], thread_counts[k]);
+            bench_register(name, bench_collide_manyfold, &thread_cases[i][k], s->scene.pair_count);
+        }
+    }
+}
+
+static void register_sizes(void)
+{
+    char name[128];
+    const char *requested = getenv("MANYFOLD_BENCH_PAIRS");
+    uint32_t only = requested != NULL ? (uint32_t)strtoul(requested, NULL, 10) : 0;
+    size_t count = environment_flag("MANYFOLD_BENCH_HUGE") ? SWEEP_SIZES : SWEEP_SIZES - 1;
+    for (size_t i = 0; i < count; ++i) {
+        size_cases[i] = (size_case){SIZE_SCENE, only > 0 ? only : sweep_sizes[i]};
+        snprintf(name, sizeof(name), "collide_size/%s/%u", SIZE_SCENE, size_cases[i].pairs);
+        bench_register(name, bench_collide_size, &size_cases[i], size_cases[i].pairs);
+        if (only > 0) break;
+    }
+}
 
 int bench_suite_register(void)
 {
@@ -52,6 +127,7 @@ int bench_suite_register(void)
             snprintf(name, sizeof(name), "collide/%s/%s", *scene_name, manyfold_impls[i].name);
             bench_register(name, bench_collide_manyfold, &manyfold_cases[scene_count][i], pairs);
         }
+        register_cached(s, scene_count);
         for (size_t i = 0; i < PEERS; ++i) {
             if (!peers[i].built || (peers[i].box_only && !s->box_only)) continue;
             peer_cases[scene_count][i] = (peer_case){.scene = s, .kind = peers[i].kind};
@@ -71,6 +147,8 @@ int bench_suite_register(void)
         }
         ++scene_count;
     }
+    register_threads();
+    register_sizes();
     bench_context("manyfold_version", mf_version());
     bench_context("manyfold_isa_best", mf_isa_name(mf_isa_best()));
     bench_context("scene_pairs", sizes);
@@ -84,5 +162,6 @@ void bench_suite_release(void)
         for (size_t k = 0; k < PEERS; ++k) bench_peer_release(&peer_cases[i][k]);
         bench_scene_release(&scenes[i]);
     }
+    bench_size_release();
     scene_count = 0;
 }

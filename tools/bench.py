@@ -6,16 +6,21 @@
 writes, under bench-results/ (or --out):
   results.json          Google Benchmark's own JSON output
   report.md             pairs per second, ratios (each implementation against the best peer,
-                        AVX2 against scalar, threads against one thread) and the peers' agreement
+                        AVX2 against scalar, threads against one thread), the peers' agreement,
+                        the cache (warm against cold), thread scaling and the size sweep
   pairs_per_second.png  pairs per second per scene and implementation (log scale)
+  pairs_vs_size.png     pairs per second and peak memory against pair count (collide_size)
+  thread_scaling.png    speed-up over one thread against threads (collide_threads)
 
---json FILE skips the run and reports on an earlier results.json. The whole suite takes about five
-minutes on two cores with the defaults; Bullet's polyhedral clipping on the hull scenes is half of it.
+--json FILE skips the run and reports on an earlier results.json. The whole suite takes about six
+minutes on two cores with the defaults; Bullet's polyhedral clipping on the hull scenes is a third
+of it. --huge adds the 10^7-pair size (about a gigabyte and a minute more).
 """
 import argparse
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -23,6 +28,8 @@ import sys
 MANYFOLD_IMPLS = ["manyfold_scalar", "manyfold_sse", "manyfold_avx2", "manyfold_avx512", "manyfold_neon",
                   "manyfold_auto", "manyfold_auto_threads"]
 PEER_IMPLS = ["bullet_hull", "bullet_boxbox", "ode"]
+FAMILIES = ["collide", "collide_threads", "collide_size"]
+CACHED_IMPLS = ["manyfold_auto_cached_cold", "manyfold_auto_cached_warm"]
 AGREEMENT_COUNTERS = ["both_touching", "normal_agree", "depth_agree", "only_manyfold", "only_peer",
                       "manifolds", "contacts"]
 
@@ -37,7 +44,9 @@ def parse_arguments():
                         help="repetitions of each manyfold benchmark; above 1 the median is reported (default 3)")
     parser.add_argument("--peer-repetitions", type=int, default=1,
                         help="repetitions of each peer benchmark (default 1: Bullet's are slow)")
-    parser.add_argument("--filter", default="collide/", help="benchmark name regex (default: all)")
+    parser.add_argument("--filter", default="^collide", help="benchmark name regex (default: all)")
+    parser.add_argument("--huge", action="store_true",
+                        help="add collide_size/crowd/10000000 (sets MANYFOLD_BENCH_HUGE=1; about 1.3 GB)")
     parser.add_argument("--pairs", type=int, default=0, help="pairs per scene (default: each scene's own size)")
     parser.add_argument("--no-compile", action="store_true", help="do not run `meson compile` first")
     parser.add_argument("--json", help="report on this results.json instead of running the suite")
@@ -57,10 +66,16 @@ def exact_filter(names):
     return "^(" + "|".join(re.escape(name) for name in names) + ")$"
 
 
+def is_peer(name):
+    parts = name.split("/")
+    return len(parts) >= 3 and parts[2] in PEER_IMPLS
+
+
 def run_suite(args, results_path):
     """Runs manyfold's benchmarks with --repetitions (medians) and the peers with
     --peer-repetitions (Bullet's hull clipping takes a minute an iteration on hull48), then merges
-    both JSON outputs into results_path. Returns the worst exit status."""
+    both JSON outputs into results_path, with the command in its context. Returns the worst exit
+    status."""
     if not args.no_compile:
         meson = shutil.which("meson")
         if meson is None:
@@ -73,10 +88,12 @@ def run_suite(args, results_path):
     environment = dict(os.environ)
     if args.pairs > 0:
         environment["MANYFOLD_BENCH_PAIRS"] = str(args.pairs)
+    if args.huge:
+        environment["MANYFOLD_BENCH_HUGE"] = "1"
 
     names = list_benchmarks(executable, args.filter, environment)
-    groups = [([n for n in names if "/manyfold_" in n], args.repetitions),
-              ([n for n in names if "/manyfold_" not in n], args.peer_repetitions)]
+    groups = [([n for n in names if not is_peer(n)], args.repetitions),
+              ([n for n in names if is_peer(n)], args.peer_repetitions)]
     merged, worst = None, 0
     for index, (group, repetitions) in enumerate(groups):
         if not group:
@@ -101,47 +118,65 @@ def run_suite(args, results_path):
             merged["benchmarks"] += part.get("benchmarks", [])
     if merged is None:
         sys.exit(f"no benchmark matches --filter {args.filter}")
+    merged.setdefault("context", {})["bench_command"] = " ".join(
+        shlex.quote(word) for word in ["/usr/bin/python3", "tools/bench.py"] + sys.argv[1:])
     with open(results_path, "w") as f:
         json.dump(merged, f, indent=2)
     return worst
 
 
 def load_results(path):
-    """{(scene, impl): entry}, one entry per benchmark: the median when repeated, else the run.
-    An entry may carry "cv": the coefficient of variation of its repetitions' wall time."""
+    """(context, families): families[family][(first, second)] is one benchmark's entry, the median
+    when repeated, else the run; families are "collide" (scene, impl), "collide_threads" (scene,
+    threads) and "collide_size" (scene, pairs), the numbers as ints. An entry may carry "cv": the
+    coefficient of variation of its repetitions' wall time."""
     with open(path) as f:
         document = json.load(f)
-    results, variation = {}, {}
+    families = {family: {} for family in FAMILIES}
+    variation = {}
     for entry in document.get("benchmarks", []):
         name = entry.get("run_name", entry["name"]).removesuffix("/real_time")
         parts = name.split("/")
-        if len(parts) != 3 or parts[0] != "collide":
+        if len(parts) != 3 or parts[0] not in FAMILIES:
             continue
-        key = (parts[1], parts[2])
+        second = parts[2] if parts[0] == "collide" else int(parts[2])
+        results, key = families[parts[0]], (parts[1], second)
         repeated = entry.get("run_type") == "aggregate"
         if repeated and entry.get("aggregate_name") == "cv":
-            variation[key] = entry.get("real_time")
+            variation[(parts[0], key)] = entry.get("real_time")
         if repeated and entry.get("aggregate_name") != "median":
             continue
         if repeated or key not in results:
             results[key] = dict(entry)
-    for key, cv in variation.items():
-        if key in results:
-            results[key]["cv"] = cv
-    return document.get("context", {}), results
+    for (family, key), cv in variation.items():
+        if key in families[family]:
+            families[family][key]["cv"] = cv
+    return document.get("context", {}), families
 
 
-def measurement_notes(results):
+def is_threaded(entry):
+    """Whether the run used more than the calling thread (its "threads" counter; older results go
+    by name)."""
+    if "threads" in entry:
+        return entry["threads"] > 1
+    name = entry.get("run_name", entry["name"]).removesuffix("/real_time")
+    return name.endswith("/manyfold_auto_threads") or (name.startswith("collide_threads/") and
+                                                       not name.endswith("/1"))
+
+
+def measurement_notes(families):
     """How far to trust the numbers: repetition spread, and runs that waited for the CPU (on a shared
     machine a single-threaded run's CPU time falls well below its wall time)."""
     notes = []
-    spreads = sorted(entry["cv"] for entry in results.values() if entry.get("cv") is not None)
+    entries = [entry for results in families.values() for entry in results.values()]
+    spreads = sorted(entry["cv"] for entry in entries if entry.get("cv") is not None)
     if spreads:
         notes.append(f"Spread between repetitions (coefficient of variation of wall time): median "
                      f"{100 * spreads[len(spreads) // 2]:.1f}%, largest {100 * spreads[-1]:.1f}%.")
-    busy = [f"{scene}/{impl} ({entry['cpu_time'] / entry['real_time']:.0%})"
-            for (scene, impl), entry in results.items()
-            if not entry.get("error_occurred") and impl != "manyfold_auto_threads" and entry.get("real_time")
+    busy = [f"{entry.get('run_name', entry['name']).removesuffix('/real_time')} "
+            f"({entry['cpu_time'] / entry['real_time']:.0%})"
+            for entry in entries
+            if not entry.get("error_occurred") and not is_threaded(entry) and entry.get("real_time")
             and entry["cpu_time"] < 0.8 * entry["real_time"]]
     if busy:
         notes.append("Single-threaded runs that got under 80% of a core (CPU time / wall time; the machine was "
@@ -159,7 +194,7 @@ def pairs_per_second(entry):
         return None
     rate = entry.get("items_per_second")
     if CLOCK == "cpu" and rate is not None:
-        if entry.get("run_name", entry["name"]).endswith("manyfold_auto_threads/real_time"):
+        if is_threaded(entry):
             return None
         rate *= entry["real_time"] / entry["cpu_time"] if entry.get("cpu_time") else 1.0
     return rate
@@ -197,10 +232,17 @@ def table(header, rows):
     return "\n".join(lines)
 
 
-def report(context, results):
+def format_mb(value):
+    return "–" if value is None else f"{value:,.0f}" if value >= 100 else f"{value:.1f}"
+
+
+def report(context, families):
+    results = families["collide"]
     scenes = scenes_in_order(results)
     impls = [impl for impl in MANYFOLD_IMPLS + PEER_IMPLS if any((s, impl) in results for s in scenes)]
     out = ["# manyfold benchmark", ""]
+    if context.get("bench_command"):
+        out += [f"Command: `{context['bench_command']}`", ""]
     out.append(f"manyfold {context.get('manyfold_version', '?')}, auto ISA = {context.get('manyfold_isa_best', '?')}, "
                f"{context.get('num_cpus', '?')} CPUs at {context.get('mhz_per_cpu', '?')} MHz, "
                f"{context.get('date', '')}. Scene sizes (pairs): {context.get('scene_pairs', '?')}; "
@@ -211,10 +253,11 @@ def report(context, results):
     rows = [[scene] + [format_rate(pairs_per_second(results.get((scene, impl)))) for impl in impls]
             for scene in scenes]
     out += [table(["scene"] + impls, rows), ""]
-    skipped = sorted({entry.get("error_message", "") for entry in results.values() if entry.get("error_occurred")})
+    skipped = sorted({entry.get("error_message", "") for family in families.values() for entry in family.values()
+                      if entry.get("error_occurred")})
     if skipped:
         out += ["Skipped: " + "; ".join(skipped) + ".", ""]
-    for note in measurement_notes(results):
+    for note in measurement_notes(families):
         out += [note, ""]
 
     out += ["## Ratios", "",
@@ -231,6 +274,10 @@ def report(context, results):
                      format_ratio(rate("manyfold_auto_threads"), rate("manyfold_auto"))])
     out += [table(["scene", "best peer"] + [f"{impl} / peer" for impl in present] +
                   ["avx2 / scalar", "threads / 1 thread"], rows), ""]
+
+    out += cache_section(results)
+    out += threads_section(families["collide_threads"])
+    out += size_section(families["collide_size"])
 
     out += ["## Peer agreement with manyfold", "",
             "Fractions of pairs. A pair is touching when its deepest contact penetrates. normal_agree "
@@ -249,6 +296,83 @@ def report(context, results):
                         [f"{entry.get(c, 0):.3f}" for c in AGREEMENT_COUNTERS[-2:]])
     out += [table(["scene", "peer"] + AGREEMENT_COUNTERS, rows), ""]
     return "\n".join(out)
+
+
+def cache_section(results):
+    scenes = [scene for scene in scenes_in_order(results) if any((scene, impl) in results for impl in CACHED_IMPLS)]
+    if not scenes:
+        return []
+    out = ["## Temporal coherence: mf_collide_cached", "",
+           "One thread, auto ISA. Every iteration moves the bodies to the next of 16 precomputed steps of "
+           "`scene_step` (sub-millimetre, under 0.03 degrees per step). Warm: the cache carries over from the "
+           "previous step. Cold: it is zeroed before every call, with the clock stopped. Uncached: plain "
+           "`mf_collide` on the rest pose (`manyfold_auto`). presence_differs and normal_differs compare the "
+           "last cached output with `mf_collide` on the same poses: pairs with a manifold in only one, and "
+           "pairs whose normals differ by more than 8 degrees (allowed within the slop).", ""]
+    rows = []
+    for scene in scenes:
+        rate = lambda impl: pairs_per_second(results.get((scene, impl)))
+        warm = results.get((scene, "manyfold_auto_cached_warm")) or {}
+        rows.append([scene, format_rate(rate("manyfold_auto")), format_rate(rate("manyfold_auto_cached_cold")),
+                     format_rate(rate("manyfold_auto_cached_warm")),
+                     format_ratio(rate("manyfold_auto_cached_warm"), rate("manyfold_auto_cached_cold")),
+                     format_ratio(rate("manyfold_auto_cached_warm"), rate("manyfold_auto")),
+                     f"{warm['presence_differs']:.4f}" if "presence_differs" in warm else "–",
+                     f"{warm['normal_differs']:.4f}" if "normal_differs" in warm else "–"])
+    out += [table(["scene", "uncached", "cold", "warm", "warm / cold", "warm / uncached",
+                   "presence_differs (warm)", "normal_differs (warm)"], rows), ""]
+    return out
+
+
+def threads_section(threads):
+    if not threads:
+        return []
+    counts = sorted({n for _, n in threads})
+    out = ["## Thread scaling", "",
+           "`collide_threads/<scene>/<n>`: auto ISA, `config.threads = n`; pairs per second and the speed-up over "
+           "one thread (target: 1.85× or more at 2 threads). Counts above the machine's hardware threads are "
+           "skipped.", ""]
+    rows = []
+    for scene in scenes_in_order(threads):
+        one = pairs_per_second(threads.get((scene, 1)))
+        row = [scene]
+        for n in counts:
+            entry = threads.get((scene, n))
+            rate = pairs_per_second(entry)
+            if entry is not None and entry.get("error_occurred"):
+                row.append("skipped")
+            else:
+                row.append(f"{format_rate(rate)} ({format_ratio(rate, one)})" if rate else "–")
+        rows.append(row)
+    out += [table(["scene"] + [f"{n} thread{'s' if n > 1 else ''}" for n in counts], rows), ""]
+    return out
+
+
+def size_section(sizes):
+    if not sizes:
+        return []
+    out = ["## Pair count", "",
+           "`collide_size/<scene>/<pairs>`: one thread, auto ISA, the scene made at each size. pairs/s should stay "
+           "flat. Peak RSS is the process's (VmHWM, reset before each size); added is the peak over what the "
+           "process held before the size's scene was made: scene, worst-case output stream and context.", ""]
+    rows = []
+    for scene, pairs in sorted(sizes, key=lambda key: (key[0], key[1])):
+        entry = sizes[(scene, pairs)]
+        if entry.get("error_occurred"):
+            rows.append([scene, f"{pairs:,}", "failed: " + entry.get("error_message", ""), "", "", "", ""])
+            continue
+        smallest = min(n for s, n in sizes if s == scene)
+        rate = pairs_per_second(entry)
+        peak = entry.get("peak_rss_mb")
+        rows.append([scene, f"{pairs:,}", format_rate(rate),
+                     format_ratio(rate, pairs_per_second(sizes.get((scene, smallest)))),
+                     format_mb(peak), format_mb(entry.get("added_rss_mb")),
+                     f"{entry['added_bytes_per_pair']:.0f}" if "added_bytes_per_pair" in entry else "–"])
+    out += [table(["scene", "pairs", "pairs/s", "vs smallest", "peak RSS (MiB)", "added (MiB)", "added bytes/pair"],
+                  rows), ""]
+    if any(entry.get("peak_rss_reset") == 0 for entry in sizes.values()):
+        out += ["The peak could not be reset on this system: a size's peak may be an earlier benchmark's.", ""]
+    return out
 
 
 def plot(results, path):
@@ -281,6 +405,74 @@ def plot(results, path):
     plt.close(figure)
 
 
+def plot_sizes(sizes, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import ScalarFormatter
+
+    figure, axes = plt.subplots(figsize=(8, 5))
+    memory = axes.twinx()
+    for scene in scenes_in_order(sizes):
+        points = sorted((pairs, pairs_per_second(entry), entry.get("peak_rss_mb"))
+                        for (s, pairs), entry in sizes.items() if s == scene and pairs_per_second(entry))
+        if not points:
+            continue
+        axes.plot([p for p, _, _ in points], [r for _, r, _ in points], "o-", label=f"{scene}: pairs/s")
+        memory.plot([p for p, _, m in points if m], [m for _, _, m in points if m], "s--", color="grey",
+                    label=f"{scene}: peak RSS")
+    axes.set_xscale("log")
+    axes.set_ylim(bottom=0)
+    memory.set_yscale("log")
+    memory.yaxis.set_major_formatter(ScalarFormatter())
+    memory.yaxis.set_minor_formatter(ScalarFormatter())
+    axes.set_xlabel("pairs per call")
+    axes.set_ylabel("pairs per second (one thread)")
+    memory.set_ylabel("peak resident memory (MiB)")
+    axes.set_title("manyfold: throughput and memory against pair count")
+    lines = axes.get_legend_handles_labels()
+    more = memory.get_legend_handles_labels()
+    axes.legend(lines[0] + more[0], lines[1] + more[1], fontsize="small", loc="lower left")
+    axes.grid(which="both", alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def plot_threads(threads, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullFormatter, ScalarFormatter
+
+    figure, axes = plt.subplots(figsize=(8, 5))
+    most, measured = 1, {1}
+    for scene in scenes_in_order(threads):
+        one = pairs_per_second(threads.get((scene, 1)))
+        points = sorted((n, pairs_per_second(entry) / one) for (s, n), entry in threads.items()
+                        if s == scene and one and pairs_per_second(entry))
+        if points:
+            axes.plot([n for n, _ in points], [x for _, x in points], "o-", label=scene)
+            most = max(most, points[-1][0])
+            measured |= {n for n, _ in points}
+    axes.plot([1, most], [1, most], ":", color="grey", label="ideal")
+    axes.set_xscale("log", base=2)
+    axes.set_yscale("log", base=2)
+    axes.set_xticks(sorted(measured))
+    axes.set_yticks(sorted(measured))
+    for axis in (axes.xaxis, axes.yaxis):
+        axis.set_major_formatter(ScalarFormatter())
+        axis.set_minor_formatter(NullFormatter())
+    axes.set_xlabel("threads")
+    axes.set_ylabel("speed-up over one thread")
+    axes.set_title("manyfold: thread scaling (higher is better)")
+    axes.legend(fontsize="small")
+    axes.grid(which="both", alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
 def main():
     global CLOCK
     args = parse_arguments()
@@ -288,16 +480,25 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     results_path = args.json or os.path.join(args.out, "results.json")
     status = 0 if args.json else run_suite(args, results_path)
-    context, results = load_results(results_path)
-    if not results:
-        sys.exit(f"no collide/ benchmarks in {results_path}")
-    text = report(context, results)
+    context, families = load_results(results_path)
+    if not any(families.values()):
+        sys.exit(f"no collide benchmarks in {results_path}")
+    text = report(context, families)
     suffix = "" if CLOCK == "wall" else "_cpu"
+    written = [f"report{suffix}.md"]
     with open(os.path.join(args.out, f"report{suffix}.md"), "w") as f:
         f.write(text + "\n")
-    plot(results, os.path.join(args.out, f"pairs_per_second{suffix}.png"))
+    if families["collide"]:
+        plot(families["collide"], os.path.join(args.out, f"pairs_per_second{suffix}.png"))
+        written.append(f"pairs_per_second{suffix}.png")
+    if families["collide_size"]:
+        plot_sizes(families["collide_size"], os.path.join(args.out, f"pairs_vs_size{suffix}.png"))
+        written.append(f"pairs_vs_size{suffix}.png")
+    if families["collide_threads"] and CLOCK == "wall":
+        plot_threads(families["collide_threads"], os.path.join(args.out, "thread_scaling.png"))
+        written.append("thread_scaling.png")
     print(text)
-    print(f"\nwrote {args.out}/report{suffix}.md, {args.out}/pairs_per_second{suffix}.png, {results_path}")
+    print(f"\nwrote {', '.join(os.path.join(args.out, name) for name in written)}, {results_path}")
     return status
 
 

@@ -186,23 +186,29 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
 
     // Planes: Newell's normal is robust for polygons that are only nearly planar; the offset is the
     // support over all vertices, so every plane touches the hull and none cuts into it.
-    const float degenerate_area = 1e-12f * radius * radius;
     uint32_t loop_at = 0;
     for (uint32_t f = 0; f < face_count && status == MF_OK; ++f) {
         const uint16_t *loop = poly->loops + loop_at;
         uint32_t n = poly->loop_counts[f];
-        mf_vec3 normal = {0};
+        // In double and relative to the first vertex: a tiny facet far from the origin would
+        // cancel to nothing in float, and its normal's squared length would underflow.
+        double nx = 0.0, ny = 0.0, nz = 0.0;
         for (uint32_t k = 0; k < n; ++k) {
             if (loop[k] >= vertex_count) status = MF_ERR_DEGENERATE_HULL;
             if (status != MF_OK) break;
-            mf_vec3 p = poly->vertices[loop[k]], q = poly->vertices[loop[(k + 1) % n]];
-            normal = mf_add(normal, mf_cross(p, q));
+            mf_vec3 origin = poly->vertices[loop[0]], p = poly->vertices[loop[k]], q = poly->vertices[loop[(k + 1) % n]];
+            double px = (double)p.x - origin.x, py = (double)p.y - origin.y, pz = (double)p.z - origin.z;
+            double qx = (double)q.x - origin.x, qy = (double)q.y - origin.y, qz = (double)q.z - origin.z;
+            nx += py * qz - pz * qy;
+            ny += pz * qx - px * qz;
+            nz += px * qy - py * qx;
         }
-        if (status != MF_OK || mf_length(normal) <= degenerate_area) {
+        double length = sqrt(nx * nx + ny * ny + nz * nz);
+        if (status != MF_OK || !(length > 0.0)) {
             status = MF_ERR_DEGENERATE_HULL;
             break;
         }
-        normal = mf_normalize(normal);
+        mf_vec3 normal = {(float)(nx / length), (float)(ny / length), (float)(nz / length)};
         float offset = -INFINITY;
         for (uint32_t i = 0; i < vertex_count; ++i) offset = fmaxf(offset, mf_dot(normal, poly->vertices[i]));
         // The face's own vertices must lie on that plane: this catches loops given clockwise.

@@ -49,16 +49,6 @@ void mf_cache_store(mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair,
     relative_pose(bodies, pair, &entry->relative_rotation, &entry->relative_position);
 }
 
-// The gap between the hulls along `normal` (a to b): how far b's lowest point lies beyond a's
-// highest. Any axis gives a lower bound of the distance this way.
-static float projected_gap(const mf_pair_frame *frame, mf_vec3 normal)
-{
-    float a_max = -INFINITY, b_min = INFINITY;
-    for (uint32_t v = 0; v < frame->a->vertex_count; ++v) a_max = mf_maxf(a_max, mf_dot(normal, mf_view_vertex(frame->a, v)));
-    for (uint32_t v = 0; v < frame->b->vertex_count; ++v) b_min = mf_minf(b_min, mf_dot(normal, frame->b_vertices[v]));
-    return b_min - a_max;
-}
-
 // The cached axis in the current pose: its normal (edges) and separation. 0 if it has become
 // ill-defined (edges turned parallel).
 static int evaluate_axis(const mf_pair_frame *frame, int projection, mf_axis *axis)
@@ -94,12 +84,12 @@ static int evaluate_axis(const mf_pair_frame *frame, int projection, mf_axis *ax
     normal = mf_scale(normal, 1.0f / length);
     if (projection) {
         // As in the projection query: the orientation that separates more.
-        if (projected_gap(frame, mf_neg(normal)) > projected_gap(frame, normal)) normal = mf_neg(normal);
+        if (mf_projected_gap(frame, mf_neg(normal)) > mf_projected_gap(frame, normal)) normal = mf_neg(normal);
     } else if (mf_dot(normal, mf_sub(a_point, a->centroid)) < 0.0f) {
         normal = mf_neg(normal);
     }
     axis->normal = normal;
-    axis->separation = projected_gap(frame, normal);
+    axis->separation = mf_projected_gap(frame, normal);
     return 1;
 }
 

@@ -37,20 +37,30 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
         for (uint32_t l = 0; l < plan->lanes; ++l) {
             uint32_t p = bins->order[plan->first + l];
             mf_pair_result *result = &results[p];
+            mf_pair pair = pairs[p];
             mf_axis_candidates candidates = {wide->axes.face_a[l], wide->axes.face_b[l], wide->axes.edge[l],
-                                             bundle.projection};
+                                             bundle.projection,
+                                             bank->shapes[bodies->shape[pair.a]].radius +
+                                                 bank->shapes[bodies->shape[pair.b]].radius};
             result->count = 0;
+            mf_hull_view a, b;
+            mf_pair_frame frame;
+            int have_frame = !candidates.projection && candidates.edge.separation > candidates.face_a.separation &&
+                             candidates.edge.separation > candidates.face_b.separation;
+            if (have_frame) { // the edge axis decides: measure it as the scalar path does
+                frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, worker->scratch, &a, &b);
+                mf_measure_edge_axis(&frame, &candidates);
+            }
             if (!mf_is_touching(&candidates, config->margin)) {
-                if (worker->caching) mf_cache_store(&result->cache, bodies, pairs[p], &candidates, NULL);
+                if (worker->caching) mf_cache_store(&result->cache, bodies, pair, &candidates, NULL);
                 continue;
             }
-            mf_hull_view a, b;
-            mf_pair_frame frame = frame_from_bundle(bank, bodies, pairs[p], wide, l, bundle.b.counts.vertices,
-                                                    worker->scratch, &a, &b);
+            if (!have_frame)
+                frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, worker->scratch, &a, &b);
             mf_axis used;
-            mf_contacts_for_pair(config, &frame, &candidates, &wide->axes.rotation_a[l],
-                                 bodies->transform[pairs[p].a].p, result, &used);
-            if (worker->caching) mf_cache_store(&result->cache, bodies, pairs[p], &candidates, &used);
+            mf_contacts_for_pair(config, &frame, &candidates, &wide->axes.rotation_a[l], bodies->transform[pair.a].p,
+                                 result, &used);
+            if (worker->caching) mf_cache_store(&result->cache, bodies, pair, &candidates, &used);
         }
     }
 }
@@ -71,7 +81,7 @@ static uint32_t cull_apart_pairs(const mf_context *context, mf_worker *worker, c
         for (uint32_t l = 0; l < plan->lanes; ++l) {
             uint32_t p = bins->order[plan->first + l];
             mf_axis_candidates candidates = {wide->axes.face_a[l], wide->axes.face_b[l], wide->axes.edge[l],
-                                             bundle.projection};
+                                             bundle.projection, 0.0f};
             if (wide->axes.face_a[l].separation < margin && wide->axes.face_b[l].separation < margin) {
                 wide->alive[alive++] = p;
             } else {

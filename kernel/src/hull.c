@@ -83,7 +83,8 @@ static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, 
         uint32_t n = (uint32_t)qh_setsize(qh, ordered);
         if (n > MF_MAX_FACE_VERTICES) status = MF_ERR_HULL_TOO_LARGE;
         if (n < 3) status = MF_ERR_DEGENERATE_HULL;
-        mf_vec3 newell = {0}, first = {0}, previous = {0};
+        // Newell's normal in double relative to the first vertex: tiny facets cancel in float.
+        double newell[3] = {0, 0, 0}, first[3] = {0, 0, 0}, previous[3] = {0, 0, 0};
         uint32_t k = 0;
         vertexT **vertexp;
         FOREACHvertex_(ordered)
@@ -96,18 +97,23 @@ static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, 
                                                (float)(vertex->point[2] + center[2])};
             }
             loops[loop_at + k] = (uint16_t)map[vertex->id];
-            mf_vec3 p = vertices[map[vertex->id]];
-            if (k == 0) first = p;
-            else newell = mf_add(newell, mf_cross(previous, p));
-            previous = p;
+            double p[3] = {vertex->point[0], vertex->point[1], vertex->point[2]};
+            if (k == 0) {
+                for (int c = 0; c < 3; ++c) first[c] = p[c];
+            }
+            for (int c = 0; c < 3; ++c) p[c] -= first[c];
+            newell[0] += previous[1] * p[2] - previous[2] * p[1];
+            newell[1] += previous[2] * p[0] - previous[0] * p[2];
+            newell[2] += previous[0] * p[1] - previous[1] * p[0];
+            for (int c = 0; c < 3; ++c) previous[c] = p[c];
             ++k;
         }
         qh_settempfree(qh, &ordered);
         if (status != MF_OK) break;
-        newell = mf_add(newell, mf_cross(previous, first));
+        // (the closing term, previous x first, vanishes: first is the origin here)
         // qhull's order can be either orientation: make it counter-clockwise about the outward normal.
-        mf_vec3 outward = {(float)facet->normal[0], (float)facet->normal[1], (float)facet->normal[2]};
-        if (mf_dot(newell, outward) < 0.0f) {
+        double along = newell[0] * facet->normal[0] + newell[1] * facet->normal[1] + newell[2] * facet->normal[2];
+        if (along < 0.0) {
             for (uint32_t a = 0, b = n - 1; a < b; ++a, --b) {
                 uint16_t t = loops[loop_at + a];
                 loops[loop_at + a] = loops[loop_at + b];

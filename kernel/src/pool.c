@@ -116,6 +116,13 @@ static uint32_t physical_cores(mf_pool *pool)
 
 mf_status mf_pool_create(uint32_t requested, mf_pool **out, uint32_t *threads)
 {
+#if !MF_HAVE_THREADS
+    // Built without worker threads (-Dthreads=false): every call runs on the calling thread.
+    (void)requested;
+    *out = NULL;
+    *threads = 1;
+    return MF_OK;
+#endif
     mf_pool *pool = calloc(1, sizeof(mf_pool));
     if (pool == NULL) return MF_ERR_OUT_OF_MEMORY;
 #if MF_HAVE_HWLOC

@@ -27,7 +27,7 @@ static int is_minkowski_face(mf_vec3 a, mf_vec3 b, mf_vec3 b_x_a, mf_vec3 c, mf_
     return cba * dba < 0.0f && adc * bdc < 0.0f && cba * bdc > 0.0f;
 }
 
-mf_edge_query mf_query_edges(const mf_pair_frame *frame, float margin)
+mf_edge_query mf_query_edges(const mf_pair_frame *frame)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     mf_edge_query best = {-INFINITY, 0, 0, {0, 0, 0}};
@@ -52,13 +52,12 @@ mf_edge_query mf_query_edges(const mf_pair_frame *frame, float margin)
             if (mf_dot(axis, mf_sub(a_point, a->centroid)) < 0.0f) axis = mf_neg(axis);
             float separation = mf_dot(axis, mf_sub(frame->b_vertices[b->edge_vertex0[j]], a_point));
             if (separation > best.separation) best = (mf_edge_query){separation, i, j, axis};
-            if (separation > margin) return best;
         }
     }
     return best;
 }
 
-mf_edge_query mf_query_edge_directions(const mf_pair_frame *frame, float margin)
+mf_edge_query mf_query_edge_directions(const mf_pair_frame *frame)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     mf_edge_query best = {-INFINITY, 0, 0, {0, 0, 0}};
@@ -86,7 +85,6 @@ mf_edge_query mf_query_edge_directions(const mf_pair_frame *frame, float margin)
             float separation = backward > forward ? backward : forward;
             if (backward > forward) axis = mf_neg(axis);
             if (separation > best.separation) best = (mf_edge_query){separation, k, m, axis};
-            if (separation > margin) return best;
         }
     }
     return best;
@@ -121,7 +119,7 @@ uint32_t mf_rank_axes(const mf_axis_candidates *c, float linear_slop, mf_axis ra
     // best by more than one linear_slop. A float-noise allowance keeps ties (an edge axis that is
     // also a face normal) even when the slop is zero.
     float best = mf_best_separation(c);
-    linear_slop += 1e-5f * (1.0f + fabsf(best));
+    linear_slop += 4e-6f * (c->scale + fabsf(best));
     uint32_t count = 0;
     if (c->face_a.separation + linear_slop >= best)
         ranked[count++] = (mf_axis){MF_AXIS_FACE_A, c->face_a.separation, c->face_a.face, 0, {0, 0, 0}};
@@ -133,14 +131,31 @@ uint32_t mf_rank_axes(const mf_axis_candidates *c, float linear_slop, mf_axis ra
     return count;
 }
 
+float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal)
+{
+    float a_max = -INFINITY, b_min = INFINITY;
+    for (uint32_t v = 0; v < frame->a->vertex_count; ++v) a_max = mf_maxf(a_max, mf_dot(normal, mf_view_vertex(frame->a, v)));
+    for (uint32_t v = 0; v < frame->b->vertex_count; ++v) b_min = mf_minf(b_min, mf_dot(normal, frame->b_vertices[v]));
+    return b_min - a_max;
+}
+
+void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *c)
+{
+    if (c->projection || !(c->edge.separation > mf_maxf(c->face_a.separation, c->face_b.separation))) return;
+    float gap = mf_projected_gap(frame, c->edge.normal);
+    if (gap < c->edge.separation) c->edge.separation = gap;
+}
+
 int mf_query_pair(const mf_pair_frame *frame, float margin, mf_axis_candidates *c)
 {
-    *c = (mf_axis_candidates){{-INFINITY, 0}, {-INFINITY, 0}, {-INFINITY, 0, 0, {0, 0, 0}}, 0};
+    *c = (mf_axis_candidates){{-INFINITY, 0}, {-INFINITY, 0}, {-INFINITY, 0, 0, {0, 0, 0}}, 0,
+                              frame->a->shape->radius + frame->b->shape->radius};
     c->face_a = mf_query_faces(frame->a, frame->b_vertices, frame->b->vertex_count, margin);
     if (c->face_a.separation >= margin) return 0;
     c->face_b = mf_query_faces(frame->b, frame->a_vertices, frame->a->vertex_count, margin);
     if (c->face_b.separation >= margin) return 0;
     c->projection = mf_uses_projection(frame->a, frame->b);
-    c->edge = c->projection ? mf_query_edge_directions(frame, margin) : mf_query_edges(frame, margin);
+    c->edge = c->projection ? mf_query_edge_directions(frame) : mf_query_edges(frame);
+    mf_measure_edge_axis(frame, c);
     return mf_is_touching(c, margin);
 }

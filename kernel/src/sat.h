@@ -46,11 +46,11 @@ mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vert
                              float margin);
 
 // Edge query over the pairs of edges that build a face of the Minkowski difference.
-mf_edge_query mf_query_edges(const mf_pair_frame *frame, float margin);
+mf_edge_query mf_query_edges(const mf_pair_frame *frame);
 
 // Edge query of two parallelepipeds: the 9 axes of their edge directions, both hulls projected
 // onto each. edge_a and edge_b hold direction indices until mf_resolve_direction_edges.
-mf_edge_query mf_query_edge_directions(const mf_pair_frame *frame, float margin);
+mf_edge_query mf_query_edge_directions(const mf_pair_frame *frame);
 
 // Turns an edge axis from mf_query_edge_directions into the two supporting edges.
 void mf_resolve_direction_edges(const mf_pair_frame *frame, mf_axis *axis);
@@ -61,6 +61,7 @@ typedef struct mf_axis_candidates {
     mf_face_query face_a, face_b;
     mf_edge_query edge;
     int projection;
+    float scale; // the hulls' radii summed: the size float noise is relative to
 } mf_axis_candidates;
 
 static inline float mf_best_separation(const mf_axis_candidates *c)
@@ -76,6 +77,15 @@ static inline int mf_is_touching(const mf_axis_candidates *c, float margin) { re
 // no contact (an incident face missing the reference face, edges whose closest points are not
 // on both edges). Returns how many.
 uint32_t mf_rank_axes(const mf_axis_candidates *candidates, float linear_slop, mf_axis ranked[3]);
+
+// The gap between the hulls along `normal` (a to b): b's lowest point beyond a's highest. Any axis
+// gives a lower bound of the distance this way.
+float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal);
+
+// When the Gauss-map edge axis is the pair's best, measures it again by projecting both hulls:
+// the Gauss-map formula measures between the edges' lines, and nearly degenerate arcs can pass
+// edges that do not support the hulls along the axis.
+void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *candidates);
 
 // Runs the three queries of the pair; returns 0 if it is apart by `margin` or more.
 int mf_query_pair(const mf_pair_frame *frame, float margin, mf_axis_candidates *candidates);

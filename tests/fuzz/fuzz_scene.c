@@ -90,8 +90,8 @@ static void check_scene(const cli_scene *scene)
         FUZZ_REQUIRE(fuzz_finite3(t.p) && fabsf(t.p.x) <= CLI_MAX_COORDINATE && fabsf(t.p.y) <= CLI_MAX_COORDINATE &&
                          fabsf(t.p.z) <= CLI_MAX_COORDINATE,
                      "body %u at %g %g %g", i, (double)t.p.x, (double)t.p.y, (double)t.p.z);
-        double length = sqrt((double)t.q.x * t.q.x + (double)t.q.y * t.q.y + (double)t.q.z * t.q.z +
-                             (double)t.q.w * t.q.w);
+        double length =
+            sqrt((double)t.q.x * t.q.x + (double)t.q.y * t.q.y + (double)t.q.z * t.q.z + (double)t.q.w * t.q.w);
         FUZZ_REQUIRE(fabs(length - 1.0) < 1e-5, "body %u: quaternion of length %.9g", i, length);
     }
     mf_context *context;
@@ -129,7 +129,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_scene(&scene);
         cli_scene_free(&scene);
     } else {
-        FUZZ_REQUIRE(strncmp(error.text, scene_path, strlen(scene_path)) == 0 && strlen(error.text) > strlen(scene_path),
+        FUZZ_REQUIRE(strncmp(error.text, scene_path, strlen(scene_path)) == 0 &&
+                         strlen(error.text) > strlen(scene_path),
                      "a failed load says \"%s\"", error.text);
         FUZZ_REQUIRE(scene.bank == NULL && scene.body_shape == NULL && scene.body_count == 0 && scene.name == NULL,
                      "a failed load left a scene");

@@ -36,22 +36,24 @@ static void fuzz_fail(const char *file, int line, const char *expression, const 
 }
 
 // FUZZ_REQUIRE(condition, "format", ...): abort with the details when the condition is false.
-#define FUZZ_REQUIRE(condition, ...)                                                                           \
-    do {                                                                                                       \
-        if (!(condition)) fuzz_fail(__FILE__, __LINE__, #condition, __VA_ARGS__);                             \
+#define FUZZ_REQUIRE(condition, ...)                                                                                   \
+    do {                                                                                                               \
+        if (!(condition)) fuzz_fail(__FILE__, __LINE__, #condition, __VA_ARGS__);                                      \
     } while (0)
 
 // Kernel bugs found by fuzzing and still open (each has its input in regressions/). By default a
-// harness aborts on them like on any other violation; with MF_FUZZ_TOLERATE_KNOWN=1 in the
-// environment it lets them pass, so that a fuzzing campaign can go on to find others.
-static inline int fuzz_tolerate_known(void)
+// harness aborts on them like on any other violation; MF_FUZZ_TOLERATE_KNOWN in the environment
+// lets them pass, so that a fuzzing campaign can go on to find others: "1" for all of them, or a
+// comma-separated list of their names (to minimise an input for one bug while tolerating another).
+static inline int fuzz_tolerate_known(const char *bug)
 {
-    static int tolerate = -1;
-    if (tolerate < 0) {
-        const char *value = getenv("MF_FUZZ_TOLERATE_KNOWN");
-        tolerate = value != NULL && value[0] == '1';
-    }
-    return tolerate;
+    const char *value = getenv("MF_FUZZ_TOLERATE_KNOWN");
+    if (value == NULL || value[0] == '\0') return 0;
+    if (strcmp(value, "1") == 0) return 1;
+    size_t length = strlen(bug);
+    for (const char *at = strstr(value, bug); at != NULL; at = strstr(at + 1, bug))
+        if ((at == value || at[-1] == ',') && (at[length] == '\0' || at[length] == ',')) return 1;
+    return 0;
 }
 
 // The fuzzer's bytes as a stream of numbers; past the end every read gives zeros.
@@ -88,10 +90,7 @@ static inline float fuzz_raw_float(fuzz_bytes *in)
     return value;
 }
 
-static inline int fuzz_is_status(mf_status status)
-{
-    return (unsigned)status <= (unsigned)MF_ERR_UNSUPPORTED_ISA;
-}
+static inline int fuzz_is_status(mf_status status) { return (unsigned)status <= (unsigned)MF_ERR_UNSUPPORTED_ISA; }
 
 static inline int fuzz_finite3(mf_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
@@ -101,7 +100,8 @@ static inline int fuzz_finite3(mf_vec3 v) { return isfinite(v.x) && isfinite(v.y
 //   finite normals, finite contacts;
 // - MF_ERR_CAPACITY: the same for the pairs before pairs_done < pair_count, nothing after;
 // - any other error: an empty stream.
-static inline void fuzz_check_stream(const mf_stream *stream, mf_status status, uint32_t pair_count, uint32_t max_contacts)
+static inline void fuzz_check_stream(const mf_stream *stream, mf_status status, uint32_t pair_count,
+                                     uint32_t max_contacts)
 {
     FUZZ_REQUIRE(fuzz_is_status(status), "status %d", (int)status);
     if (status != MF_OK && status != MF_ERR_CAPACITY) {
@@ -117,17 +117,17 @@ static inline void fuzz_check_stream(const mf_stream *stream, mf_status status, 
         FUZZ_REQUIRE(done < pair_count, "MF_ERR_CAPACITY with pairs_done %u of %u", done, pair_count);
     FUZZ_REQUIRE(stream->manifold_count <= stream->manifold_capacity && stream->manifold_count <= done,
                  "%u manifolds, capacity %u, %u pairs done", stream->manifold_count, stream->manifold_capacity, done);
-    FUZZ_REQUIRE(stream->contact_count <= stream->contact_capacity, "%u contacts, capacity %u",
-                 stream->contact_count, stream->contact_capacity);
+    FUZZ_REQUIRE(stream->contact_count <= stream->contact_capacity, "%u contacts, capacity %u", stream->contact_count,
+                 stream->contact_capacity);
     uint32_t running = 0;
     for (uint32_t m = 0; m < stream->manifold_count; ++m) {
         const mf_manifold *manifold = &stream->manifolds[m];
         FUZZ_REQUIRE(manifold->pair < done, "manifold %u names pair %u, pairs done %u", m, manifold->pair, done);
-        FUZZ_REQUIRE(m == 0 || manifold->pair > stream->manifolds[m - 1].pair, "manifold %u: pair %u after pair %u",
-                     m, manifold->pair, stream->manifolds[m - 1].pair);
+        FUZZ_REQUIRE(m == 0 || manifold->pair > stream->manifolds[m - 1].pair, "manifold %u: pair %u after pair %u", m,
+                     manifold->pair, stream->manifolds[m - 1].pair);
         FUZZ_REQUIRE(manifold->first == running, "manifold %u starts at %u, expected %u", m, manifold->first, running);
-        FUZZ_REQUIRE(manifold->count >= 1 && manifold->count <= max_contacts, "manifold %u has %u contacts (max %u)",
-                     m, manifold->count, max_contacts);
+        FUZZ_REQUIRE(manifold->count >= 1 && manifold->count <= max_contacts, "manifold %u has %u contacts (max %u)", m,
+                     manifold->count, max_contacts);
         FUZZ_REQUIRE(manifold->count <= stream->contact_count - running, "manifold %u runs past the %u contacts", m,
                      stream->contact_count);
         mf_vec3 n = manifold->normal;
@@ -159,8 +159,8 @@ static inline int fuzz_same_manifold(const mf_manifold *x, const mf_manifold *y)
 
 static inline int fuzz_same_contact(const mf_contact *x, const mf_contact *y)
 {
-    return x->id == y->id && x->separation == y->separation && x->point.x == y->point.x &&
-           x->point.y == y->point.y && x->point.z == y->point.z;
+    return x->id == y->id && x->separation == y->separation && x->point.x == y->point.x && x->point.y == y->point.y &&
+           x->point.z == y->point.z;
 }
 
 // Requires that `part` (from a call on pairs [offset, ...)) equals `whole`'s manifolds for pairs

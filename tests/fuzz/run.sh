@@ -7,12 +7,13 @@
 # Builds build-fuzz/ (clang, -Dfuzz=true, ASan + UBSan, libFuzzer coverage in the library and the
 # CLI's loader) on first use, then runs the harnesses one after another. Each keeps a working
 # corpus in build-fuzz/fuzz-runs/<harness>/corpus (seeded from tests/fuzz/corpus/<harness> and the
-# saved regressions) and writes crashing inputs to build-fuzz/fuzz-runs/<harness>/artifacts. To
+# saved regressions) and writes crashing inputs to build-fuzz/fuzz-runs/<harness>/artifacts/<time>. To
 # keep a crash as a regression test: minimise it (the line printed on failure shows how), copy it to
 # tests/fuzz/regressions/<harness>/, and `meson test --suite fuzz` replays it from then on.
 #
 # Environment: MF_FUZZ_BUILD (build directory, default build-fuzz), MF_FUZZ_ONLY (one harness),
-# MF_FUZZ_ARGS (more libFuzzer options, e.g. "-jobs=2 -workers=2").
+# MF_FUZZ_ARGS (more libFuzzer options, e.g. "-jobs=2 -workers=2"), MF_FUZZ_TOLERATE_KNOWN=1 (let the
+# open kernel bugs that have inputs in regressions/ pass, to look for others; see fuzz_util.h).
 set -euo pipefail
 seconds=${1:-60}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -47,11 +48,12 @@ failed=0
 summary=()
 for h in $harnesses; do
     work=$build/fuzz-runs/$h
-    mkdir -p "$work/corpus" "$work/artifacts"
+    artifacts=$work/artifacts/$(date +%Y%m%d-%H%M%S) # this run's crashes only
+    mkdir -p "$work/corpus" "$artifacts"
     inputs=("$work/corpus")
     for dir in "$here/corpus/$h" "$here/regressions/$h"; do [ -d "$dir" ] && inputs+=("$dir"); done
     options=(-max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1
-             -max_len="${max_len[$h]:-4096}" -artifact_prefix="$work/artifacts/")
+             -max_len="${max_len[$h]:-4096}" -artifact_prefix="$artifacts/")
     [ -f "$here/$h.dict" ] && options+=(-dict="$here/$h.dict")
     echo "== fuzz_$h for ${seconds}s (log: $work/log)"
     status=0
@@ -70,7 +72,7 @@ for h in $harnesses; do
         failed=1
         echo "fuzz_$h FAILED (exit $status); the end of its log:"
         tail -n 40 "$work/log"
-        for crash in "$work"/artifacts/*; do
+        for crash in "$artifacts"/*; do
             [ -f "$crash" ] || continue
             echo "  input: $crash"
             echo "  minimise: $build/tests/fuzz/fuzz_$h -minimize_crash=1 -runs=100000 -exact_artifact_path=$crash.min $crash"

@@ -111,8 +111,8 @@ static void rotated_extent(const ref_hull *hull, mf_quat q, const double directi
     }
 }
 
-void robust_make_pair(test_random *random, const robust_bank *bank, uint32_t shape_a, uint32_t shape_b,
-                      double margin, double spread, mf_transform transform[2])
+void robust_make_pair(test_random *random, const robust_bank *bank, uint32_t shape_a, uint32_t shape_b, double margin,
+                      double spread, mf_transform transform[2])
 {
     const ref_hull *a = &bank->reference[shape_a], *b = &bank->reference[shape_b];
     mf_quat qa = test_random_rotation(random);
@@ -129,7 +129,8 @@ void robust_make_pair(test_random *random, const robust_bank *bank, uint32_t sha
         ref_pose pose_a = ref_pose_make((mf_transform){{0, 0, 0}, qa});
         const double *na = a->normals + 3 * face_a;
         for (int i = 0; i < 3; ++i)
-            direction[i] = pose_a.rotation[i][0] * na[0] + pose_a.rotation[i][1] * na[1] + pose_a.rotation[i][2] * na[2];
+            direction[i] =
+                pose_a.rotation[i][0] * na[0] + pose_a.rotation[i][1] * na[1] + pose_a.rotation[i][2] * na[2];
         double target[3] = {-direction[0], -direction[1], -direction[2]};
         qb = quat_multiply(quat_axis_angle(target, test_random_range(random, 0.0, 2.0 * TEST_PI)),
                            quat_between(b->normals + 3 * face_b, target));
@@ -143,9 +144,12 @@ void robust_make_pair(test_random *random, const robust_bank *bank, uint32_t sha
     transform[1].q = quat_to(qb);
 
     double small = fmin(a->radius, b->radius), u = test_random_unit(random), gap;
-    if (u < 0.5) gap = -test_random_range(random, 0.0, 0.25 * small);
-    else if (u < 0.7) gap = test_random_range(random, -0.01 * small, margin);
-    else gap = margin + test_random_range(random, 0.0, 0.2 * small);
+    if (u < 0.5)
+        gap = -test_random_range(random, 0.0, 0.25 * small);
+    else if (u < 0.7)
+        gap = test_random_range(random, -0.01 * small, margin);
+    else
+        gap = margin + test_random_range(random, 0.0, 0.2 * small);
 
     double lateral[3];
     test_random_direction(random, lateral);
@@ -259,13 +263,13 @@ static void print_failure(const char *test, uint64_t seed, const robust_bank *ba
             bank->name[shape[0]], bank->name[shape[1]], why);
     for (int h = 0; h < 2; ++h) {
         const mf_transform *t = &transform[h];
-        fprintf(stderr, "  body %c: p {%.9g, %.9g, %.9g}, q {%.9g, %.9g, %.9g, %.9g}\n", "ab"[h], (double)t->p.x,
+        fprintf(stderr, "  body %c: p {%.9g, %.9g, %.9g}, q {%.9g, %.9g, %.9g, %.9g}\n", "ab"[h], (double)t -> p.x,
                 (double)t->p.y, (double)t->p.z, (double)t->q.x, (double)t->q.y, (double)t->q.z, (double)t->q.w);
     }
     if (result->touching) {
         const mf_manifold *m = &result->manifold;
-        fprintf(stderr, "  manifold: normal {%.9g, %.9g, %.9g}, %u contacts:", (double)m->normal.x,
-                (double)m->normal.y, (double)m->normal.z, m->count);
+        fprintf(stderr, "  manifold: normal {%.9g, %.9g, %.9g}, %u contacts:", (double)m->normal.x, (double)m->normal.y,
+                (double)m->normal.z, m->count);
         for (uint32_t k = 0; k < m->count && k < MF_MAX_CONTACTS; ++k) {
             const mf_contact *c = &result->contacts[k];
             fprintf(stderr, " {%.7g %.7g %.7g | %.6g | %08x}", (double)c->point.x, (double)c->point.y,

@@ -30,8 +30,8 @@ uint32_t robust_add_hull(robust_bank *bank, const char *name, const mf_vec3 *poi
 // up to a quarter of its size, a fifth lie within [-1%, margin], the rest just beyond the margin.
 // Half face a face of b against a face of a (resting, many clip points); positions are within
 // `spread` of the origin.
-void robust_make_pair(test_random *random, const robust_bank *bank, uint32_t shape_a, uint32_t shape_b,
-                      double margin, double spread, mf_transform transform[2]);
+void robust_make_pair(test_random *random, const robust_bank *bank, uint32_t shape_a, uint32_t shape_b, double margin,
+                      double spread, mf_transform transform[2]);
 
 // One collided pair: its manifold (if any) and contacts.
 typedef struct robust_result {

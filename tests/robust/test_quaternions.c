@@ -13,10 +13,47 @@
 
 static mf_quat scaled(mf_quat q, float s) { return (mf_quat){q.x * s, q.y * s, q.z * s, q.w * s}; }
 
+static int by_value(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+// Two manifolds of one pair that differ only in which of several equally deep points were kept or
+// how they were named: the same count, normal and separations, at least two contacts of `a` at the
+// same depth (a tie for the reduction, as in a face resting on a face), and `b` passes the brute
+// force. A rotation that differs in its last bit may break such a tie either way.
+static int same_but_for_a_tie(const robust_result *a, const robust_result *b, double tolerance, ref_pair *reference,
+                              const test_pool *pool, const uint32_t shape[2], const mf_transform transform[2])
+{
+    if (!a->touching || !b->touching || a->manifold.count != b->manifold.count) return 0;
+    mf_vec3 na = a->manifold.normal, nb = b->manifold.normal;
+    if (fabs(na.x - nb.x) > tolerance || fabs(na.y - nb.y) > tolerance || fabs(na.z - nb.z) > tolerance) return 0;
+    uint32_t count = a->manifold.count;
+    float depth_a[MF_MAX_CONTACTS], depth_b[MF_MAX_CONTACTS];
+    for (uint32_t k = 0; k < count; ++k) {
+        depth_a[k] = a->contacts[k].separation;
+        depth_b[k] = b->contacts[k].separation;
+    }
+    qsort(depth_a, count, sizeof(float), by_value);
+    qsort(depth_b, count, sizeof(float), by_value);
+    int tie = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+        if (fabs((double)depth_a[k] - depth_b[k]) > tolerance) return 0;
+        if (k > 0 && depth_a[k] - depth_a[k - 1] <= 1e-6f) tie = 1;
+    }
+    if (!tie) return 0;
+    mf_config config = mf_config_default();
+    ref_stats stats = {0};
+    char why[256];
+    ref_pair_set(reference, &pool->reference[shape[0]], transform[0], &pool->reference[shape[1]], transform[1]);
+    return ref_check_pair(reference, &config, &b->manifold, b->contacts, &stats, why, sizeof(why)) == 0;
+}
+
 // Random pairs with a's, b's or both quaternions multiplied by `factor`, against the same pairs
 // as given: the same contact count and ids, values within `tolerance` (float rounding of the
-// normalisation only). Contacts are matched by id: with several equally deep points, which comes
-// first may change with the last bit of the rotation.
+// normalisation only). Contacts are matched by id (their order is not part of the contract); where
+// several are equally deep, a different choice among them is accepted (same_but_for_a_tie).
 static void check_scaled_quaternions(uint64_t seed, float factor)
 {
     const uint32_t pairs = 3000;
@@ -38,16 +75,25 @@ static void check_scaled_quaternions(uint64_t seed, float factor)
     }
     CHECK_EQ(robust_collide(pool.bank, &config, pairs, shapes, given, given_results), 0);
     CHECK_EQ(robust_collide(pool.bank, &config, pairs, shapes, changed, changed_results), 0);
-    uint32_t failed = 0;
+    uint32_t failed = 0, ties = 0;
+    ref_pair *reference = ref_pair_create();
     for (uint32_t i = 0; i < pairs; ++i) {
         double worst;
         int same = robust_same_manifold(&given_results[i], &changed_results[i], NULL, tolerance, &worst);
+        if (!same && same_but_for_a_tie(&given_results[i], &changed_results[i], tolerance, reference, &pool,
+                                        shapes + 2 * i, changed + 2 * i)) {
+            same = 1;
+            ++ties;
+        }
         if (!same) {
             if (failed < 3) {
                 fprintf(stderr, "seed %llu pair %u (quaternion%s of %s times %g): %s, largest difference %.3g\n",
                         (unsigned long long)seed, i, i % 3 == 2 ? "s" : "",
-                        i % 3 == 0 ? "a" : i % 3 == 1 ? "b" : "a and b", (double)factor,
-                        worst <= tolerance ? "different presence, counts or ids" : "values differ", worst);
+                        i % 3 == 0   ? "a"
+                        : i % 3 == 1 ? "b"
+                                     : "a and b",
+                        (double)factor, worst <= tolerance ? "different presence, counts or ids" : "values differ",
+                        worst);
                 for (int h = 0; h < 2; ++h) {
                     mf_transform t = given[2 * i + h];
                     fprintf(stderr, "  body %c: shape %u p {%.9g, %.9g, %.9g} q {%.9g, %.9g, %.9g, %.9g}\n", "ab"[h],
@@ -60,6 +106,8 @@ static void check_scaled_quaternions(uint64_t seed, float factor)
     }
     CHECKF(failed == 0, "seed %llu: %u of %u pairs changed when quaternions were scaled by %g",
            (unsigned long long)seed, failed, pairs, (double)factor);
+    printf("scaled by %g: %u pairs the same but for equally deep points\n", (double)factor, ties);
+    ref_pair_destroy(reference);
     free(shapes);
     free(given);
     free(changed);
@@ -83,8 +131,10 @@ static void zero_quaternion_is_refused_with_invalid_argument(void)
     CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
     // Bodies 0..2 rest on the ground; the zero quaternion goes to body 1, on side a or b of pair 1.
     uint32_t shapes[4] = {ground, crate, crate, crate};
-    mf_transform transforms[4] = {{{0, 0, 0}, {0, 0, 0, 1}}, {{0, 0.74f, 0}, {0, 0, 0, 1}},
-                                  {{2, 0.74f, 0}, {0, 0, 0, 1}}, {{-2, 0.74f, 0}, {0, 0, 0, 1}}};
+    mf_transform transforms[4] = {{{0, 0, 0}, {0, 0, 0, 1}},
+                                  {{0, 0.74f, 0}, {0, 0, 0, 1}},
+                                  {{2, 0.74f, 0}, {0, 0, 0, 1}},
+                                  {{-2, 0.74f, 0}, {0, 0, 0, 1}}};
     mf_bodies bodies = {shapes, transforms, 4};
     mf_manifold manifolds[3];
     mf_contact contacts[12];

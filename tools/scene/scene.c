@@ -16,17 +16,18 @@ static const struct {
     scene_recipe make;
     uint32_t default_pairs;
 } recipes[] = {
-    {"box_box", scene_recipe_box_box, 20000},   {"box_resting", scene_recipe_box_resting, 20000},
-    {"hull16", scene_recipe_hull16, 20000},     {"hull48", scene_recipe_hull48, 20000},
-    {"nearmiss", scene_recipe_nearmiss, 20000}, {"crowd", scene_recipe_crowd, 1000000},
+    {"box_box", scene_recipe_box_box, 20000},     {"box_resting", scene_recipe_box_resting, 20000},
+    {"hull16", scene_recipe_hull16, 20000},       {"hull48", scene_recipe_hull48, 20000},
+    {"nearmiss", scene_recipe_nearmiss, 20000},   {"crowd", scene_recipe_crowd, 1000000},
+    {"pile_step", scene_recipe_pile_step, 20000},
 };
 #define RECIPE_COUNT (sizeof(recipes) / sizeof(recipes[0]))
 
 const char *const *scene_names(void)
 {
     // Same order as the recipes table.
-    static const char *const names[RECIPE_COUNT + 1] = {"box_box",  "box_resting", "hull16", "hull48",
-                                                        "nearmiss", "crowd",       NULL};
+    static const char *const names[RECIPE_COUNT + 1] = {"box_box",  "box_resting", "hull16",    "hull48",
+                                                        "nearmiss", "crowd",       "pile_step", NULL};
     return names;
 }
 

@@ -31,13 +31,25 @@ typedef struct scene {
     uint32_t pair_count;
 } scene;
 
-// Names: "box_box", "box_resting", "hull16", "hull48", "nearmiss", "crowd".
-// pair_count 0 means the scene's default size (20000; crowd 1000000).
+// Names: "box_box", "box_resting", "hull16", "hull48", "nearmiss", "crowd", "pile_step".
+// pair_count 0 means the scene's default size (20000; crowd 1000000). pile_step, a settled pile
+// with its broad phase's pairs, keeps every pair of the last body it drops, so it may hold a few
+// more pairs than asked for.
 mf_status scene_make(const char *name, uint32_t pair_count, uint64_t seed, scene *out);
 void scene_free(scene *s);
 
 // NULL-terminated list of the names scene_make accepts.
 const char *const *scene_names(void);
+
+// The motion scene_step repeats: step k and step k + SCENE_STEP_PERIOD give the same poses.
+#define SCENE_STEP_PERIOD 16
+
+// Writes into moved[0, body_count) every body slightly moved off its rest pose (s->body_transform,
+// left as is), as at `step` of a simulation where everything rests: a wobble of at most 0.4 mm per
+// axis and 0.05 degrees (less for large bodies: their farthest point moves at most 0.4 mm) per
+// axis about the rest pose, by at most a quarter of that from one step to the next. Deterministic
+// in (scene, step, seed); the pair list stays what it is.
+void scene_step(const scene *s, uint32_t step, uint64_t seed, mf_transform *moved);
 
 // A 64-bit FNV-1a hash of the scene's shapes, bodies and pairs: equal fingerprints mean the same
 // scene, bit for bit (to check that two machines or builds measured the same thing).

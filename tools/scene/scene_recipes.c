@@ -2,6 +2,7 @@
 #include "scene_recipes.h"
 
 #include "scene_math.h"
+#include "scene_rock.h"
 #include "scene_store.h"
 
 #define ROCK_POOL 32                 // distinct rock shapes in the hull scenes
@@ -44,40 +45,6 @@ static int bounding_boxes_overlap(const scene *s, uint32_t a, uint32_t b)
     return 1;
 }
 
-// Whether the hull of the points holds a ball of the given radius around the origin, tried in a
-// scratch bank so that a rejected rock leaves no trace in the scene. Fails only when the bank
-// cannot build hulls at all (no qhull in this build, out of memory).
-static mf_status rock_is_round_enough(const mf_vec3 *points, uint32_t point_count, float inradius, int *round)
-{
-    scene trial = {0};
-    uint32_t shape;
-    mf_status status = mf_bank_create(&trial.bank);
-    if (status == MF_OK) status = mf_bank_add_hull(trial.bank, points, point_count, &shape);
-    *round = status == MF_OK && scene_store_inradius(&trial, shape) > inradius;
-    mf_bank_destroy(trial.bank);
-    return status == MF_ERR_DEGENERATE_HULL ? MF_OK : status;
-}
-
-// A rock: points at random directions, at 85-100% of the radius, redrawn until the origin is well
-// inside (a quarter of the radius from every face), so that placements by inradius hold. A few
-// draws in a hundred are redrawn; a thousand in a row means something else is wrong.
-static mf_status add_rock(scene *s, scene_random *random, uint32_t point_count, float radius, uint32_t *shape)
-{
-    mf_vec3 points[64];
-    if (point_count > 64) return MF_ERR_INVALID_ARGUMENT;
-    for (int attempt = 0; attempt < 1000; ++attempt) {
-        for (uint32_t i = 0; i < point_count; ++i) {
-            mf_vec3 direction = scene_random_direction(random);
-            points[i] = scene_scale(direction, radius * scene_random_range(random, 0.85f, 1.0f));
-        }
-        int round = 0;
-        mf_status status = rock_is_round_enough(points, point_count, 0.25f * radius, &round);
-        if (status != MF_OK) return status;
-        if (round) return scene_store_add_hull(s, points, point_count, shape);
-    }
-    return MF_ERR_DEGENERATE_HULL;
-}
-
 // Poses both bodies of a pair overlapping: random orientations, centres closer than the sum of the
 // inradii (so the inscribed balls, hence the bodies, intersect), mostly deep.
 static void pose_overlapping(scene *s, scene_random *random, uint32_t a, uint32_t b, mf_vec3 site)
@@ -116,7 +83,8 @@ static mf_status rock_scene(scene *s, const char *name, uint32_t points, uint32_
 {
     uint32_t rocks[ROCK_POOL];
     mf_status status = scene_store_create(s, name, 2 * pair_count, pair_count);
-    for (uint32_t i = 0; status == MF_OK && i < ROCK_POOL; ++i) status = add_rock(s, random, points, 1.0f, &rocks[i]);
+    for (uint32_t i = 0; status == MF_OK && i < ROCK_POOL; ++i)
+        status = scene_rock_add(s, random, points, 1.0f, &rocks[i]);
     if (status == MF_OK) overlapping_pairs(s, pair_count, random, rocks, ROCK_POOL);
     return status;
 }
@@ -182,7 +150,7 @@ mf_status scene_recipe_nearmiss(scene *s, uint32_t pair_count, scene_random *ran
     if (status == MF_OK) status = scene_store_add_box(s, (mf_vec3){0.5f, 0.5f, 0.5f}, &boxes[0]);
     if (status == MF_OK) status = scene_store_add_box(s, (mf_vec3){0.6f, 0.25f, 0.4f}, &boxes[1]);
     for (uint32_t i = 0; status == MF_OK && i < ROCKS16 + ROCKS48; ++i) {
-        status = add_rock(s, random, i < ROCKS16 ? 16 : 48, 0.6f, &rocks[i]);
+        status = scene_rock_add(s, random, i < ROCKS16 ? 16 : 48, 0.6f, &rocks[i]);
     }
     if (status != MF_OK) return status;
 
@@ -227,7 +195,7 @@ mf_status scene_recipe_crowd(scene *s, uint32_t pair_count, scene_random *random
     mf_status status = scene_store_create(s, "crowd", n * n * n, pair_count);
     if (status == MF_OK) status = scene_store_add_box(s, (mf_vec3){0.5f, 0.5f, 0.5f}, &cube);
     if (status == MF_OK) status = scene_store_add_box(s, (mf_vec3){0.6f, 0.3f, 0.45f}, &slab);
-    if (status == MF_OK) status = add_rock(s, random, 16, 0.55f, &rock);
+    if (status == MF_OK) status = scene_rock_add(s, random, 16, 0.55f, &rock);
     if (status != MF_OK) return status;
 
     float centre = 0.5f * (float)(n - 1);

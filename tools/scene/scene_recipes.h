@@ -1,4 +1,5 @@
 // The recipes behind scene_make: each fills a fresh scene with its shapes, bodies and pairs.
+// pile_step's lives in scene_pile.c.
 #pragma once
 
 #include "scene.h"
@@ -10,3 +11,4 @@ mf_status scene_recipe_hull16(scene *s, uint32_t pair_count, scene_random *rando
 mf_status scene_recipe_hull48(scene *s, uint32_t pair_count, scene_random *random);
 mf_status scene_recipe_nearmiss(scene *s, uint32_t pair_count, scene_random *random);
 mf_status scene_recipe_crowd(scene *s, uint32_t pair_count, scene_random *random);
+mf_status scene_recipe_pile_step(scene *s, uint32_t pair_count, scene_random *random);

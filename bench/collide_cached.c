@@ -1,0 +1,107 @@
+// The temporal coherence benchmarks: mf_collide_cached over a scene that moves a little every
+// iteration. Motion is precomputed (bench_scene_steps) and the cache allocated before the loop;
+// the loop only picks the step's poses, (cold) zeroes the cache with the clock stopped, and collides.
+#include "collide.h"
+
+#include "machine.h"
+#include "stream.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct difference {
+    double presence; // fraction of pairs that have a manifold in one stream and not the other
+    double normal;   // fraction of pairs in both whose normals differ by more than 8 degrees
+} difference;
+
+// Compares two outputs for the same pairs, both in increasing pair order.
+static difference compare_streams(const mf_stream *cached, const mf_stream *plain, uint32_t pair_count)
+{
+    uint32_t i = 0, k = 0, presence = 0, normal = 0;
+    while (i < cached->manifold_count || k < plain->manifold_count) {
+        uint32_t a = i < cached->manifold_count ? cached->manifolds[i].pair : UINT32_MAX;
+        uint32_t b = k < plain->manifold_count ? plain->manifolds[k].pair : UINT32_MAX;
+        if (a != b) {
+            ++presence;
+            a < b ? ++i : ++k;
+            continue;
+        }
+        mf_vec3 n = cached->manifolds[i++].normal, m = plain->manifolds[k++].normal;
+        normal += n.x * m.x + n.y * m.y + n.z * m.z < 0.99f;
+    }
+    double pairs = pair_count > 0 ? pair_count : 1;
+    return (difference){presence / pairs, normal / pairs};
+}
+
+void bench_collide_cached(bench_state *state, void *context)
+{
+    const cached_case *c = context;
+    const scene *s = &c->scene->scene;
+    char message[512];
+
+    mf_config config = mf_config_default();
+    config.threads = 1; // the ratio of warm to cold shows the cache, not threads
+    const mf_transform *steps = bench_scene_steps(c->scene);
+    size_t cache_size = ((size_t)s->pair_count + 1) * sizeof(mf_pair_cache);
+    mf_pair_cache *cache = calloc(1, cache_size); // empty entries
+    mf_context *mf = NULL;
+    mf_stream stream = {0}, plain = {0};
+    mf_status status = steps != NULL && cache != NULL ? mf_context_create(&config, &mf) : MF_ERR_OUT_OF_MEMORY;
+    if (status == MF_OK) status = bench_stream_create(&stream, s->pair_count, config.max_contacts);
+    if (status == MF_OK) status = bench_stream_create(&plain, s->pair_count, config.max_contacts);
+    if (status != MF_OK) {
+        snprintf(message, sizeof(message), "setup failed: %s", mf_status_string(status));
+        bench_fail(state, message);
+        goto done;
+    }
+    bench_touch_pages(cache, cache_size);
+
+    // Warm runs start from the cache the step before the first timed one leaves: every timed call
+    // finds last step's entries, as in a simulation's steady state.
+    mf_bodies bodies = {s->body_shape, steps, s->body_count};
+    uint32_t step = 0, last = SCENE_STEP_PERIOD - 1;
+    if (c->warm) {
+        bodies.transform = steps + (size_t)last * s->body_count;
+        status = mf_collide_cached(mf, s->bank, &bodies, s->pairs, s->pair_count, cache, &stream);
+    }
+    while (status == MF_OK && bench_keep_running(state)) {
+        if (!c->warm) {
+            bench_pause_timing(state);
+            memset(cache, 0, cache_size);
+            bench_resume_timing(state);
+        }
+        bodies.transform = steps + (size_t)step * s->body_count;
+        status = mf_collide_cached(mf, s->bank, &bodies, s->pairs, s->pair_count, cache, &stream);
+        last = step;
+        step = step + 1 < SCENE_STEP_PERIOD ? step + 1 : 0;
+    }
+    if (status != MF_OK) {
+        snprintf(message, sizeof(message), "mf_collide_cached: %s %s", mf_status_string(status),
+                 mf_context_message(mf));
+        bench_fail(state, message);
+        goto done;
+    }
+
+    // How the last output compares with mf_collide's on the same poses (not timed): the contract
+    // promises the same touching pairs; normals may differ within the slop.
+    bodies.transform = steps + (size_t)last * s->body_count;
+    status = mf_collide(mf, s->bank, &bodies, s->pairs, s->pair_count, &plain);
+    if (status != MF_OK) {
+        snprintf(message, sizeof(message), "mf_collide: %s %s", mf_status_string(status), mf_context_message(mf));
+        bench_fail(state, message);
+        goto done;
+    }
+    double pairs = s->pair_count > 0 ? s->pair_count : 1;
+    difference d = compare_streams(&stream, &plain, s->pair_count);
+    bench_counter(state, "manifolds", stream.manifold_count / pairs);
+    bench_counter(state, "contacts", stream.contact_count / pairs);
+    bench_counter(state, "presence_differs", d.presence);
+    bench_counter(state, "normal_differs", d.normal);
+
+done:
+    bench_stream_destroy(&stream);
+    bench_stream_destroy(&plain);
+    mf_context_destroy(mf);
+    free(cache);
+}
