@@ -201,7 +201,7 @@ static mf_status rest_height(pile *p, double x, double z, double *height)
         double bound = box->high[1] - p->above.low[1] + 1e-3; // + the float rounding of the stored box
         if (bound > best) p->candidates[count++] = (pile_candidate){bound, p->near[k]};
     }
-    qsort(p->candidates, count, sizeof(pile_candidate), compare_candidates);
+    if (count > 1) qsort(p->candidates, count, sizeof(pile_candidate), compare_candidates);
     for (uint32_t k = 0; k < count && p->candidates[k].bound > best; ++k) {
         uint32_t other = p->candidates[k].body;
         scene_drop_pose(&p->below, &p->shapes[s->body_shape[other]], s->body_transform[other]);
