@@ -20,7 +20,6 @@ static inline mf_maskw mf_gew(mf_floatw a, mf_floatw b) { return simde_mm_cmpge_
 static inline mf_maskw mf_andw(mf_maskw a, mf_maskw b) { return simde_mm_and_ps(a, b); }
 static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no) { return simde_mm_blendv_ps(no, yes, m); }
 static inline int mf_anyw(mf_maskw m) { return simde_mm_movemask_ps(m) != 0; }
-static inline unsigned mf_bitsw(mf_maskw m) { return (unsigned)simde_mm_movemask_ps(m); }
 static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm_xor_ps(a, simde_mm_set1_ps(-0.0f)); }
 
 #elif MF_WIDE_WIDTH == 8
@@ -35,7 +34,6 @@ static inline mf_maskw mf_gew(mf_floatw a, mf_floatw b) { return simde_mm256_cmp
 static inline mf_maskw mf_andw(mf_maskw a, mf_maskw b) { return simde_mm256_and_ps(a, b); }
 static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no) { return simde_mm256_blendv_ps(no, yes, m); }
 static inline int mf_anyw(mf_maskw m) { return simde_mm256_movemask_ps(m) != 0; }
-static inline unsigned mf_bitsw(mf_maskw m) { return (unsigned)simde_mm256_movemask_ps(m); }
 static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm256_xor_ps(a, simde_mm256_set1_ps(-0.0f)); }
 
 #elif MF_WIDE_WIDTH == 16
@@ -50,7 +48,6 @@ static inline mf_maskw mf_gew(mf_floatw a, mf_floatw b) { return simde_mm512_cmp
 static inline mf_maskw mf_andw(mf_maskw a, mf_maskw b) { return (mf_maskw)(a & b); }
 static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no) { return simde_mm512_mask_blend_ps(m, no, yes); }
 static inline int mf_anyw(mf_maskw m) { return m != 0; }
-static inline unsigned mf_bitsw(mf_maskw m) { return (unsigned)m; }
 static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm512_xor_ps(a, simde_mm512_set1_ps(-0.0f)); }
 
 #else
