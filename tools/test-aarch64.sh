@@ -5,22 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user libqhull-dev:arm64 libhwloc-dev:arm64)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    if [ "$(id -u)" -ne 0 ]; then
-        echo "test-aarch64: missing packages: ${missing[*]} (run as root)" >&2
-        exit 1
-    fi
-    echo "test-aarch64: installing ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    dpkg --add-architecture arm64
-    apt-get -o DPkg::Lock::Timeout=300 update -qq
-    apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash tools/need-packages.sh test-aarch64 gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user \
+    libqhull-dev:arm64 libhwloc-dev:arm64
 
 # -O2: Debian 12's aarch64-linux-gnu-gcc 12 hits an internal compiler error in the -O3 loop
 # vectoriser on one of the tests (vect_transform_reduction). No worker threads: Debian 12's

@@ -95,12 +95,12 @@ typedef struct mf_shape_info {
     uint32_t vertex_count;
     uint32_t face_count;
     uint32_t edge_count;
-    uint32_t input_points;   /* points given to the builder (8 for a box) */
-    uint32_t welded_points;  /* input points merged into a near-duplicate */
-    uint32_t merged_facets;  /* triangles the builder merged into larger coplanar faces */
+    uint32_t input_points;  /* points given to the builder (8 for a box) */
+    uint32_t welded_points; /* input points merged into a near-duplicate */
+    uint32_t merged_facets; /* triangles the builder merged into larger coplanar faces */
     float volume;
-    mf_vec3 centroid;        /* centre of mass of the solid */
-    float radius;            /* largest vertex distance from the local origin */
+    mf_vec3 centroid; /* centre of mass of the solid */
+    float radius;     /* largest vertex distance from the local origin */
 } mf_shape_info;
 
 MF_API mf_status mf_bank_shape_info(const mf_bank *bank, uint32_t shape, mf_shape_info *info);
@@ -149,7 +149,7 @@ typedef struct mf_config {
     float linear_slop;     /* tolerance that keeps the axis choice stable */
     uint32_t max_contacts; /* 1..MF_MAX_CONTACTS per manifold */
     mf_isa isa;
-    uint32_t threads;      /* 0 = all cores */
+    uint32_t threads; /* 0 = all cores */
 } mf_config;
 
 /* margin 0.02, linear_slop 0.005, max_contacts 4, MF_ISA_AUTO, threads 0. */
@@ -208,8 +208,8 @@ typedef struct mf_stream {
 
 /* Worst-case stream sizes for pair_count pairs: a stream this large never returns
  * MF_ERR_CAPACITY. */
-MF_API void mf_stream_bound(uint32_t pair_count, uint32_t max_contacts,
-                            uint32_t *manifold_capacity, uint32_t *contact_capacity);
+MF_API void mf_stream_bound(uint32_t pair_count, uint32_t max_contacts, uint32_t *manifold_capacity,
+                            uint32_t *contact_capacity);
 
 /* Collides every pair. On MF_ERR_CAPACITY the stream holds the complete, correct output for
  * pairs [0, pairs_done) and nothing else; resume with pairs + pairs_done. All input is validated
@@ -225,9 +225,9 @@ MF_API mf_status mf_collide(mf_context *context, const mf_bank *bank, const mf_b
  * from the pair's is treated as empty, so reordered pair lists stay correct, only slower. */
 typedef struct mf_pair_cache {
     uint32_t shape_a, shape_b;
-    uint32_t axis;          /* 0: empty; else kind + 1 in the low 2 bits, features above */
-    float separation;       /* along the cached axis, last step */
-    float best;             /* an upper bound of the pair's separation, last step */
+    uint32_t axis;             /* 0: empty; else kind + 1 in the low 2 bits, features above */
+    float separation;          /* along the cached axis, last step */
+    float best;                /* an upper bound of the pair's separation, last step */
     mf_quat relative_rotation; /* b's rotation in a's frame, last step */
     mf_vec3 relative_position; /* b's origin in a's frame, last step */
 } mf_pair_cache;
@@ -237,9 +237,9 @@ typedef struct mf_pair_cache {
  * that it is provably still within linear_slop of the best axis, the search is skipped. Results
  * match mf_collide's up to that slop (same touching pairs; normals within the slop of the best
  * axis). Entries are updated for pairs [0, pairs_done) only. */
-MF_API mf_status mf_collide_cached(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
-                                   const mf_pair *pairs, uint32_t pair_count, mf_pair_cache *cache,
-                                   mf_stream *stream);
+MF_API mf_status mf_collide_cached(mf_context *context, const mf_bank *bank,
+                                   const mf_bodies *bodies, const mf_pair *pairs,
+                                   uint32_t pair_count, mf_pair_cache *cache, mf_stream *stream);
 
 /* Feature ids: 16 bits per body, a's in the high half. Each half is a feature kind in its top two
  * bits and the feature's index in the shape in the low 14. */

@@ -4,6 +4,7 @@
 #include "rows.h"
 #include "vec.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,11 +18,11 @@ mf_status mf_bank_create(mf_bank **bank)
 void mf_bank_destroy(mf_bank *bank)
 {
     if (bank == NULL) return;
-    void *arrays[] = {bank->shapes, bank->vertex_x, bank->vertex_y, bank->vertex_z, bank->normal_x,
-                      bank->normal_y, bank->normal_z, bank->offset, bank->face_loop_first,
-                      bank->face_loop_count, bank->loop_vertex, bank->loop_edge, bank->edge_vertex0,
-                      bank->edge_vertex1, bank->edge_face0, bank->edge_face1, bank->edge_x,
-                      bank->edge_y, bank->edge_z, bank->rows};
+    void *arrays[] = {bank->shapes,          bank->vertex_x,        bank->vertex_y,    bank->vertex_z,
+                      bank->normal_x,        bank->normal_y,        bank->normal_z,    bank->offset,
+                      bank->face_loop_first, bank->face_loop_count, bank->loop_vertex, bank->loop_edge,
+                      bank->edge_vertex0,    bank->edge_vertex1,    bank->edge_face0,  bank->edge_face1,
+                      bank->edge_x,          bank->edge_y,          bank->edge_z,      bank->rows};
     for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); ++i) free(arrays[i]);
     free(bank);
 }
@@ -53,13 +54,13 @@ static int reserve(mf_bank *b, uint32_t vertices, uint32_t faces, uint32_t loops
     size_t shape_sizes[] = {sizeof(mf_shape)};
     void **vertex_arrays[] = {(void **)&b->vertex_x, (void **)&b->vertex_y, (void **)&b->vertex_z};
     size_t vertex_sizes[] = {4, 4, 4};
-    void **face_arrays[] = {(void **)&b->normal_x, (void **)&b->normal_y, (void **)&b->normal_z,
-                            (void **)&b->offset, (void **)&b->face_loop_first, (void **)&b->face_loop_count};
+    void **face_arrays[] = {(void **)&b->normal_x, (void **)&b->normal_y,        (void **)&b->normal_z,
+                            (void **)&b->offset,   (void **)&b->face_loop_first, (void **)&b->face_loop_count};
     size_t face_sizes[] = {4, 4, 4, 4, 4, 2};
     void **loop_arrays[] = {(void **)&b->loop_vertex, (void **)&b->loop_edge};
     size_t loop_sizes[] = {2, 2};
     void **edge_arrays[] = {(void **)&b->edge_vertex0, (void **)&b->edge_vertex1, (void **)&b->edge_face0,
-                            (void **)&b->edge_face1, (void **)&b->edge_x, (void **)&b->edge_y,
+                            (void **)&b->edge_face1,   (void **)&b->edge_x,       (void **)&b->edge_y,
                             (void **)&b->edge_z};
     size_t edge_sizes[] = {2, 2, 2, 2, 4, 4, 4};
     return grow_group(shape_arrays, shape_sizes, 1, &b->shape_capacity, b->shape_count + 1) &&
@@ -105,9 +106,8 @@ static void write_rows(mf_bank *bank, uint32_t shape, mf_rows rows)
         mf_vec3 normal0 = mf_view_normal(&hull, hull.edge_face0[e]);
         mf_vec3 normal1 = mf_view_normal(&hull, hull.edge_face1[e]);
         mf_vec3 point = mf_view_vertex(&hull, hull.edge_vertex0[e]);
-        mf_vec3 values[6] = {normal0, normal1, mf_cross(normal1, normal0),
-                             {hull.edge_x[e], hull.edge_y[e], hull.edge_z[e]}, point, mf_sub(point, s->centroid)};
-        for (uint32_t k = 0; k < 6; ++k) {
+        mf_vec3 values[4] = {normal0, normal1, {hull.edge_x[e], hull.edge_y[e], hull.edge_z[e]}, point};
+        for (uint32_t k = 0; k < 4; ++k) {
             out[mf_row_edge(rows, 3 * k + 0, e)] = values[k].x;
             out[mf_row_edge(rows, 3 * k + 1, e)] = values[k].y;
             out[mf_row_edge(rows, 3 * k + 2, e)] = values[k].z;
@@ -142,6 +142,21 @@ static void find_parallelepiped(mf_bank *bank, mf_shape *s)
     s->parallelepiped = groups == 3;
 }
 
+// The unit direction of an edge as the Gauss-map test reads it (sat.h): normal0 x normal1, which
+// runs vertex0 -> vertex1 on a convex edge, where the two faces meet at an angle; the vertices'
+// direction where they are nearly parallel or nearly opposite (slivers, thin hulls), and the cross
+// product has no direction left. The vertices alone will not do: merged faces are planar only to
+// 1e-3 of the radius, so a tiny edge can point well out of its faces' planes.
+static mf_vec3 edge_direction(const mf_bank *bank, uint32_t face0, uint32_t face1, mf_vec3 from, mf_vec3 to)
+{
+    const double n0[3] = {bank->normal_x[face0], bank->normal_y[face0], bank->normal_z[face0]};
+    const double n1[3] = {bank->normal_x[face1], bank->normal_y[face1], bank->normal_z[face1]};
+    const double c[3] = {n0[1] * n1[2] - n0[2] * n1[1], n0[2] * n1[0] - n0[0] * n1[2], n0[0] * n1[1] - n0[1] * n1[0]};
+    double length = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    if (length < MF_EDGE_ARC_SINE) return mf_normalize(mf_sub(to, from));
+    return (mf_vec3){(float)(c[0] / length), (float)(c[1] / length), (float)(c[2] / length)};
+}
+
 mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint32_t *shape)
 {
     uint32_t vertex_count = poly->vertex_count, face_count = poly->face_count;
@@ -165,8 +180,8 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     }
 
     mf_rows rows = {vertex_count, face_count, edge_count};
-    int wide = vertex_count <= MF_WIDE_MAX_VERTICES && face_count <= MF_WIDE_MAX_FACES &&
-               edge_count <= MF_WIDE_MAX_EDGES;
+    int wide =
+        vertex_count <= MF_WIDE_MAX_VERTICES && face_count <= MF_WIDE_MAX_FACES && edge_count <= MF_WIDE_MAX_EDGES;
     uint32_t row_count = wide ? mf_rows_total(rows) : 0;
     directed_edge *directed = malloc(loop_count * sizeof(directed_edge));
     if (directed == NULL) return MF_ERR_OUT_OF_MEMORY;
@@ -176,11 +191,19 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     }
 
     mf_shape s = {
-        .vertex_first = bank->vertex_count, .face_first = bank->face_count, .edge_first = bank->edge_count,
-        .loop_first = bank->loop_count, .vertex_count = vertex_count, .face_count = face_count,
-        .edge_count = edge_count, .loop_count = loop_count, .radius = radius,
-        .input_points = poly->input_points, .welded_points = poly->welded_points,
-        .merged_facets = poly->merged_facets, .rows_first = wide ? bank->row_count : UINT32_MAX,
+        .vertex_first = bank->vertex_count,
+        .face_first = bank->face_count,
+        .edge_first = bank->edge_count,
+        .loop_first = bank->loop_count,
+        .vertex_count = vertex_count,
+        .face_count = face_count,
+        .edge_count = edge_count,
+        .loop_count = loop_count,
+        .radius = radius,
+        .input_points = poly->input_points,
+        .welded_points = poly->welded_points,
+        .merged_facets = poly->merged_facets,
+        .rows_first = wide ? bank->row_count : UINT32_MAX,
     };
     mf_status status = MF_OK;
 
@@ -196,7 +219,8 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         for (uint32_t k = 0; k < n; ++k) {
             if (loop[k] >= vertex_count) status = MF_ERR_DEGENERATE_HULL;
             if (status != MF_OK) break;
-            mf_vec3 origin = poly->vertices[loop[0]], p = poly->vertices[loop[k]], q = poly->vertices[loop[(k + 1) % n]];
+            mf_vec3 origin = poly->vertices[loop[0]], p = poly->vertices[loop[k]],
+                    q = poly->vertices[loop[(k + 1) % n]];
             double px = (double)p.x - origin.x, py = (double)p.y - origin.y, pz = (double)p.z - origin.z;
             double qx = (double)q.x - origin.x, qy = (double)q.y - origin.y, qz = (double)q.z - origin.z;
             nx += py * qz - pz * qy;
@@ -243,8 +267,8 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
                 break;
             }
             uint32_t g = s.edge_first + e;
-            mf_vec3 p = poly->vertices[first.from], q = poly->vertices[first.to];
-            mf_vec3 direction = mf_normalize(mf_sub(q, p));
+            mf_vec3 direction = edge_direction(bank, s.face_first + first.face, s.face_first + second.face,
+                                               poly->vertices[first.from], poly->vertices[first.to]);
             bank->edge_vertex0[g] = first.from;
             bank->edge_vertex1[g] = first.to;
             bank->edge_face0[g] = first.face;
@@ -309,17 +333,29 @@ mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape)
 {
     const mf_shape *s = &bank->shapes[shape];
     return (mf_hull_view){
-        .vertex_x = bank->vertex_x + s->vertex_first, .vertex_y = bank->vertex_y + s->vertex_first,
-        .vertex_z = bank->vertex_z + s->vertex_first, .normal_x = bank->normal_x + s->face_first,
-        .normal_y = bank->normal_y + s->face_first, .normal_z = bank->normal_z + s->face_first,
-        .offset = bank->offset + s->face_first, .face_loop_first = bank->face_loop_first + s->face_first,
-        .face_loop_count = bank->face_loop_count + s->face_first, .loop_vertex = bank->loop_vertex + s->loop_first,
-        .loop_edge = bank->loop_edge + s->loop_first, .edge_vertex0 = bank->edge_vertex0 + s->edge_first,
-        .edge_vertex1 = bank->edge_vertex1 + s->edge_first, .edge_face0 = bank->edge_face0 + s->edge_first,
-        .edge_face1 = bank->edge_face1 + s->edge_first, .edge_x = bank->edge_x + s->edge_first,
-        .edge_y = bank->edge_y + s->edge_first, .edge_z = bank->edge_z + s->edge_first,
-        .vertex_count = s->vertex_count, .face_count = s->face_count, .edge_count = s->edge_count,
-        .centroid = s->centroid, .shape = s,
+        .vertex_x = bank->vertex_x + s->vertex_first,
+        .vertex_y = bank->vertex_y + s->vertex_first,
+        .vertex_z = bank->vertex_z + s->vertex_first,
+        .normal_x = bank->normal_x + s->face_first,
+        .normal_y = bank->normal_y + s->face_first,
+        .normal_z = bank->normal_z + s->face_first,
+        .offset = bank->offset + s->face_first,
+        .face_loop_first = bank->face_loop_first + s->face_first,
+        .face_loop_count = bank->face_loop_count + s->face_first,
+        .loop_vertex = bank->loop_vertex + s->loop_first,
+        .loop_edge = bank->loop_edge + s->loop_first,
+        .edge_vertex0 = bank->edge_vertex0 + s->edge_first,
+        .edge_vertex1 = bank->edge_vertex1 + s->edge_first,
+        .edge_face0 = bank->edge_face0 + s->edge_first,
+        .edge_face1 = bank->edge_face1 + s->edge_first,
+        .edge_x = bank->edge_x + s->edge_first,
+        .edge_y = bank->edge_y + s->edge_first,
+        .edge_z = bank->edge_z + s->edge_first,
+        .vertex_count = s->vertex_count,
+        .face_count = s->face_count,
+        .edge_count = s->edge_count,
+        .centroid = s->centroid,
+        .shape = s,
     };
 }
 
@@ -328,9 +364,15 @@ mf_status mf_bank_shape_info(const mf_bank *bank, uint32_t shape, mf_shape_info 
     if (bank == NULL || info == NULL || shape >= bank->shape_count) return MF_ERR_INVALID_ARGUMENT;
     const mf_shape *s = &bank->shapes[shape];
     *info = (mf_shape_info){
-        .vertex_count = s->vertex_count, .face_count = s->face_count, .edge_count = s->edge_count,
-        .input_points = s->input_points, .welded_points = s->welded_points, .merged_facets = s->merged_facets,
-        .volume = s->volume, .centroid = s->centroid, .radius = s->radius,
+        .vertex_count = s->vertex_count,
+        .face_count = s->face_count,
+        .edge_count = s->edge_count,
+        .input_points = s->input_points,
+        .welded_points = s->welded_points,
+        .merged_facets = s->merged_facets,
+        .volume = s->volume,
+        .centroid = s->centroid,
+        .radius = s->radius,
     };
     return MF_OK;
 }
@@ -365,7 +407,7 @@ mf_status mf_bank_shape_edge(const mf_bank *bank, uint32_t shape, uint32_t edge,
     if (bank == NULL || info == NULL || shape >= bank->shape_count || edge >= bank->shapes[shape].edge_count)
         return MF_ERR_INVALID_ARGUMENT;
     mf_hull_view hull = mf_bank_view(bank, shape);
-    *info = (mf_edge_info){hull.edge_vertex0[edge], hull.edge_vertex1[edge], hull.edge_face0[edge],
-                           hull.edge_face1[edge]};
+    *info =
+        (mf_edge_info){hull.edge_vertex0[edge], hull.edge_vertex1[edge], hull.edge_face0[edge], hull.edge_face1[edge]};
     return MF_OK;
 }

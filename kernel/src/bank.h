@@ -28,7 +28,7 @@ struct mf_bank {
     uint32_t vertex_count, vertex_capacity;
 
     float *normal_x, *normal_y, *normal_z, *offset; // face planes: dot(normal, x) = offset
-    uint32_t *face_loop_first;                       // relative to the shape's loop_first
+    uint32_t *face_loop_first;                      // relative to the shape's loop_first
     uint16_t *face_loop_count;
     uint32_t face_count, face_capacity;
 
@@ -37,12 +37,16 @@ struct mf_bank {
     uint32_t loop_count, loop_capacity;
 
     uint16_t *edge_vertex0, *edge_vertex1, *edge_face0, *edge_face1; // face0 runs vertex0 -> vertex1
-    float *edge_x, *edge_y, *edge_z; // unit direction vertex0 -> vertex1
+    float *edge_x, *edge_y, *edge_z; // unit direction vertex0 -> vertex1 (see MF_EDGE_ARC_SINE)
     uint32_t edge_count, edge_capacity;
 
     float *rows; // per shape the layout of rows.h, for the wide pass
     uint32_t row_count, row_capacity;
 };
+
+// An edge's direction is its faces' normal0 x normal1 (normalised in double) where that cross
+// product is at least this long, and the direction between its vertices otherwise.
+#define MF_EDGE_ARC_SINE 1e-2
 
 // A polyhedron as the builders produce it, before it enters the bank.
 typedef struct mf_polyhedron {

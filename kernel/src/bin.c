@@ -143,8 +143,8 @@ static mf_rows shape_rows(const mf_bank *bank, uint32_t shape)
     return (mf_rows){s->vertex_count, s->face_count, s->edge_count};
 }
 
-static mf_bundle_hull assemble_hull(const mf_bank *bank, const uint32_t *shapes, uint32_t width, int uniform,
-                                    int edges, float *table)
+static mf_bundle_hull assemble_hull(const mf_bank *bank, const uint32_t *shapes, uint32_t width, int uniform, int edges,
+                                    float *table)
 {
     if (uniform) {
         const mf_shape *s = &bank->shapes[shapes[0]];

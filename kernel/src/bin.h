@@ -16,7 +16,7 @@ typedef struct mf_bundle_plan {
 } mf_bundle_plan;
 
 typedef struct mf_bins {
-    uint32_t order[MF_CHUNK_PAIRS];  // chunk-relative pair indices, bundle after bundle
+    uint32_t order[MF_CHUNK_PAIRS]; // chunk-relative pair indices, bundle after bundle
     mf_bundle_plan bundles[MF_CHUNK_PAIRS];
     uint32_t bundle_count;
     uint32_t scalar[MF_CHUNK_PAIRS]; // pairs whose hulls are too large for the wide pass

@@ -44,8 +44,13 @@ void mf_cache_store(mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair,
     } else if (c->edge.separation >= best && c->face_a.separation < best) {
         axis = (mf_axis){MF_AXIS_EDGES, c->edge.separation, c->edge.edge_a, c->edge.edge_b, c->edge.normal};
     }
-    *entry = (mf_pair_cache){bodies->shape[pair.a], bodies->shape[pair.b], encode_axis(&axis), axis.separation, best,
-                             {0, 0, 0, 1}, {0, 0, 0}};
+    *entry = (mf_pair_cache){bodies->shape[pair.a],
+                             bodies->shape[pair.b],
+                             encode_axis(&axis),
+                             axis.separation,
+                             best,
+                             {0, 0, 0, 1},
+                             {0, 0, 0}};
     relative_pose(bodies, pair, &entry->relative_rotation, &entry->relative_position);
 }
 
@@ -100,14 +105,15 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
         return 0;
     // Touching boxes: their search (9 edge axes, in SIMD bundles) costs less than this scalar
     // re-test, and the clip costs the same either way. The cache serves them when they are apart.
-    if (entry->best < 0.0f && bank->shapes[entry->shape_a].parallelepiped && bank->shapes[entry->shape_b].parallelepiped)
+    if (entry->best < 0.0f && bank->shapes[entry->shape_a].parallelepiped &&
+        bank->shapes[entry->shape_b].parallelepiped)
         return 0;
     mf_hull_view a, b;
     mf_mat3 rotation_a;
     mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 0, &a, &b, &rotation_a);
     int projection = mf_uses_projection(&a, &b);
-    mf_axis axis = {(mf_axis_kind)((entry->axis & 3u) - 1u), 0.0f, entry->axis >> 2 & 0x7fffu, entry->axis >> 17,
-                    {0, 0, 0}};
+    mf_axis axis = {
+        (mf_axis_kind)((entry->axis & 3u) - 1u), 0.0f, entry->axis >> 2 & 0x7fffu, entry->axis >> 17, {0, 0, 0}};
     if (!evaluate_axis(&frame, projection, &axis)) return 0;
 
     mf_pair_cache next = *entry;
@@ -125,8 +131,8 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
     // rotation change, 2 sin(θ/2) = 2 |xyz| of the change quaternion, times b's radius.
     mf_quat change = quat_multiply(next.relative_rotation, quat_conjugate(entry->relative_rotation));
     mf_vec3 turn = {change.x, change.y, change.z};
-    float moved = mf_length(mf_sub(next.relative_position, entry->relative_position)) +
-                  2.0f * mf_length(turn) * b.shape->radius;
+    float moved =
+        mf_length(mf_sub(next.relative_position, entry->relative_position)) + 2.0f * mf_length(turn) * b.shape->radius;
     float best_bound = entry->best + moved;
     if (!(entry->best < 0.0f && best_bound < 0.0f && axis.separation >= best_bound - config->linear_slop)) return 0;
 

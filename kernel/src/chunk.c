@@ -24,8 +24,8 @@ static mf_pair_frame frame_from_bundle(const mf_bank *bank, const mf_bodies *bod
 }
 
 // Runs the bundles of `bins` through the wide pass and clips the touching lanes.
-static void collide_bundles(const mf_context *context, mf_worker *worker, const mf_bank *bank,
-                            const mf_bodies *bodies, const mf_pair *pairs, mf_pair_result *results)
+static void collide_bundles(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
+                            const mf_pair *pairs, mf_pair_result *results)
 {
     mf_wide_scratch *wide = worker->wide;
     const mf_config *config = &context->config;
@@ -38,17 +38,17 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
             uint32_t p = bins->order[plan->first + l];
             mf_pair_result *result = &results[p];
             mf_pair pair = pairs[p];
-            mf_axis_candidates candidates = {wide->axes.face_a[l], wide->axes.face_b[l], wide->axes.edge[l],
-                                             bundle.projection,
-                                             bank->shapes[bodies->shape[pair.a]].radius +
-                                                 bank->shapes[bodies->shape[pair.b]].radius};
+            mf_axis_candidates candidates = {
+                wide->axes.face_a[l], wide->axes.face_b[l], wide->axes.edge[l], bundle.projection,
+                bank->shapes[bodies->shape[pair.a]].radius + bank->shapes[bodies->shape[pair.b]].radius};
             result->count = 0;
             mf_hull_view a, b;
             mf_pair_frame frame;
             int have_frame = !candidates.projection && candidates.edge.separation > candidates.face_a.separation &&
                              candidates.edge.separation > candidates.face_b.separation;
             if (have_frame) { // the edge axis decides: measure it as the scalar path does
-                frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, worker->scratch, &a, &b);
+                frame =
+                    frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, worker->scratch, &a, &b);
                 mf_measure_edge_axis(&frame, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {
@@ -56,7 +56,8 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
                 continue;
             }
             if (!have_frame)
-                frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, worker->scratch, &a, &b);
+                frame =
+                    frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, worker->scratch, &a, &b);
             mf_axis used;
             mf_contacts_for_pair(config, &frame, &candidates, &wide->axes.rotation_a[l], bodies->transform[pair.a].p,
                                  result, &used);
@@ -100,8 +101,7 @@ static void collide_scalar(const mf_context *context, mf_worker *worker, const m
     mf_axis_candidates candidates;
     mf_axis used;
     mf_collide_scalar(&context->config, worker->scratch, bank, bodies, pair, result, &candidates, &used);
-    if (worker->caching)
-        mf_cache_store(&result->cache, bodies, pair, &candidates, result->count > 0 ? &used : NULL);
+    if (worker->caching) mf_cache_store(&result->cache, bodies, pair, &candidates, result->count > 0 ? &used : NULL);
 }
 
 // The wide pass over the pairs listed in `subset`: bin, query bundle by bundle, clip touching
@@ -134,8 +134,8 @@ void mf_collide_chunk(const mf_context *context, mf_worker *worker, const mf_ban
     // The cache answers what it can; the misses go through the search.
     uint32_t *misses = worker->misses, miss_count = 0;
     for (uint32_t i = 0; i < count; ++i) {
-        if (cache != NULL && mf_cache_answer(&context->config, worker->scratch, bank, bodies, pairs[i], &cache[i],
-                                             &results[i]))
+        if (cache != NULL &&
+            mf_cache_answer(&context->config, worker->scratch, bank, bodies, pairs[i], &cache[i], &results[i]))
             continue;
         misses[miss_count++] = i;
     }

@@ -52,8 +52,8 @@ static uint32_t find_incident_face(const clip_hull *incident, mf_vec3 normal, mf
 // edge it is that edge against the side's reference edge; along an earlier side it is the
 // reference vertex between the two sides, met on the incident face.
 static void crossing_features(const mf_clip_point *point, uint32_t side, uint32_t side_count,
-                              const uint16_t *reference_loop, const uint16_t *reference_edges,
-                              uint32_t incident_face, mf_clip_point *crossing)
+                              const uint16_t *reference_loop, const uint16_t *reference_edges, uint32_t incident_face,
+                              mf_clip_point *crossing)
 {
     if (!point->carrier_is_side) {
         crossing->incident_feature = MF_FEATURE(MF_FEATURE_EDGE, point->carrier);
@@ -159,13 +159,13 @@ static void clip_incident_face(const clip_setup *setup, uint32_t incident_face, 
     clip->count = kept;
 }
 
-
 void mf_clip_faces(const mf_pair_frame *frame, const mf_axis *axis, float margin, mf_face_clip *clip)
 {
     int reference_is_a = axis->kind == MF_AXIS_FACE_A;
     clip_hull hull_a = {frame->a, NULL}, hull_b = {frame->b, frame->b_vertices};
-    clip_setup setup = {reference_is_a ? hull_a : hull_b, reference_is_a ? hull_b : hull_a,
-                        reference_is_a ? axis->feature_a : axis->feature_b, {0, 0, 0}, 0.0f, margin};
+    clip_setup setup = {.reference = reference_is_a ? hull_a : hull_b, .incident = reference_is_a ? hull_b : hull_a};
+    setup.reference_face = reference_is_a ? axis->feature_a : axis->feature_b;
+    setup.margin = margin;
     mf_vec3 local_normal = mf_view_normal(setup.reference.hull, setup.reference_face);
     setup.normal = reference_is_a ? local_normal : mf_mat3_mul(&frame->rotation, local_normal);
     setup.offset = setup.reference.hull->offset[setup.reference_face];
@@ -204,8 +204,7 @@ int mf_edge_contact(const mf_pair_frame *frame, const mf_axis *axis, mf_contact 
     mf_vec3 p2 = frame->b_vertices[b->edge_vertex0[j]], q2 = frame->b_vertices[b->edge_vertex1[j]];
     float s, t;
     const float slack = 1e-4f; // lines crossing at an end still meet the edges
-    if (!closest_parameters(p1, q1, p2, q2, &s, &t) || s < -slack || s > 1.0f + slack || t < -slack ||
-        t > 1.0f + slack)
+    if (!closest_parameters(p1, q1, p2, q2, &s, &t) || s < -slack || s > 1.0f + slack || t < -slack || t > 1.0f + slack)
         return 0;
     mf_vec3 on_a = mf_mul_add(p1, mf_minf(mf_maxf(s, 0.0f), 1.0f), mf_sub(q1, p1));
     mf_vec3 on_b = mf_mul_add(p2, mf_minf(mf_maxf(t, 0.0f), 1.0f), mf_sub(q2, p2));

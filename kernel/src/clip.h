@@ -14,7 +14,7 @@ typedef struct mf_clip_point {
     float separation;          // below the reference face when negative
     uint16_t incident_feature; // MF_FEATURE of the incident hull that made the point
     uint16_t reference_feature;
-    uint16_t carrier;          // the polygon edge leaving this point: an incident edge or a reference side
+    uint16_t carrier; // the polygon edge leaving this point: an incident edge or a reference side
     uint16_t carrier_is_side;
 } mf_clip_point;
 

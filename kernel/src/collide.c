@@ -19,13 +19,12 @@ static int is_finite_transform(const mf_transform *t)
     return mf_is_finite3(t->p) && isfinite(t->q.x) && isfinite(t->q.y) && isfinite(t->q.z) && isfinite(t->q.w);
 }
 
-
 static mf_status check_body(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, uint32_t body,
                             uint32_t pair)
 {
     if (body >= bodies->count)
-        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "pair %u names body %u but there are %u bodies",
-                               pair, body, bodies->count);
+        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "pair %u names body %u but there are %u bodies", pair,
+                               body, bodies->count);
     if (bodies->shape[body] >= bank->shape_count)
         return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "body %u has shape %u but the bank holds %u shapes",
                                body, bodies->shape[body], bank->shape_count);
@@ -37,8 +36,8 @@ static mf_status check_body(mf_context *context, const mf_bank *bank, const mf_b
     return MF_OK;
 }
 
-static mf_status check_input(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
-                             const mf_pair *pairs, uint32_t pair_count, const mf_stream *stream)
+static mf_status check_input(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,
+                             uint32_t pair_count, const mf_stream *stream)
 {
     if (bank == NULL || bodies == NULL || stream == NULL || (pairs == NULL && pair_count > 0))
         return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "bank, bodies, stream or pairs is NULL");
@@ -64,8 +63,8 @@ static int emit(mf_stream *stream, uint32_t pair, const mf_pair_result *result)
     if (stream->manifold_count >= stream->manifold_capacity ||
         result->count > stream->contact_capacity - stream->contact_count)
         return 0;
-    stream->manifolds[stream->manifold_count++] = (mf_manifold){pair, stream->contact_count, result->count,
-                                                                result->normal};
+    stream->manifolds[stream->manifold_count++] =
+        (mf_manifold){pair, stream->contact_count, result->count, result->normal};
     for (uint32_t k = 0; k < result->count; ++k) stream->contacts[stream->contact_count++] = result->contacts[k];
     return 1;
 }
@@ -154,8 +153,9 @@ mf_status mf_collide_cached(mf_context *context, const mf_bank *bank, const mf_b
                             uint32_t pair_count, mf_pair_cache *cache, mf_stream *stream)
 {
     if (cache == NULL && pair_count > 0) {
-        if (stream != NULL) *stream = (mf_stream){stream->manifolds, stream->manifold_capacity, 0, stream->contacts,
-                                                  stream->contact_capacity, 0, 0};
+        if (stream != NULL)
+            *stream = (mf_stream){
+                stream->manifolds, stream->manifold_capacity, 0, stream->contacts, stream->contact_capacity, 0, 0};
         if (context != NULL) return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "cache is NULL");
         return MF_ERR_INVALID_ARGUMENT;
     }

@@ -96,7 +96,4 @@ mf_isa mf_context_isa(const mf_context *context) { return context != NULL ? cont
 
 uint32_t mf_context_threads(const mf_context *context) { return context != NULL ? context->threads : 0u; }
 
-const char *mf_context_message(const mf_context *context)
-{
-    return context != NULL ? context->message : "no context";
-}
+const char *mf_context_message(const mf_context *context) { return context != NULL ? context->message : "no context"; }

@@ -3,8 +3,10 @@
 
 #include "vec.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 // Inputs beyond these are refused rather than risking float overflow or unbounded qhull time.
 #define MF_MAX_HULL_INPUT_POINTS (1u << 22)
@@ -51,33 +53,111 @@ static uint32_t weld_points(double *points, uint32_t count, double tolerance, so
     return kept;
 }
 
+// The points in coordinates of the plane with unit normal `normal`, so that counter-clockwise about
+// the normal stays counter-clockwise in the plane.
+static void plane_coordinates(const double *normal, double (*points)[3], uint32_t n, double (*xy)[2])
+{
+    // u: any unit vector across the normal; v = normal x u.
+    double u[3] = {0, 0, 0};
+    u[fabs(normal[0]) < 0.57 ? 0 : fabs(normal[1]) < 0.57 ? 1 : 2] = 1.0;
+    double along = u[0] * normal[0] + u[1] * normal[1] + u[2] * normal[2];
+    for (int c = 0; c < 3; ++c) u[c] -= along * normal[c];
+    double length = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    for (int c = 0; c < 3; ++c) u[c] /= length;
+    const double v[3] = {normal[1] * u[2] - normal[2] * u[1], normal[2] * u[0] - normal[0] * u[2],
+                         normal[0] * u[1] - normal[1] * u[0]};
+    for (uint32_t k = 0; k < n; ++k) {
+        xy[k][0] = points[k][0] * u[0] + points[k][1] * u[1] + points[k][2] * u[2];
+        xy[k][1] = points[k][0] * v[0] + points[k][1] * v[1] + points[k][2] * v[2];
+    }
+}
+
+// The sine of the turn from pq to qr: positive where the path turns counter-clockwise.
+static double turn_sine(const double *p, const double *q, const double *r)
+{
+    double ux = q[0] - p[0], uy = q[1] - p[1], vx = r[0] - q[0], vy = r[1] - q[1];
+    double lengths = sqrt((ux * ux + uy * uy) * (vx * vx + vy * vy));
+    return lengths > 0.0 ? (ux * vy - uy * vx) / lengths : 0.0;
+}
+
+// Whether `p` lies strictly inside the counter-clockwise triangle abc.
+static int inside_triangle(const double *a, const double *b, const double *c, const double *p)
+{
+    double ab = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+    double bc = (c[0] - b[0]) * (p[1] - b[1]) - (c[1] - b[1]) * (p[0] - b[0]);
+    double ca = (a[0] - c[0]) * (p[1] - c[1]) - (a[1] - c[1]) * (p[0] - c[0]);
+    return ab > 0.0 && bc > 0.0 && ca > 0.0;
+}
+
+// Ear clipping for a face loop that turns inward somewhere. qhull's merged facets are convex in 3D,
+// but a facet bent by up to the merge tolerance can have a vertex loop that is slightly reflex in
+// the facet's plane (seen on hulls 1000 times thinner than wide), and clipping needs convex faces.
+// `xy` holds the loop's points in the plane, counter-clockwise; writes the triangles' loops to
+// `out` and returns how many, 1 (the loop itself, untouched) when it is convex.
+static uint32_t split_reflex_loop(double (*xy)[2], const uint16_t *loop, uint32_t n, uint16_t *out)
+{
+    uint32_t order[MF_MAX_FACE_VERTICES], m = n, reflex = 0;
+    for (uint32_t i = 0; i < n; ++i) order[i] = i;
+    for (uint32_t i = 0; i < n; ++i) reflex += turn_sine(xy[(i + n - 1) % n], xy[i], xy[(i + 1) % n]) < -1e-6;
+    if (reflex == 0) return 1;
+    uint32_t triangles = 0;
+    while (m > 3) {
+        uint32_t ear = 0;
+        double ear_turn = -INFINITY;
+        int ear_is_clean = 0;
+        for (uint32_t i = 0; i < m; ++i) {
+            uint32_t prev = (i + m - 1) % m, next = (i + 1) % m;
+            double turn = turn_sine(xy[order[prev]], xy[order[i]], xy[order[next]]);
+            if (!(turn > 0.0)) continue;
+            int clean = 1; // no other corner inside the ear
+            for (uint32_t j = 0; j < m && clean; ++j)
+                if (j != prev && j != i && j != next &&
+                    inside_triangle(xy[order[prev]], xy[order[i]], xy[order[next]], xy[order[j]]))
+                    clean = 0;
+            if (clean > ear_is_clean || (clean == ear_is_clean && turn > ear_turn)) {
+                ear = i;
+                ear_turn = turn;
+                ear_is_clean = clean;
+            }
+        }
+        uint32_t prev = (ear + m - 1) % m, next = (ear + 1) % m;
+        out[3 * triangles] = loop[order[prev]];
+        out[3 * triangles + 1] = loop[order[ear]];
+        out[3 * triangles + 2] = loop[order[next]];
+        ++triangles;
+        for (uint32_t j = ear; j + 1 < m; ++j) order[j] = order[j + 1];
+        --m;
+    }
+    for (uint32_t k = 0; k < 3; ++k) out[3 * triangles + k] = loop[order[k]];
+    return triangles + 1;
+}
+
 // Reads qhull's facets into a polyhedron, shifted back by `center` to the input frame, and hands
 // it to the bank.
-static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, mf_polyhedron *poly,
-                                  uint32_t *shape)
+static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, mf_polyhedron *poly, uint32_t *shape)
 {
     static const uint32_t unmapped = UINT32_MAX;
     uint32_t vertex_count = (uint32_t)qh->num_vertices, face_count = (uint32_t)qh->num_facets;
     if (vertex_count > MF_MAX_HULL_VERTICES || face_count > MF_MAX_HULL_FACES) return MF_ERR_HULL_TOO_LARGE;
 
     uint32_t id_limit = (uint32_t)qh->vertex_id;
+    // A facet of n vertices may become n - 2 triangles (split_reflex_loop).
+    // (qhull's FORALL macros spelled out: the lists end with a sentinel.)
+    size_t corners = 0;
+    for (facetT *facet = qh->facet_list; facet != NULL && facet->next != NULL; facet = facet->next)
+        corners += (size_t)qh_setsize(qh, facet->vertices);
     uint32_t *map = malloc(id_limit * sizeof(uint32_t));
     mf_vec3 *vertices = malloc(vertex_count * sizeof(mf_vec3));
-    uint16_t *loop_counts = malloc(face_count * sizeof(uint16_t));
-    uint16_t *loops = malloc((size_t)face_count * MF_MAX_FACE_VERTICES * sizeof(uint16_t));
+    uint16_t *loop_counts = malloc(corners * sizeof(uint16_t));
+    uint16_t *loops = malloc(3 * corners * sizeof(uint16_t));
     mf_status status = MF_OK;
     if (map == NULL || vertices == NULL || loop_counts == NULL || loops == NULL) status = MF_ERR_OUT_OF_MEMORY;
 
     uint32_t mapped = 0, faces = 0, loop_at = 0, merged = 0;
-    vertexT *vertex;
-    FORALLvertices
-    {
-        if (status != MF_OK) break;
+    for (vertexT *vertex = qh->vertex_list; status == MF_OK && vertex != NULL && vertex->next != NULL;
+         vertex = vertex->next)
         map[vertex->id] = unmapped;
-    }
-    facetT *facet;
-    FORALLfacets
-    {
+    for (facetT *facet = qh->facet_list; facet != NULL && facet->next != NULL; facet = facet->next) {
         if (status != MF_OK) break;
         setT *ordered = qh_facet3vertex(qh, facet);
         uint32_t n = (uint32_t)qh_setsize(qh, ordered);
@@ -85,19 +165,18 @@ static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, 
         if (n < 3) status = MF_ERR_DEGENERATE_HULL;
         // Newell's normal in double relative to the first vertex: tiny facets cancel in float.
         double newell[3] = {0, 0, 0}, first[3] = {0, 0, 0}, previous[3] = {0, 0, 0};
-        uint32_t k = 0;
-        vertexT **vertexp;
-        FOREACHvertex_(ordered)
-        {
-            if (status != MF_OK) break;
+        double points[MF_MAX_FACE_VERTICES][3];
+        for (uint32_t k = 0; k < n && status == MF_OK; ++k) {
+            const vertexT *vertex = ordered->e[k].p;
             if (map[vertex->id] == unmapped) {
                 map[vertex->id] = mapped;
-                vertices[mapped++] = (mf_vec3){(float)(vertex->point[0] + center[0]),
-                                               (float)(vertex->point[1] + center[1]),
-                                               (float)(vertex->point[2] + center[2])};
+                vertices[mapped++] =
+                    (mf_vec3){(float)(vertex->point[0] + center[0]), (float)(vertex->point[1] + center[1]),
+                              (float)(vertex->point[2] + center[2])};
             }
             loops[loop_at + k] = (uint16_t)map[vertex->id];
             double p[3] = {vertex->point[0], vertex->point[1], vertex->point[2]};
+            for (int c = 0; c < 3; ++c) points[k][c] = p[c];
             if (k == 0) {
                 for (int c = 0; c < 3; ++c) first[c] = p[c];
             }
@@ -106,7 +185,6 @@ static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, 
             newell[1] += previous[2] * p[0] - previous[0] * p[2];
             newell[2] += previous[0] * p[1] - previous[1] * p[0];
             for (int c = 0; c < 3; ++c) previous[c] = p[c];
-            ++k;
         }
         qh_settempfree(qh, &ordered);
         if (status != MF_OK) break;
@@ -118,11 +196,29 @@ static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, 
                 uint16_t t = loops[loop_at + a];
                 loops[loop_at + a] = loops[loop_at + b];
                 loops[loop_at + b] = t;
+                for (int c = 0; c < 3; ++c) {
+                    double x = points[a][c];
+                    points[a][c] = points[b][c];
+                    points[b][c] = x;
+                }
             }
         }
-        loop_counts[faces++] = (uint16_t)n;
-        loop_at += n;
-        if (n > 3) merged += n - 2;
+        uint16_t triangles[3 * MF_MAX_FACE_VERTICES];
+        uint32_t pieces = 1;
+        if (n > 3) {
+            double xy[MF_MAX_FACE_VERTICES][2];
+            plane_coordinates(facet->normal, points, n, xy);
+            pieces = split_reflex_loop(xy, loops + loop_at, n, triangles);
+        }
+        if (pieces == 1) {
+            loop_counts[faces++] = (uint16_t)n;
+            loop_at += n;
+            if (n > 3) merged += n - 2;
+        } else {
+            for (uint32_t t = 0; t < pieces; ++t) loop_counts[faces++] = 3;
+            memcpy(loops + loop_at, triangles, 3 * pieces * sizeof(uint16_t));
+            loop_at += 3 * pieces;
+        }
     }
     if (status == MF_OK) {
         poly->vertices = vertices;

@@ -16,7 +16,10 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
     mf_mat3 rotation_b = mf_mat3_from_quat(mf_quat_normalize(tb->q));
 
     // Work in a's frame: precision depends on the bodies' distance, not on where they are.
-    mf_pair_frame frame = {.a = a, .b = b, .b_vertices = scratch->b_vertices, .a_vertices = scratch->a_vertices,
+    mf_pair_frame frame = {.a = a,
+                           .b = b,
+                           .b_vertices = scratch->b_vertices,
+                           .a_vertices = scratch->a_vertices,
                            .b_normals = scratch->b_normals};
     frame.rotation = mf_mat3_relative(rotation_a, &rotation_b);
     frame.translation = mf_mat3_mul_transposed(rotation_a, mf_sub(tb->p, ta->p));
@@ -26,14 +29,15 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
     for (uint32_t f = 0; f < b->face_count; ++f)
         scratch->b_normals[f] = mf_mat3_mul(&frame.rotation, mf_view_normal(b, f));
     for (uint32_t v = 0; v < a->vertex_count; ++v)
-        scratch->a_vertices[v] = mf_mat3_mul_transposed(&frame.rotation, mf_sub(mf_view_vertex(a, v), frame.translation));
+        scratch->a_vertices[v] =
+            mf_mat3_mul_transposed(&frame.rotation, mf_sub(mf_view_vertex(a, v), frame.translation));
     return frame;
 }
 
 // Face contacts of a face axis: the clipped incident face reduced to max_contacts; 0 if the clip
 // keeps nothing within the margin.
-static uint32_t face_contacts(const mf_config *config, const mf_pair_frame *frame, const mf_axis *axis,
-                              mf_vec3 *normal, mf_contact contacts[MF_MAX_CONTACTS])
+static uint32_t face_contacts(const mf_config *config, const mf_pair_frame *frame, const mf_axis *axis, mf_vec3 *normal,
+                              mf_contact contacts[MF_MAX_CONTACTS])
 {
     mf_face_clip clip;
     mf_clip_faces(frame, axis, config->margin, &clip);
@@ -52,6 +56,46 @@ static uint32_t face_contacts(const mf_config *config, const mf_pair_frame *fram
     return count;
 }
 
+// The separation along a face axis, measured again: the queries keep only each hull's best face.
+static float face_separation(const mf_pair_frame *frame, const mf_axis *axis)
+{
+    int of_a = axis->kind == MF_AXIS_FACE_A;
+    const mf_hull_view *hull = of_a ? frame->a : frame->b, *other = of_a ? frame->b : frame->a;
+    uint32_t face = of_a ? axis->feature_a : axis->feature_b;
+    mf_vec3 normal = mf_view_normal(hull, face);
+    float offset = hull->offset[face];
+    if (!of_a) {
+        normal = mf_mat3_mul(&frame->rotation, normal);
+        offset += mf_dot(normal, frame->translation);
+    }
+    float support = INFINITY;
+    for (uint32_t v = 0; v < other->vertex_count; ++v)
+        support = mf_minf(support, mf_dot(normal, of_a ? frame->b_vertices[v] : mf_view_vertex(frame->a, v)));
+    return support - offset;
+}
+
+// Next to last resort: every face of either hull within `allowance` of the best axis, in turn.
+// A nearly flat surface (slivers, thin hulls) is many faces whose separations differ by little;
+// the best of them can lie beside the overlap while a neighbour covers it.
+static uint32_t nearby_face_contacts(const mf_config *config, const mf_pair_frame *frame, float best, float allowance,
+                                     mf_vec3 *normal, mf_contact contacts[MF_MAX_CONTACTS], mf_axis *used)
+{
+    for (uint32_t h = 0; h < 2; ++h) {
+        uint32_t face_count = h == 0 ? frame->a->face_count : frame->b->face_count;
+        for (uint32_t f = 0; f < face_count; ++f) {
+            mf_axis axis = {h == 0 ? MF_AXIS_FACE_A : MF_AXIS_FACE_B, 0.0f, h == 0 ? f : 0, h == 0 ? 0 : f, {0, 0, 0}};
+            axis.separation = face_separation(frame, &axis);
+            if (axis.separation + allowance < best) continue;
+            uint32_t count = face_contacts(config, frame, &axis, normal, contacts);
+            if (count > 0) {
+                *used = axis;
+                return count;
+            }
+        }
+    }
+    return 0;
+}
+
 // Last resort for a penetrating pair none of whose axes gave a contact (deep overlap of small
 // faces): one contact at the incident hull's deepest vertex below the reference face, so the
 // bodies are still pushed apart. It lies on the incident surface and the reference face's plane.
@@ -60,8 +104,8 @@ static uint32_t deepest_vertex_contact(const mf_pair_frame *frame, const mf_axis
 {
     int reference_is_a = axis->kind == MF_AXIS_FACE_A;
     const mf_hull_view *incident = reference_is_a ? frame->b : frame->a;
-    mf_vec3 local_normal = mf_view_normal(reference_is_a ? frame->a : frame->b,
-                                          reference_is_a ? axis->feature_a : axis->feature_b);
+    mf_vec3 local_normal =
+        mf_view_normal(reference_is_a ? frame->a : frame->b, reference_is_a ? axis->feature_a : axis->feature_b);
     mf_vec3 reference_normal = reference_is_a ? local_normal : mf_mat3_mul(&frame->rotation, local_normal);
     uint32_t deepest = 0;
     float deepest_depth = INFINITY;
@@ -135,15 +179,19 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
         return;
     }
     *used = ranked[0];
-    if (best < 0.0f) {
+    if (!(best < 0.0f)) return; // speculative, and no contact within the margin
+    mf_vec3 normal = {0, 0, 0};
+    result->count = nearby_face_contacts(config, frame, best, mf_rank_allowance(candidates, config->linear_slop),
+                                         &normal, result->contacts, used);
+    if (result->count == 0) {
         mf_axis face = a->separation >= b->separation ? (mf_axis){MF_AXIS_FACE_A, a->separation, a->face, 0, {0, 0, 0}}
                                                       : (mf_axis){MF_AXIS_FACE_B, b->separation, 0, b->face, {0, 0, 0}};
-        mf_vec3 normal;
         result->count = deepest_vertex_contact(frame, &face, &normal, &result->contacts[0]);
-        result->normal = mf_mat3_mul(rotation_a, normal);
-        result->contacts[0].point = mf_add(mf_mat3_mul(rotation_a, result->contacts[0].point), position_a);
         *used = face;
     }
+    result->normal = mf_mat3_mul(rotation_a, normal);
+    for (uint32_t k = 0; k < result->count; ++k)
+        result->contacts[k].point = mf_add(mf_mat3_mul(rotation_a, result->contacts[k].point), position_a);
 }
 
 void mf_collide_scalar(const mf_config *config, mf_pair_scratch *scratch, const mf_bank *bank, const mf_bodies *bodies,

@@ -23,7 +23,7 @@ struct mf_pool {
     pthread_cond_t wake, done;
     uint64_t generation; // bumped per batch
     int stopping;
-    uint32_t busy;       // spawned workers still in the batch
+    uint32_t busy; // spawned workers still in the batch
     // the batch
     mf_task_fn *task;
     void *data;

@@ -11,9 +11,8 @@
 #define MF_WIDE_MAX_FACES 128
 #define MF_WIDE_MAX_EDGES 192
 
-// Per edge: normal0 (3), normal1 (3), Gauss-map arc = normal1 x normal0 (3), unit direction (3),
-// vertex0 (3), vertex0 - centroid (3).
-#define MF_EDGE_ROWS 18
+// Per edge: normal0 (3), normal1 (3), unit direction (3), vertex0 (3).
+#define MF_EDGE_ROWS 12
 
 typedef struct mf_rows {
     uint32_t vertices, faces, edges;
@@ -44,5 +43,5 @@ static inline uint32_t mf_row_direction(mf_rows r, uint32_t component, uint32_t 
     return 3 * r.vertices + 4 * r.faces + MF_EDGE_ROWS * r.edges + 3 * component + direction;
 }
 
-#define MF_WIDE_MAX_ROWS                                                                                           \
+#define MF_WIDE_MAX_ROWS                                                                                               \
     (3 * MF_WIDE_MAX_VERTICES + 4 * MF_WIDE_MAX_FACES + MF_EDGE_ROWS * MF_WIDE_MAX_EDGES + MF_DIRECTION_ROWS)

@@ -17,45 +17,42 @@ mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vert
     return best;
 }
 
-// The arcs (a, b) and (c, d) on the unit sphere cross iff the two edges build a face of the
-// Minkowski difference; c and d are b's normals already negated. b_x_a and d_x_c are the arcs'
-// plane normals (parallel to the edges).
-static int is_minkowski_face(mf_vec3 a, mf_vec3 b, mf_vec3 b_x_a, mf_vec3 c, mf_vec3 d, mf_vec3 d_x_c)
-{
-    float cba = mf_dot(c, b_x_a), dba = mf_dot(d, b_x_a);
-    float adc = mf_dot(a, d_x_c), bdc = mf_dot(b, d_x_c);
-    return cba * dba < 0.0f && adc * bdc < 0.0f && cba * bdc > 0.0f;
-}
-
-mf_edge_query mf_query_edges(const mf_pair_frame *frame)
+// The edge query over the pairs that pass the Gauss-map test. With `measure`, a pair about to
+// become the best is measured again by projecting both hulls (see mf_measure_edge_axis); b's
+// normals are then rotated here, as the wide pass's frames do not carry them.
+static mf_edge_query query_edges(const mf_pair_frame *frame, int measure)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     mf_edge_query best = {-INFINITY, 0, 0, {0, 0, 0}};
     for (uint32_t i = 0; i < a->edge_count; ++i) {
         mf_vec3 a_normal0 = mf_view_normal(a, a->edge_face0[i]);
         mf_vec3 a_normal1 = mf_view_normal(a, a->edge_face1[i]);
-        mf_vec3 a_arc = mf_cross(a_normal1, a_normal0);
         mf_vec3 a_direction = {a->edge_x[i], a->edge_y[i], a->edge_z[i]};
         mf_vec3 a_point = mf_view_vertex(a, a->edge_vertex0[i]);
         for (uint32_t j = 0; j < b->edge_count; ++j) {
-            mf_vec3 b_normal0 = mf_neg(frame->b_normals[b->edge_face0[j]]);
-            mf_vec3 b_normal1 = mf_neg(frame->b_normals[b->edge_face1[j]]);
-            mf_vec3 b_arc = mf_cross(b_normal1, b_normal0);
-            if (!is_minkowski_face(a_normal0, a_normal1, a_arc, b_normal0, b_normal1, b_arc)) continue;
-
             mf_vec3 b_direction = mf_mat3_mul(&frame->rotation, (mf_vec3){b->edge_x[j], b->edge_y[j], b->edge_z[j]});
+            mf_vec3 b_normal0 = measure ? mf_mat3_mul(&frame->rotation, mf_view_normal(b, b->edge_face0[j]))
+                                        : frame->b_normals[b->edge_face0[j]];
+            mf_vec3 b_normal1 = measure ? mf_mat3_mul(&frame->rotation, mf_view_normal(b, b->edge_face1[j]))
+                                        : frame->b_normals[b->edge_face1[j]];
+            mf_minkowski_test test =
+                mf_minkowski_test_make(a_normal0, a_normal1, a_direction, b_normal0, b_normal1, b_direction);
+            if (!mf_minkowski_face(test)) continue;
+
             mf_vec3 axis = mf_cross(a_direction, b_direction);
             float length = mf_length(axis);
             if (length < MF_PARALLEL_SINE) continue;
-            axis = mf_scale(axis, 1.0f / length);
-            // Orient the axis away from a: a's centroid is inside a, so it lies behind the edge.
-            if (mf_dot(axis, mf_sub(a_point, a->centroid)) < 0.0f) axis = mf_neg(axis);
+            axis = mf_scale(axis, (test.a0 > 0.0f ? 1.0f : -1.0f) / length);
             float separation = mf_dot(axis, mf_sub(frame->b_vertices[b->edge_vertex0[j]], a_point));
+            if (measure && separation > best.separation)
+                separation = mf_minf(separation, mf_projected_gap(frame, axis));
             if (separation > best.separation) best = (mf_edge_query){separation, i, j, axis};
         }
     }
     return best;
 }
+
+mf_edge_query mf_query_edges(const mf_pair_frame *frame) { return query_edges(frame, 0); }
 
 mf_edge_query mf_query_edge_directions(const mf_pair_frame *frame)
 {
@@ -113,28 +110,32 @@ void mf_resolve_direction_edges(const mf_pair_frame *frame, mf_axis *axis)
     }
 }
 
-uint32_t mf_rank_axes(const mf_axis_candidates *c, float linear_slop, mf_axis ranked[3])
+float mf_rank_allowance(const mf_axis_candidates *c, float linear_slop)
 {
     // Each axis is measured against the best one, so whichever is used is never worse than the
     // best by more than one linear_slop. A float-noise allowance keeps ties (an edge axis that is
     // also a face normal) even when the slop is zero.
-    float best = mf_best_separation(c);
-    linear_slop += 4e-6f * (c->scale + fabsf(best));
+    return linear_slop + 4e-6f * (c->scale + fabsf(mf_best_separation(c)));
+}
+
+uint32_t mf_rank_axes(const mf_axis_candidates *c, float linear_slop, mf_axis ranked[3])
+{
+    float best = mf_best_separation(c), allowance = mf_rank_allowance(c, linear_slop);
     uint32_t count = 0;
-    if (c->face_a.separation + linear_slop >= best)
+    if (c->face_a.separation + allowance >= best)
         ranked[count++] = (mf_axis){MF_AXIS_FACE_A, c->face_a.separation, c->face_a.face, 0, {0, 0, 0}};
-    if (c->face_b.separation + linear_slop >= best)
+    if (c->face_b.separation + allowance >= best)
         ranked[count++] = (mf_axis){MF_AXIS_FACE_B, c->face_b.separation, 0, c->face_b.face, {0, 0, 0}};
-    if (c->edge.separation + linear_slop >= best)
-        ranked[count++] =
-            (mf_axis){MF_AXIS_EDGES, c->edge.separation, c->edge.edge_a, c->edge.edge_b, c->edge.normal};
+    if (c->edge.separation + allowance >= best)
+        ranked[count++] = (mf_axis){MF_AXIS_EDGES, c->edge.separation, c->edge.edge_a, c->edge.edge_b, c->edge.normal};
     return count;
 }
 
 float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal)
 {
     float a_max = -INFINITY, b_min = INFINITY;
-    for (uint32_t v = 0; v < frame->a->vertex_count; ++v) a_max = mf_maxf(a_max, mf_dot(normal, mf_view_vertex(frame->a, v)));
+    for (uint32_t v = 0; v < frame->a->vertex_count; ++v)
+        a_max = mf_maxf(a_max, mf_dot(normal, mf_view_vertex(frame->a, v)));
     for (uint32_t v = 0; v < frame->b->vertex_count; ++v) b_min = mf_minf(b_min, mf_dot(normal, frame->b_vertices[v]));
     return b_min - a_max;
 }
@@ -143,12 +144,19 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *c)
 {
     if (c->projection || !(c->edge.separation > mf_maxf(c->face_a.separation, c->face_b.separation))) return;
     float gap = mf_projected_gap(frame, c->edge.normal);
-    if (gap < c->edge.separation) c->edge.separation = gap;
+    // Float noise aside, the gap equals the distance between the edges' lines. Where it does not,
+    // the Gauss-map test was fooled and the true best pair may be any other: search again,
+    // measuring every contender (rare: nearly degenerate arcs of slivers and thin hulls).
+    if (gap < c->edge.separation - 1e-5f * (c->scale + fabsf(c->edge.separation))) c->edge = query_edges(frame, 1);
+    else if (gap < c->edge.separation) c->edge.separation = gap;
 }
 
 int mf_query_pair(const mf_pair_frame *frame, float margin, mf_axis_candidates *c)
 {
-    *c = (mf_axis_candidates){{-INFINITY, 0}, {-INFINITY, 0}, {-INFINITY, 0, 0, {0, 0, 0}}, 0,
+    *c = (mf_axis_candidates){{-INFINITY, 0},
+                              {-INFINITY, 0},
+                              {-INFINITY, 0, 0, {0, 0, 0}},
+                              0,
                               frame->a->shape->radius + frame->b->shape->radius};
     c->face_a = mf_query_faces(frame->a, frame->b_vertices, frame->b->vertex_count, margin);
     if (c->face_a.separation >= margin) return 0;

@@ -8,8 +8,8 @@
 // One pair seen from body a: b's geometry moved into a's frame where the queries need it.
 typedef struct mf_pair_frame {
     const mf_hull_view *a, *b;
-    mf_mat3 rotation;        // b -> a
-    mf_vec3 translation;     // b's origin in a's frame
+    mf_mat3 rotation;          // b -> a
+    mf_vec3 translation;       // b's origin in a's frame
     const mf_vec3 *b_vertices; // b's vertices in a's frame
     const mf_vec3 *a_vertices; // a's vertices in b's frame
     const mf_vec3 *b_normals;  // b's face normals in a's frame
@@ -45,6 +45,33 @@ typedef struct mf_edge_query {
 mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vertices, uint32_t other_count,
                              float margin);
 
+// Whether edge a (faces a0, a1) and edge b (faces b0, b1) build a face of the Minkowski difference
+// a - b, read off each edge's direction against the other edge's face normals. Edge face0 runs
+// vertex0 -> vertex1, so face0 lies left of the direction seen from outside. The axis
+// cross(a_direction, b_direction), oriented from a to b, must lie in both edges' normal cones:
+// b_direction . a0 > 0 > b_direction . a1 and a_direction . b0 > 0 > a_direction . b1 for the
+// positive orientation, all signs reversed for the negative one. This is Gregorius' arc-crossing
+// test with the arcs' plane normals (normal1 x normal0) replaced by the edge directions, which are
+// parallel to them: those cross products lose their direction when the two faces of an edge are
+// nearly parallel or nearly opposite (slivers, thin hulls, near-coplanar facets), the edge
+// directions, taken from the vertices, do not.
+typedef struct mf_minkowski_test {
+    float a0, a1, b0, b1;
+} mf_minkowski_test;
+
+static inline mf_minkowski_test mf_minkowski_test_make(mf_vec3 a_normal0, mf_vec3 a_normal1, mf_vec3 a_direction,
+                                                       mf_vec3 b_normal0, mf_vec3 b_normal1, mf_vec3 b_direction)
+{
+    return (mf_minkowski_test){mf_dot(b_direction, a_normal0), mf_dot(b_direction, a_normal1),
+                               mf_dot(a_direction, b_normal0), mf_dot(a_direction, b_normal1)};
+}
+
+// The sign of `a0` then orients the axis: positive along cross(a_direction, b_direction).
+static inline int mf_minkowski_face(mf_minkowski_test t)
+{
+    return t.a0 * t.a1 < 0.0f && t.b0 * t.b1 < 0.0f && t.a0 * t.b0 > 0.0f;
+}
+
 // Edge query over the pairs of edges that build a face of the Minkowski difference.
 mf_edge_query mf_query_edges(const mf_pair_frame *frame);
 
@@ -76,6 +103,9 @@ static inline int mf_is_touching(const mf_axis_candidates *c, float margin) { re
 // face, b's face, then the edge axis. The first is the axis; the others stand in when it yields
 // no contact (an incident face missing the reference face, edges whose closest points are not
 // on both edges). Returns how many.
+// How far from the best an axis may be and still serve: the slop and a float-noise allowance.
+float mf_rank_allowance(const mf_axis_candidates *candidates, float linear_slop);
+
 uint32_t mf_rank_axes(const mf_axis_candidates *candidates, float linear_slop, mf_axis ranked[3]);
 
 // The gap between the hulls along `normal` (a to b): b's lowest point beyond a's highest. Any axis

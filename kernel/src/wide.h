@@ -32,7 +32,10 @@ static inline mf_maskw mf_ltw(mf_floatw a, mf_floatw b) { return simde_mm256_cmp
 static inline mf_maskw mf_gtw(mf_floatw a, mf_floatw b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GT_OQ); }
 static inline mf_maskw mf_gew(mf_floatw a, mf_floatw b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GE_OQ); }
 static inline mf_maskw mf_andw(mf_maskw a, mf_maskw b) { return simde_mm256_and_ps(a, b); }
-static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no) { return simde_mm256_blendv_ps(no, yes, m); }
+static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no)
+{
+    return simde_mm256_blendv_ps(no, yes, m);
+}
 static inline int mf_anyw(mf_maskw m) { return simde_mm256_movemask_ps(m) != 0; }
 static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm256_xor_ps(a, simde_mm256_set1_ps(-0.0f)); }
 
@@ -46,7 +49,10 @@ static inline mf_maskw mf_ltw(mf_floatw a, mf_floatw b) { return simde_mm512_cmp
 static inline mf_maskw mf_gtw(mf_floatw a, mf_floatw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GT_OQ); }
 static inline mf_maskw mf_gew(mf_floatw a, mf_floatw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GE_OQ); }
 static inline mf_maskw mf_andw(mf_maskw a, mf_maskw b) { return (mf_maskw)(a & b); }
-static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no) { return simde_mm512_mask_blend_ps(m, no, yes); }
+static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no)
+{
+    return simde_mm512_mask_blend_ps(m, no, yes);
+}
 static inline int mf_anyw(mf_maskw m) { return m != 0; }
 static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm512_xor_ps(a, simde_mm512_set1_ps(-0.0f)); }
 

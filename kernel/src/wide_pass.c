@@ -1,8 +1,8 @@
 // Vectorised separating-axis queries (Gregorius, GDC 2013) for MF_WIDE_WIDTH pairs at once. Every
 // step mirrors sat.c operation for operation, so each lane finds exactly the scalar path's axis:
 //   1. relative transform of b in a's frame, per lane
-//   2. b's vertices into a's frame and a's into b's; b's edges (normals, arcs, directions, points)
-//      into a's frame
+//   2. b's vertices into a's frame and a's into b's; b's edges (normals, directions, points) into
+//      a's frame
 //   3. face queries of a and b: for each face, the least projection of the other hull
 //   4. edge query over all edge pairs; the Gauss-map test masks lanes whose edges build no face
 //      of the Minkowski difference, and the axis math is skipped when no lane is left.
@@ -73,7 +73,8 @@ static void face_query(const mf_bundle_hull *hull, const float *other, uint32_t 
     for (uint32_t f = 0; f < counts.faces; ++f) {
         mf_vec3w normal = row3(hull, mf_row_face(counts, 0, f), mf_row_face(counts, 1, f), mf_row_face(counts, 2, f));
         mf_floatw support = mf_splatw(INFINITY);
-        for (uint32_t v = 0; v < other_count; ++v) support = mf_minw(support, mf_dotw(normal, work3(other, other_count, v)));
+        for (uint32_t v = 0; v < other_count; ++v)
+            support = mf_minw(support, mf_dotw(normal, work3(other, other_count, v)));
         mf_floatw separation = mf_subw(support, row(hull, mf_row_face(counts, 3, f)));
         mf_maskw better = mf_gtw(separation, best);
         best = mf_selectw(better, separation, best);
@@ -105,11 +106,12 @@ static void direction_query(const mf_bundle_hull *a, const mf_bundle_hull *b, co
     mf_rows counts_a = a->counts, counts_b = b->counts;
     mf_floatw sine = mf_splatw(MF_PARALLEL_SINE), one = mf_splatw(1.0f);
     for (uint32_t k = 0; k < 3; ++k) {
-        mf_vec3w a_direction =
-            row3(a, mf_row_direction(counts_a, 0, k), mf_row_direction(counts_a, 1, k), mf_row_direction(counts_a, 2, k));
+        mf_vec3w a_direction = row3(a, mf_row_direction(counts_a, 0, k), mf_row_direction(counts_a, 1, k),
+                                    mf_row_direction(counts_a, 2, k));
         for (uint32_t m = 0; m < 3; ++m) {
-            mf_vec3w b_direction = mf_mat3_mulw(r, row3(b, mf_row_direction(counts_b, 0, m),
-                                                        mf_row_direction(counts_b, 1, m), mf_row_direction(counts_b, 2, m)));
+            mf_vec3w b_direction =
+                mf_mat3_mulw(r, row3(b, mf_row_direction(counts_b, 0, m), mf_row_direction(counts_b, 1, m),
+                                     mf_row_direction(counts_b, 2, m)));
             mf_vec3w axis = mf_cross3w(a_direction, b_direction);
             mf_floatw length = mf_sqrtw(mf_dotw(axis, axis));
             mf_maskw valid = mf_gew(length, sine);
@@ -151,13 +153,15 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
 
     float *b_vertices = work;
     float *a_vertices = b_vertices + 3 * counts_b.vertices * W;
-    float *b_edges = a_vertices + 3 * counts_a.vertices * W; // normal0, normal1, arc, direction, point
+    float *b_edges = a_vertices + 3 * counts_a.vertices * W; // normal0, normal1, direction, point
     for (uint32_t v = 0; v < counts_b.vertices; ++v) {
-        mf_vec3w p = row3(b, mf_row_vertex(counts_b, 0, v), mf_row_vertex(counts_b, 1, v), mf_row_vertex(counts_b, 2, v));
+        mf_vec3w p =
+            row3(b, mf_row_vertex(counts_b, 0, v), mf_row_vertex(counts_b, 1, v), mf_row_vertex(counts_b, 2, v));
         store3(b_vertices, counts_b.vertices, v, mf_add3w(mf_mat3_mulw(&r, p), t));
     }
     for (uint32_t v = 0; v < counts_a.vertices; ++v) {
-        mf_vec3w p = row3(a, mf_row_vertex(counts_a, 0, v), mf_row_vertex(counts_a, 1, v), mf_row_vertex(counts_a, 2, v));
+        mf_vec3w p =
+            row3(a, mf_row_vertex(counts_a, 0, v), mf_row_vertex(counts_a, 1, v), mf_row_vertex(counts_a, 2, v));
         store3(a_vertices, counts_a.vertices, v, mf_mat3_mul_transposedw(&r, mf_sub3w(p, t)));
     }
 
@@ -179,45 +183,38 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
     } else if (mf_anyw(alive)) {
         uint32_t eb = counts_b.edges;
         for (uint32_t j = 0; j < eb; ++j) {
-            mf_vec3w n0 = mf_neg3w(mf_mat3_mulw(&r, row3(b, mf_row_edge(counts_b, 0, j), mf_row_edge(counts_b, 1, j),
-                                                         mf_row_edge(counts_b, 2, j))));
-            mf_vec3w n1 = mf_neg3w(mf_mat3_mulw(&r, row3(b, mf_row_edge(counts_b, 3, j), mf_row_edge(counts_b, 4, j),
-                                                         mf_row_edge(counts_b, 5, j))));
-            mf_vec3w direction = mf_mat3_mulw(
-                &r, row3(b, mf_row_edge(counts_b, 9, j), mf_row_edge(counts_b, 10, j), mf_row_edge(counts_b, 11, j)));
-            mf_vec3w point = mf_add3w(
-                mf_mat3_mulw(&r, row3(b, mf_row_edge(counts_b, 12, j), mf_row_edge(counts_b, 13, j),
-                                      mf_row_edge(counts_b, 14, j))),
-                t);
-            store3(b_edges, 5 * eb, j, n0);
-            store3(b_edges, 5 * eb, eb + j, n1);
-            store3(b_edges, 5 * eb, 2 * eb + j, mf_cross3w(n1, n0));
-            store3(b_edges, 5 * eb, 3 * eb + j, direction);
-            store3(b_edges, 5 * eb, 4 * eb + j, point);
+#define B_EDGE(k)                                                                                                      \
+    mf_mat3_mulw(                                                                                                      \
+        &r, row3(b, mf_row_edge(counts_b, k, j), mf_row_edge(counts_b, k + 1, j), mf_row_edge(counts_b, k + 2, j)))
+            store3(b_edges, 4 * eb, j, B_EDGE(0));
+            store3(b_edges, 4 * eb, eb + j, B_EDGE(3));
+            store3(b_edges, 4 * eb, 2 * eb + j, B_EDGE(6));
+            store3(b_edges, 4 * eb, 3 * eb + j, mf_add3w(B_EDGE(9), t));
+#undef B_EDGE
         }
         mf_floatw sine = mf_splatw(MF_PARALLEL_SINE), one = mf_splatw(1.0f);
         for (uint32_t i = 0; i < counts_a.edges; ++i) {
 #define A_EDGE(k) row3(a, mf_row_edge(counts_a, k, i), mf_row_edge(counts_a, k + 1, i), mf_row_edge(counts_a, k + 2, i))
-            mf_vec3w a_normal0 = A_EDGE(0), a_normal1 = A_EDGE(3), a_arc = A_EDGE(6);
-            mf_vec3w a_direction = A_EDGE(9), a_point = A_EDGE(12), a_outward = A_EDGE(15);
+            mf_vec3w a_normal0 = A_EDGE(0), a_normal1 = A_EDGE(3), a_direction = A_EDGE(6), a_point = A_EDGE(9);
 #undef A_EDGE
             mf_floatw index_i = mf_splatw((float)i);
             for (uint32_t j = 0; j < eb; ++j) {
-                mf_vec3w c = work3(b_edges, 5 * eb, j), d = work3(b_edges, 5 * eb, eb + j);
-                mf_vec3w b_arc = work3(b_edges, 5 * eb, 2 * eb + j);
-                mf_floatw cba = mf_dotw(c, a_arc), dba = mf_dotw(d, a_arc);
-                mf_floatw adc = mf_dotw(a_normal0, b_arc), bdc = mf_dotw(a_normal1, b_arc);
-                mf_maskw crossing = mf_andw(mf_andw(mf_ltw(mf_mulw(cba, dba), zero), mf_ltw(mf_mulw(adc, bdc), zero)),
-                                            mf_gtw(mf_mulw(cba, bdc), zero));
+                // As mf_minkowski_test_make and mf_minkowski_face.
+                mf_vec3w b_direction = work3(b_edges, 4 * eb, 2 * eb + j);
+                mf_floatw a0 = mf_dotw(b_direction, a_normal0), a1 = mf_dotw(b_direction, a_normal1);
+                mf_floatw b0 = mf_dotw(a_direction, work3(b_edges, 4 * eb, j));
+                mf_floatw b1 = mf_dotw(a_direction, work3(b_edges, 4 * eb, eb + j));
+                mf_maskw crossing = mf_andw(mf_andw(mf_ltw(mf_mulw(a0, a1), zero), mf_ltw(mf_mulw(b0, b1), zero)),
+                                            mf_gtw(mf_mulw(a0, b0), zero));
                 if (!mf_anyw(crossing)) continue;
 
-                mf_vec3w axis = mf_cross3w(a_direction, work3(b_edges, 5 * eb, 3 * eb + j));
+                mf_vec3w axis = mf_cross3w(a_direction, b_direction);
                 mf_floatw length = mf_sqrtw(mf_dotw(axis, axis));
                 mf_maskw valid = mf_andw(crossing, mf_gew(length, sine));
                 if (!mf_anyw(valid)) continue;
-                axis = mf_scale3w(axis, mf_divw(one, length));
-                axis = mf_select3w(mf_ltw(mf_dotw(axis, a_outward), zero), mf_neg3w(axis), axis);
-                mf_floatw separation = mf_dotw(axis, mf_sub3w(work3(b_edges, 5 * eb, 4 * eb + j), a_point));
+                mf_floatw sign = mf_selectw(mf_gtw(a0, zero), one, mf_splatw(-1.0f));
+                axis = mf_scale3w(axis, mf_divw(sign, length));
+                mf_floatw separation = mf_dotw(axis, mf_sub3w(work3(b_edges, 4 * eb, 3 * eb + j), a_point));
                 keep_better(&edge, valid, separation, index_i, mf_splatw((float)j), axis);
             }
         }
@@ -257,14 +254,17 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
     mf_storew(transforms[20], t.z);
     for (int l = 0; l < W; ++l) {
         for (int i = 0; i < 3; ++i) {
-            axes->rotation_a[l].row[i] = (mf_vec3){transforms[3 * i][l], transforms[3 * i + 1][l], transforms[3 * i + 2][l]};
+            axes->rotation_a[l].row[i] =
+                (mf_vec3){transforms[3 * i][l], transforms[3 * i + 1][l], transforms[3 * i + 2][l]};
             axes->rotation[l].row[i] =
                 (mf_vec3){transforms[9 + 3 * i][l], transforms[9 + 3 * i + 1][l], transforms[9 + 3 * i + 2][l]};
         }
         axes->translation[l] = (mf_vec3){transforms[18][l], transforms[19][l], transforms[20][l]};
         axes->face_a[l] = (mf_face_query){face_a_lanes[l], (uint32_t)face_a_index_lanes[l]};
         axes->face_b[l] = (mf_face_query){face_b_lanes[l], (uint32_t)face_b_index_lanes[l]};
-        axes->edge[l] = (mf_edge_query){edge_lanes[l], (uint32_t)edge_i_lanes[l], (uint32_t)edge_j_lanes[l],
+        axes->edge[l] = (mf_edge_query){edge_lanes[l],
+                                        (uint32_t)edge_i_lanes[l],
+                                        (uint32_t)edge_j_lanes[l],
                                         {normal_x[l], normal_y[l], normal_z[l]}};
     }
 }

@@ -37,11 +37,10 @@ typedef struct mf_bundle_axes {
 } mf_bundle_axes;
 
 // Floats of work memory a bundle needs at most (moved vertices and edges of both hulls).
-#define MF_WIDE_WORK_FLOATS ((6 * MF_WIDE_MAX_VERTICES + 15 * MF_WIDE_MAX_EDGES) * MF_WIDE_MAX_WIDTH)
+#define MF_WIDE_WORK_FLOATS ((6 * MF_WIDE_MAX_VERTICES + 12 * MF_WIDE_MAX_EDGES) * MF_WIDE_MAX_WIDTH)
 
 // faces_only: stop after the face queries (edge results are left at -infinity); used to find the
 // lanes that are already apart before the costly edge query.
-typedef void mf_wide_axes_fn(const mf_bundle *bundle, float margin, int faces_only, float *work,
-                             mf_bundle_axes *axes);
+typedef void mf_wide_axes_fn(const mf_bundle *bundle, float margin, int faces_only, float *work, mf_bundle_axes *axes);
 
 mf_wide_axes_fn mf_wide_axes_sse, mf_wide_axes_avx2, mf_wide_axes_avx512, mf_wide_axes_neon;

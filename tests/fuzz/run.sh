@@ -20,10 +20,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${MF_FUZZ_BUILD:-$root/build-fuzz}
 here=$root/tests/fuzz
 
-if ! command -v clang >/dev/null; then
-    echo "run.sh: clang is needed (apt-get install clang)" >&2
-    exit 2
-fi
+# clang with its runtimes (libFuzzer, the sanitizers); Debian 12 names them after clang 14.
+bash "$root/tools/need-packages.sh" fuzz clang libclang-rt-14-dev
 if [ ! -f "$build/build.ninja" ]; then
     # -fsanitize=fuzzer-no-link puts libFuzzer's coverage hooks into every C file (the kernel, the
     # CLI's loader); the harnesses themselves add -fsanitize=fuzzer. UBSan findings abort so that
