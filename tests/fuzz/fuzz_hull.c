@@ -62,51 +62,9 @@ static int expected_status(uint32_t count)
 
 static double dot(mf_vec3 a, mf_vec3 b) { return (double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z; }
 
-// Open bug "tiny-normals" (regressions/hull/tiny_tetrahedron_face_normal_not_unit): for faces
-// smaller than about 1e-19 m^2 (hulls about 1e-9 m across, or slivers) the squared length of the
-// face's Newell vector falls into float denormals and the "unit" normal comes out up to a few
-// percent too short or long. `twice_area` is the length of the face's Newell vector, in double.
-static int tiny_face_known_bug(double twice_area) { return twice_area < 1e-15 && fuzz_tolerate_known("tiny-normals"); }
-
-// Open bug "edge-query" (regressions/hull/flat_hull_on_itself_gets_no_manifold,
-// hull_on_itself_gets_no_manifold): the Gauss-map edge query can accept an edge pair that is no
-// Minkowski face (nearly opposite face normals at a flat hull's rim; nearly parallel edges whose
-// arcs lie on nearly the same great circle) and measure a positive separation between the edge
-// lines while the hulls overlap: no manifold for a hull on itself.
-static int edge_query_known_bug(void) { return fuzz_tolerate_known("edge-query"); }
-
 static mf_vec3 vertices[MF_MAX_HULL_VERTICES];
 static mf_vec3 normals[MF_MAX_HULL_FACES];
 static float offsets[MF_MAX_HULL_FACES];
-
-// The length of a face's Newell vector (twice its area) in double, from `vertices`.
-static double twice_area(const uint32_t *loop, uint32_t n)
-{
-    double sum[3] = {0, 0, 0};
-    for (uint32_t k = 0; k < n; ++k) {
-        mf_vec3 p = vertices[loop[k]], q = vertices[loop[(k + 1) % n]];
-        sum[0] += (double)p.y * q.z - (double)p.z * q.y;
-        sum[1] += (double)p.z * q.x - (double)p.x * q.z;
-        sum[2] += (double)p.x * q.y - (double)p.y * q.x;
-    }
-    return sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
-}
-
-// With "tiny-normals" tolerated, a hull with such a face is not collided: its manifold normals
-// would not be unit either.
-static int has_tiny_face_known_bug(const mf_bank *bank, uint32_t shape)
-{
-    mf_shape_info info;
-    mf_bank_shape_info(bank, shape, &info);
-    mf_bank_shape_vertices(bank, shape, vertices, MF_MAX_HULL_VERTICES);
-    uint32_t loop[MF_MAX_FACE_VERTICES];
-    for (uint32_t f = 0; f < info.face_count; ++f) {
-        uint32_t n = 0;
-        mf_bank_shape_face(bank, shape, f, NULL, NULL, loop, MF_MAX_FACE_VERTICES, &n);
-        if (tiny_face_known_bug(twice_area(loop, n))) return 1;
-    }
-    return 0;
-}
 
 // A closed convex polyhedron within the limits, holding every input point.
 static void check_hull(const mf_bank *bank, uint32_t shape, uint32_t count)
@@ -146,7 +104,6 @@ static void check_hull(const mf_bank *bank, uint32_t shape, uint32_t count)
         FUZZ_REQUIRE(n >= 3 && n <= MF_MAX_FACE_VERTICES, "face %u has %u vertices", f, n);
         corners += n;
         double length = sqrt(dot(normals[f], normals[f]));
-        if (tiny_face_known_bug(twice_area(loop, n))) length = 1.0;
         FUZZ_REQUIRE(fuzz_finite3(normals[f]) && fabs(length - 1.0) < 1e-3 && isfinite(offsets[f]),
                      "face %u: normal length %.9g, offset %g", f, length, (double)offsets[f]);
         for (uint32_t k = 0; k < n; ++k) {
@@ -211,7 +168,7 @@ static void collide_hull(mf_bank *bank, uint32_t hull)
     // The hull on itself at the same place overlaps by its whole width: it has a manifold.
     int self = 0;
     for (uint32_t m = 0; m < stream.manifold_count; ++m) self |= manifolds[m].pair == 6;
-    FUZZ_REQUIRE(self || edge_query_known_bug(), "the hull on itself got no manifold");
+    FUZZ_REQUIRE(self, "the hull on itself got no manifold");
     mf_context_destroy(context);
 }
 
@@ -244,7 +201,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mf_bank_shape_info(bank, shape, &first);
         mf_bank_shape_info(bank, again, &second);
         FUZZ_REQUIRE(memcmp(&first, &second, sizeof(first)) == 0, "the same points gave a different hull");
-        if (!has_tiny_face_known_bug(bank, shape)) collide_hull(bank, shape);
+        collide_hull(bank, shape);
     }
     mf_bank_destroy(bank);
     return 0;

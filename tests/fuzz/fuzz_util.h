@@ -41,21 +41,6 @@ static void fuzz_fail(const char *file, int line, const char *expression, const 
         if (!(condition)) fuzz_fail(__FILE__, __LINE__, #condition, __VA_ARGS__);                                      \
     } while (0)
 
-// Kernel bugs found by fuzzing and still open (each has its input in regressions/). By default a
-// harness aborts on them like on any other violation; MF_FUZZ_TOLERATE_KNOWN in the environment
-// lets them pass, so that a fuzzing campaign can go on to find others: "1" for all of them, or a
-// comma-separated list of their names (to minimise an input for one bug while tolerating another).
-static inline int fuzz_tolerate_known(const char *bug)
-{
-    const char *value = getenv("MF_FUZZ_TOLERATE_KNOWN");
-    if (value == NULL || value[0] == '\0') return 0;
-    if (strcmp(value, "1") == 0) return 1;
-    size_t length = strlen(bug);
-    for (const char *at = strstr(value, bug); at != NULL; at = strstr(at + 1, bug))
-        if ((at == value || at[-1] == ',') && (at[length] == '\0' || at[length] == ',')) return 1;
-    return 0;
-}
-
 // The fuzzer's bytes as a stream of numbers; past the end every read gives zeros.
 typedef struct fuzz_bytes {
     const uint8_t *data;

@@ -12,8 +12,7 @@
 # tests/fuzz/regressions/<harness>/, and `meson test --suite fuzz` replays it from then on.
 #
 # Environment: MF_FUZZ_BUILD (build directory, default build-fuzz), MF_FUZZ_ONLY (one harness),
-# MF_FUZZ_ARGS (more libFuzzer options, e.g. "-jobs=2 -workers=2"), MF_FUZZ_TOLERATE_KNOWN=1 (let the
-# open kernel bugs that have inputs in regressions/ pass, to look for others; see fuzz_util.h).
+# MF_FUZZ_ARGS (more libFuzzer options, e.g. "-jobs=2 -workers=2").
 set -euo pipefail
 seconds=${1:-60}
 root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -11,6 +11,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+// A built hull's introspection is a closed convex polyhedron with unit normals; returns violations.
+static int hull_is_sane(const mf_bank *bank, uint32_t shape, char *why, size_t why_size)
+{
+    mf_shape_info info;
+    if (mf_bank_shape_info(bank, shape, &info) != MF_OK) return snprintf(why, why_size, "no info"), 1;
+    if (info.vertex_count + info.face_count != info.edge_count + 2 || info.face_count < 4)
+        return snprintf(why, why_size, "%u vertices, %u edges, %u faces", info.vertex_count, info.edge_count,
+                        info.face_count),
+               1;
+    if (!(info.volume > 0.0f) || !isfinite(info.volume) || !isfinite(info.radius))
+        return snprintf(why, why_size, "volume %g radius %g", (double)info.volume, (double)info.radius), 1;
+    static mf_vec3 corners[MF_MAX_HULL_VERTICES];
+    mf_bank_shape_vertices(bank, shape, corners, MF_MAX_HULL_VERTICES);
+    for (uint32_t f = 0; f < info.face_count; ++f) {
+        mf_vec3 n;
+        float offset;
+        uint32_t count;
+        if (mf_bank_shape_face(bank, shape, f, &n, &offset, NULL, 0, &count) != MF_OK)
+            return snprintf(why, why_size, "face %u", f), 1;
+        double length = sqrt((double)n.x * n.x + (double)n.y * n.y + (double)n.z * n.z);
+        if (!(fabs(length - 1.0) < 1e-5) || !isfinite(offset) || count < 3)
+            return snprintf(why, why_size, "face %u: normal length %.9g, offset %g, %u vertices", f, length,
+                            (double)offset, count),
+                   1;
+        // Convex in its plane: the loop turns counter-clockwise about the normal at every corner
+        // (clipping against the face's side planes needs it).
+        uint32_t loop[MF_MAX_FACE_VERTICES];
+        mf_bank_shape_face(bank, shape, f, NULL, NULL, loop, MF_MAX_FACE_VERTICES, &count);
+        for (uint32_t k = 0; k < count; ++k) {
+            mf_vec3 p = corners[loop[k]], q = corners[loop[(k + 1) % count]], r = corners[loop[(k + 2) % count]];
+            double u[3] = {(double)q.x - p.x, (double)q.y - p.y, (double)q.z - p.z};
+            double v[3] = {(double)r.x - q.x, (double)r.y - q.y, (double)r.z - q.z};
+            double turn = (u[1] * v[2] - u[2] * v[1]) * n.x + (u[2] * v[0] - u[0] * v[2]) * n.y +
+                          (u[0] * v[1] - u[1] * v[0]) * n.z;
+            double lengths =
+                sqrt((u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+            if (turn < -1e-5 * lengths)
+                return snprintf(why, why_size, "face %u turns inward at its corner %u (sine %.3g)", f,
+                                loop[(k + 1) % count], turn / lengths),
+                       1;
+        }
+    }
+    return 0;
+}
+
 // ---- slivers and needles ----
 
 static void sliver_and_needle_boxes_match_the_brute_force(void)
@@ -63,6 +108,10 @@ static void sliver_and_needle_hulls_match_the_brute_force(void)
     shapes[4] = robust_add_box(&bank, "cube", 0.5, 0.5, 0.5);
     test_cloud(&random, TEST_CLOUD_SPHERE, 24, 0.5, points);
     shapes[5] = robust_add_hull(&bank, "sphere hull", points, 24);
+    for (uint32_t i = 0; i < 6; ++i) {
+        char why[256] = "";
+        CHECKF(hull_is_sane(bank.bank, shapes[i], why, sizeof(why)) == 0, "%s: %s", bank.name[shapes[i]], why);
+    }
     mf_config config = mf_config_default();
     CHECK_EQ(robust_check_random_pairs("sliver_and_needle_hulls_match_the_brute_force", seed, &bank, &config, shapes, 6,
                                        6000, 4.0, 1),
@@ -71,32 +120,6 @@ static void sliver_and_needle_hulls_match_the_brute_force(void)
 }
 
 // ---- nearly flat and nearly duplicate point sets ----
-
-// A built hull's introspection is a closed convex polyhedron with unit normals; returns violations.
-static int hull_is_sane(const mf_bank *bank, uint32_t shape, char *why, size_t why_size)
-{
-    mf_shape_info info;
-    if (mf_bank_shape_info(bank, shape, &info) != MF_OK) return snprintf(why, why_size, "no info"), 1;
-    if (info.vertex_count + info.face_count != info.edge_count + 2 || info.face_count < 4)
-        return snprintf(why, why_size, "%u vertices, %u edges, %u faces", info.vertex_count, info.edge_count,
-                        info.face_count),
-               1;
-    if (!(info.volume > 0.0f) || !isfinite(info.volume) || !isfinite(info.radius))
-        return snprintf(why, why_size, "volume %g radius %g", (double)info.volume, (double)info.radius), 1;
-    for (uint32_t f = 0; f < info.face_count; ++f) {
-        mf_vec3 n;
-        float offset;
-        uint32_t count;
-        if (mf_bank_shape_face(bank, shape, f, &n, &offset, NULL, 0, &count) != MF_OK)
-            return snprintf(why, why_size, "face %u", f), 1;
-        double length = sqrt((double)n.x * n.x + (double)n.y * n.y + (double)n.z * n.z);
-        if (!(fabs(length - 1.0) < 1e-5) || !isfinite(offset) || count < 3)
-            return snprintf(why, why_size, "face %u: normal length %.9g, offset %g, %u vertices", f, length,
-                            (double)offset, count),
-                   1;
-    }
-    return 0;
-}
 
 // Random pairs of the shape against a cube, a plank and itself.
 static uint32_t collide_with_partners(const char *test, uint64_t seed, robust_bank *bank, uint32_t shape)
