@@ -48,6 +48,9 @@ struct mf_bank {
 // product is at least this long, and the direction between its vertices otherwise.
 #define MF_EDGE_ARC_SINE 1e-2
 
+// A closed hull has vertices + faces - 2 edges (Euler).
+#define MF_MAX_HULL_EDGES (MF_MAX_HULL_VERTICES + MF_MAX_HULL_FACES - 2)
+
 // A polyhedron as the builders produce it, before it enters the bank.
 typedef struct mf_polyhedron {
     const mf_vec3 *vertices;

@@ -5,7 +5,8 @@
 #include "context.h"
 
 // b moved into a's frame: b's vertices always; with `for_queries` also a's vertices in b's frame
-// and b's normals, which only the scalar queries read.
+// and, unless the pair's edge query projects (parallelepipeds), b's normals and edge directions,
+// which only the scalar queries read.
 mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
                              int for_queries, mf_hull_view *a, mf_hull_view *b, mf_mat3 *rotation_a);
 

@@ -17,42 +17,66 @@ mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vert
     return best;
 }
 
-// The edge query over the pairs that pass the Gauss-map test. With `measure`, a pair about to
-// become the best is measured again by projecting both hulls (see mf_measure_edge_axis); b's
-// normals are then rotated here, as the wide pass's frames do not carry them.
-static mf_edge_query query_edges(const mf_pair_frame *frame, int measure)
+// Edge pair (i, j) as a Gauss-map candidate: the axis, oriented from a to b, and the distance of
+// the edges' lines along it. 0 if the edges build no Minkowski face or are nearly parallel.
+static inline int edge_pair_axis(const mf_pair_frame *frame, uint32_t i, uint32_t j, mf_vec3 b_normal0,
+                                 mf_vec3 b_normal1, mf_vec3 b_direction, mf_vec3 *axis, float *separation)
+{
+    const mf_hull_view *a = frame->a, *b = frame->b;
+    mf_vec3 a_direction = {a->edge_x[i], a->edge_y[i], a->edge_z[i]};
+    mf_minkowski_test test =
+        mf_minkowski_test_make(mf_view_normal(a, a->edge_face0[i]), mf_view_normal(a, a->edge_face1[i]), a_direction,
+                               b_normal0, b_normal1, b_direction);
+    if (!mf_minkowski_face(test)) return 0;
+    mf_vec3 cross = mf_cross(a_direction, b_direction);
+    float length = mf_length(cross);
+    if (length < MF_PARALLEL_SINE) return 0;
+    *axis = mf_scale(cross, (test.a0 > 0.0f ? 1.0f : -1.0f) / length);
+    *separation = mf_dot(*axis, mf_sub(frame->b_vertices[b->edge_vertex0[j]], mf_view_vertex(a, a->edge_vertex0[i])));
+    return 1;
+}
+
+mf_edge_query mf_query_edges(const mf_pair_frame *frame)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     mf_edge_query best = {-INFINITY, 0, 0, {0, 0, 0}};
     for (uint32_t i = 0; i < a->edge_count; ++i) {
-        mf_vec3 a_normal0 = mf_view_normal(a, a->edge_face0[i]);
-        mf_vec3 a_normal1 = mf_view_normal(a, a->edge_face1[i]);
-        mf_vec3 a_direction = {a->edge_x[i], a->edge_y[i], a->edge_z[i]};
-        mf_vec3 a_point = mf_view_vertex(a, a->edge_vertex0[i]);
         for (uint32_t j = 0; j < b->edge_count; ++j) {
-            mf_vec3 b_direction = mf_mat3_mul(&frame->rotation, (mf_vec3){b->edge_x[j], b->edge_y[j], b->edge_z[j]});
-            mf_vec3 b_normal0 = measure ? mf_mat3_mul(&frame->rotation, mf_view_normal(b, b->edge_face0[j]))
-                                        : frame->b_normals[b->edge_face0[j]];
-            mf_vec3 b_normal1 = measure ? mf_mat3_mul(&frame->rotation, mf_view_normal(b, b->edge_face1[j]))
-                                        : frame->b_normals[b->edge_face1[j]];
-            mf_minkowski_test test =
-                mf_minkowski_test_make(a_normal0, a_normal1, a_direction, b_normal0, b_normal1, b_direction);
-            if (!mf_minkowski_face(test)) continue;
-
-            mf_vec3 axis = mf_cross(a_direction, b_direction);
-            float length = mf_length(axis);
-            if (length < MF_PARALLEL_SINE) continue;
-            axis = mf_scale(axis, (test.a0 > 0.0f ? 1.0f : -1.0f) / length);
-            float separation = mf_dot(axis, mf_sub(frame->b_vertices[b->edge_vertex0[j]], a_point));
-            if (measure && separation > best.separation)
-                separation = mf_minf(separation, mf_projected_gap(frame, axis));
-            if (separation > best.separation) best = (mf_edge_query){separation, i, j, axis};
+            mf_vec3 axis;
+            float separation;
+            if (edge_pair_axis(frame, i, j, frame->b_normals[b->edge_face0[j]], frame->b_normals[b->edge_face1[j]],
+                               frame->b_directions[j], &axis, &separation) &&
+                separation > best.separation)
+                best = (mf_edge_query){separation, i, j, axis};
         }
     }
     return best;
 }
 
-mf_edge_query mf_query_edges(const mf_pair_frame *frame) { return query_edges(frame, 0); }
+// The edge query again, for a pair where the Gauss-map test was fooled: a pair about to become the
+// best is measured by projecting both hulls. The wide pass's frames carry neither b's normals nor
+// its edge directions in a's frame, so they are rotated here.
+static mf_edge_query query_edges_measured(const mf_pair_frame *frame)
+{
+    const mf_hull_view *a = frame->a, *b = frame->b;
+    const mf_mat3 *r = &frame->rotation;
+    mf_edge_query best = {-INFINITY, 0, 0, {0, 0, 0}};
+    for (uint32_t i = 0; i < a->edge_count; ++i) {
+        for (uint32_t j = 0; j < b->edge_count; ++j) {
+            mf_vec3 axis;
+            float separation;
+            if (!edge_pair_axis(frame, i, j, mf_mat3_mul(r, mf_view_normal(b, b->edge_face0[j])),
+                                mf_mat3_mul(r, mf_view_normal(b, b->edge_face1[j])),
+                                mf_mat3_mul(r, (mf_vec3){b->edge_x[j], b->edge_y[j], b->edge_z[j]}), &axis,
+                                &separation) ||
+                !(separation > best.separation))
+                continue;
+            separation = mf_minf(separation, mf_projected_gap(frame, axis));
+            if (separation > best.separation) best = (mf_edge_query){separation, i, j, axis};
+        }
+    }
+    return best;
+}
 
 mf_edge_query mf_query_edge_directions(const mf_pair_frame *frame)
 {
@@ -147,7 +171,8 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *c)
     // Float noise aside, the gap equals the distance between the edges' lines. Where it does not,
     // the Gauss-map test was fooled and the true best pair may be any other: search again,
     // measuring every contender (rare: nearly degenerate arcs of slivers and thin hulls).
-    if (gap < c->edge.separation - 1e-5f * (c->scale + fabsf(c->edge.separation))) c->edge = query_edges(frame, 1);
+    if (gap < c->edge.separation - 1e-5f * (c->scale + fabsf(c->edge.separation)))
+        c->edge = query_edges_measured(frame);
     else if (gap < c->edge.separation) c->edge.separation = gap;
 }
 

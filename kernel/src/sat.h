@@ -8,11 +8,12 @@
 // One pair seen from body a: b's geometry moved into a's frame where the queries need it.
 typedef struct mf_pair_frame {
     const mf_hull_view *a, *b;
-    mf_mat3 rotation;          // b -> a
-    mf_vec3 translation;       // b's origin in a's frame
-    const mf_vec3 *b_vertices; // b's vertices in a's frame
-    const mf_vec3 *a_vertices; // a's vertices in b's frame
-    const mf_vec3 *b_normals;  // b's face normals in a's frame
+    mf_mat3 rotation;            // b -> a
+    mf_vec3 translation;         // b's origin in a's frame
+    const mf_vec3 *b_vertices;   // b's vertices in a's frame
+    const mf_vec3 *a_vertices;   // a's vertices in b's frame
+    const mf_vec3 *b_normals;    // b's face normals in a's frame
+    const mf_vec3 *b_directions; // b's edge directions in a's frame
 } mf_pair_frame;
 
 typedef enum mf_axis_kind { MF_AXIS_FACE_A, MF_AXIS_FACE_B, MF_AXIS_EDGES } mf_axis_kind;
