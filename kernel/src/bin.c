@@ -4,6 +4,7 @@
 #include "bank.h"
 #include "vec.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@ static void cut_bundles(mf_bins *bins, uint32_t from, uint32_t to, uint32_t widt
 {
     for (uint32_t at = from; at < to; at += width) {
         uint32_t lanes = to - at < width ? to - at : width;
+        assert(bins->bundle_count < MF_CHUNK_PAIRS);
         bins->bundles[bins->bundle_count++] = (mf_bundle_plan){at, lanes, uniform, projection};
     }
 }

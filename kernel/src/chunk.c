@@ -5,6 +5,8 @@
 #include "cache.h"
 #include "pair.h"
 
+#include <assert.h>
+
 // The clip pass's frame for one lane of a bundle, from what the wide pass computed: the same
 // values the scalar setup would produce, without computing them again.
 static mf_pair_frame frame_from_bundle(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
@@ -42,6 +44,12 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
                 wide->axes.face_a[l], wide->axes.face_b[l], wide->axes.edge[l], bundle.projection,
                 bank->shapes[bodies->shape[pair.a]].radius + bank->shapes[bodies->shape[pair.b]].radius};
             result->count = 0;
+            // The bundle's padding (sentinel rows) never wins a query.
+            assert(candidates.face_a.face < bank->shapes[bodies->shape[pair.a]].face_count);
+            assert(candidates.face_b.face < bank->shapes[bodies->shape[pair.b]].face_count);
+            assert(candidates.projection || candidates.edge.separation == -INFINITY ||
+                   (candidates.edge.edge_a < bank->shapes[bodies->shape[pair.a]].edge_count &&
+                    candidates.edge.edge_b < bank->shapes[bodies->shape[pair.b]].edge_count));
             mf_hull_view a, b;
             mf_pair_frame frame;
             int have_frame = !candidates.projection && candidates.edge.separation > candidates.face_a.separation &&

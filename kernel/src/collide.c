@@ -3,6 +3,7 @@
 #include "chunk.h"
 #include "pool.h"
 
+#include <assert.h>
 #include <string.h>
 
 void mf_stream_bound(uint32_t pair_count, uint32_t max_contacts, uint32_t *manifold_capacity,
@@ -60,6 +61,9 @@ static mf_status check_input(mf_context *context, const mf_bank *bank, const mf_
 static int emit(mf_stream *stream, uint32_t pair, const mf_pair_result *result)
 {
     if (result->count == 0) return 1;
+    // Pair order: each call's pairs are written once, in increasing order.
+    assert(stream->manifold_count == 0 || stream->manifolds[stream->manifold_count - 1].pair < pair);
+    assert(result->count <= MF_MAX_CONTACTS);
     if (stream->manifold_count >= stream->manifold_capacity ||
         result->count > stream->contact_capacity - stream->contact_count)
         return 0;

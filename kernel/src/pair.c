@@ -4,6 +4,7 @@
 
 #include "reduce.h"
 
+#include <assert.h>
 #include <string.h>
 
 mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
@@ -31,6 +32,7 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
         scratch->a_vertices[v] =
             mf_mat3_mul_transposed(&frame.rotation, mf_sub(mf_view_vertex(a, v), frame.translation));
     if (mf_uses_projection(a, b)) return frame; // the edge query projects onto edge directions instead
+    assert(b->edge_count <= MF_MAX_HULL_EDGES);
     for (uint32_t f = 0; f < b->face_count; ++f)
         scratch->b_normals[f] = mf_mat3_mul(&frame.rotation, mf_view_normal(b, f));
     for (uint32_t e = 0; e < b->edge_count; ++e)
@@ -193,6 +195,7 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
         result->count = deepest_vertex_contact(frame, &face, &normal, &result->contacts[0]);
         *used = face;
     }
+    assert(result->count == 0 || mf_dot(normal, normal) > 0.5f);
     result->normal = mf_mat3_mul(rotation_a, normal);
     for (uint32_t k = 0; k < result->count; ++k)
         result->contacts[k].point = mf_add(mf_mat3_mul(rotation_a, result->contacts[k].point), position_a);

@@ -3,6 +3,8 @@
 // that triangle. Beyond four, each next point is the one farthest from all chosen so far.
 #include "reduce.h"
 
+#include <assert.h>
+
 static int is_chosen(const uint32_t *chosen, uint32_t count, uint32_t i)
 {
     for (uint32_t k = 0; k < count; ++k)
@@ -69,5 +71,6 @@ uint32_t mf_reduce(const mf_clip_point *points, uint32_t count, mf_vec3 normal, 
         if (best == count) break;
         chosen[n++] = best;
     }
+    assert(n <= max_contacts && n <= count);
     return n;
 }

@@ -178,11 +178,8 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *c)
 
 int mf_query_pair(const mf_pair_frame *frame, float margin, mf_axis_candidates *c)
 {
-    *c = (mf_axis_candidates){{-INFINITY, 0},
-                              {-INFINITY, 0},
-                              {-INFINITY, 0, 0, {0, 0, 0}},
-                              0,
-                              frame->a->shape->radius + frame->b->shape->radius};
+    *c = (mf_axis_candidates){.face_a = {-INFINITY, 0}, .face_b = {-INFINITY, 0}, .edge = {-INFINITY, 0, 0, {0, 0, 0}}};
+    c->scale = frame->a->shape->radius + frame->b->shape->radius;
     c->face_a = mf_query_faces(frame->a, frame->b_vertices, frame->b->vertex_count, margin);
     if (c->face_a.separation >= margin) return 0;
     c->face_b = mf_query_faces(frame->b, frame->a_vertices, frame->a->vertex_count, margin);

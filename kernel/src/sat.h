@@ -54,8 +54,8 @@ mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vert
 // positive orientation, all signs reversed for the negative one. This is Gregorius' arc-crossing
 // test with the arcs' plane normals (normal1 x normal0) replaced by the edge directions, which are
 // parallel to them: those cross products lose their direction when the two faces of an edge are
-// nearly parallel or nearly opposite (slivers, thin hulls, near-coplanar facets), the edge
-// directions, taken from the vertices, do not.
+// nearly parallel or nearly opposite (slivers, thin hulls, near-coplanar facets); the edge
+// directions (see MF_EDGE_ARC_SINE) keep theirs.
 typedef struct mf_minkowski_test {
     float a0, a1, b0, b1;
 } mf_minkowski_test;
