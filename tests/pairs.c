@@ -1,41 +1,9 @@
 // Random pairs (see pairs.h).
 #include "pairs.h"
 
+#include "quatd.h"
+
 #include <math.h>
-
-typedef struct quatd {
-    double x, y, z, w;
-} quatd;
-
-static quatd quat_multiply(quatd a, quatd b)
-{
-    return (quatd){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                   a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
-}
-
-static quatd quat_axis_angle(const double axis[3], double angle)
-{
-    double s = sin(0.5 * angle);
-    return (quatd){axis[0] * s, axis[1] * s, axis[2] * s, cos(0.5 * angle)};
-}
-
-// The shortest rotation taking unit vector u to unit vector v.
-static quatd quat_between(const double u[3], const double v[3])
-{
-    double d = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
-    quatd q = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0], 1.0 + d};
-    if (d < -0.999999) { // opposite: half a turn about any perpendicular axis
-        double axis[3] = {-u[1], u[0], 0.0};
-        if (fabs(u[2]) > 0.9) axis[0] = 0.0, axis[1] = -u[2], axis[2] = u[1];
-        double length = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-        q = (quatd){axis[0] / length, axis[1] / length, axis[2] / length, 0.0};
-    }
-    double length = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    return (quatd){q.x / length, q.y / length, q.z / length, q.w / length};
-}
-
-static quatd quat_from(mf_quat q) { return (quatd){q.x, q.y, q.z, q.w}; }
-static mf_quat quat_to(quatd q) { return (mf_quat){(float)q.x, (float)q.y, (float)q.z, (float)q.w}; }
 
 // Extent of a hull along a world direction, relative to the body's origin.
 static void rotated_extent(const ref_hull *hull, mf_quat q, const double direction[3], double *low, double *high)
@@ -83,7 +51,8 @@ void test_make_pair(const test_pool *pool, test_category kind, uint64_t seed, ui
         ref_pose pose_a = ref_pose_make((mf_transform){{0, 0, 0}, quat_to(qa)});
         const double *na = a->normals + 3 * face_a;
         for (int i = 0; i < 3; ++i)
-            direction[i] = pose_a.rotation[i][0] * na[0] + pose_a.rotation[i][1] * na[1] + pose_a.rotation[i][2] * na[2];
+            direction[i] =
+                pose_a.rotation[i][0] * na[0] + pose_a.rotation[i][1] * na[1] + pose_a.rotation[i][2] * na[2];
         double target[3] = {-direction[0], -direction[1], -direction[2]};
         qb = quat_multiply(quat_axis_angle(target, test_random_range(&random, 0.0, 2.0 * TEST_PI)),
                            quat_between(b->normals + 3 * face_b, target));
@@ -99,7 +68,8 @@ void test_make_pair(const test_pool *pool, test_category kind, uint64_t seed, ui
     for (int h = 0; h < 2; ++h) {
         if (test_random_unit(&random) < 0.1) {
             float s = (float)test_random_range(&random, 0.5, 2.0);
-            transform[h].q = (mf_quat){transform[h].q.x * s, transform[h].q.y * s, transform[h].q.z * s, transform[h].q.w * s};
+            transform[h].q =
+                (mf_quat){transform[h].q.x * s, transform[h].q.y * s, transform[h].q.z * s, transform[h].q.w * s};
         }
     }
 

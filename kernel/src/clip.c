@@ -16,22 +16,27 @@ static mf_vec3 hull_vertex(const clip_hull *h, uint32_t i)
     return h->moved_vertices != NULL ? h->moved_vertices[i] : mf_view_vertex(h->hull, i);
 }
 
-// The incident face: among the faces around the incident hull's deepest vertex along the
-// reference normal, the one most anti-parallel to it. The face most anti-parallel overall can lie
-// beside the reference face while the deepest vertex sits under it; the deepest vertex's faces
-// always reach it. `normal` is given in a's frame and `local_normal` in the incident hull's frame.
-static uint32_t find_incident_face(const clip_hull *incident, mf_vec3 normal, mf_vec3 local_normal, int any_face)
+uint32_t mf_deepest_vertex(const mf_pair_frame *frame, int incident_is_a, mf_vec3 normal)
 {
-    const mf_hull_view *hull = incident->hull;
+    clip_hull incident = {incident_is_a ? frame->a : frame->b, incident_is_a ? NULL : frame->b_vertices};
     uint32_t deepest = 0;
     float deepest_depth = INFINITY;
-    for (uint32_t v = 0; v < hull->vertex_count; ++v) {
-        float depth = mf_dot(normal, hull_vertex(incident, v));
+    for (uint32_t v = 0; v < incident.hull->vertex_count; ++v) {
+        float depth = mf_dot(normal, hull_vertex(&incident, v));
         if (depth < deepest_depth) {
             deepest_depth = depth;
             deepest = v;
         }
     }
+    return deepest;
+}
+
+// The incident face: among the faces around the incident hull's `deepest` vertex along the
+// reference normal, the one most anti-parallel to it (any face with `any_face`). The face most
+// anti-parallel overall can lie beside the reference face while the deepest vertex sits under it;
+// the deepest vertex's faces always reach it. `local_normal` is in the incident hull's frame.
+static uint32_t find_incident_face(const mf_hull_view *hull, uint32_t deepest, mf_vec3 local_normal, int any_face)
+{
     uint32_t best = 0;
     float best_dot = INFINITY;
     for (uint32_t f = 0; f < hull->face_count; ++f) {
@@ -175,10 +180,11 @@ void mf_clip_faces(const mf_pair_frame *frame, const mf_axis *axis, float margin
     // b's faces are searched in b's frame. Should the face at the deepest vertex keep nothing
     // (ties between parallel features), the face most anti-parallel overall gets a try.
     mf_vec3 normal_in_incident = reference_is_a ? mf_mat3_mul_transposed(&frame->rotation, setup.normal) : setup.normal;
-    uint32_t incident_face = find_incident_face(&setup.incident, setup.normal, normal_in_incident, 0);
+    uint32_t deepest = mf_deepest_vertex(frame, !reference_is_a, setup.normal);
+    uint32_t incident_face = find_incident_face(setup.incident.hull, deepest, normal_in_incident, 0);
     clip_incident_face(&setup, incident_face, clip);
     if (clip->count > 0) return;
-    uint32_t other_face = find_incident_face(&setup.incident, setup.normal, normal_in_incident, 1);
+    uint32_t other_face = find_incident_face(setup.incident.hull, deepest, normal_in_incident, 1);
     if (other_face != incident_face) clip_incident_face(&setup, other_face, clip);
 }
 

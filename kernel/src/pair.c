@@ -109,20 +109,10 @@ static uint32_t deepest_vertex_contact(const mf_pair_frame *frame, const mf_axis
                                        mf_contact *contact)
 {
     int reference_is_a = axis->kind == MF_AXIS_FACE_A;
-    const mf_hull_view *incident = reference_is_a ? frame->b : frame->a;
     mf_vec3 local_normal =
         mf_view_normal(reference_is_a ? frame->a : frame->b, reference_is_a ? axis->feature_a : axis->feature_b);
     mf_vec3 reference_normal = reference_is_a ? local_normal : mf_mat3_mul(&frame->rotation, local_normal);
-    uint32_t deepest = 0;
-    float deepest_depth = INFINITY;
-    for (uint32_t i = 0; i < incident->vertex_count; ++i) {
-        mf_vec3 v = reference_is_a ? frame->b_vertices[i] : mf_view_vertex(frame->a, i);
-        float d = mf_dot(reference_normal, v);
-        if (d < deepest_depth) {
-            deepest_depth = d;
-            deepest = i;
-        }
-    }
+    uint32_t deepest = mf_deepest_vertex(frame, !reference_is_a, reference_normal);
     mf_vec3 v = reference_is_a ? frame->b_vertices[deepest] : mf_view_vertex(frame->a, deepest);
     uint32_t reference_face = reference_is_a ? axis->feature_a : axis->feature_b;
     uint16_t incident_feature = MF_FEATURE(MF_FEATURE_VERTEX, deepest);

@@ -1,6 +1,8 @@
 // Shared by the robustness tests (see robust.h).
 #include "robust.h"
 
+#include "quatd.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,45 +58,12 @@ uint32_t robust_add_hull(robust_bank *bank, const char *name, const mf_vec3 *poi
 
 // ---- random pairs ----
 
-typedef struct quatd {
-    double x, y, z, w;
-} quatd;
-
-static quatd quat_multiply(quatd a, quatd b)
-{
-    return (quatd){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                   a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
-}
-
-static quatd quat_axis_angle(const double axis[3], double angle)
-{
-    double s = sin(0.5 * angle);
-    return (quatd){axis[0] * s, axis[1] * s, axis[2] * s, cos(0.5 * angle)};
-}
-
 mf_quat robust_quat_axis_angle(double x, double y, double z, double angle)
 {
     double length = sqrt(x * x + y * y + z * z), axis[3] = {x / length, y / length, z / length};
     quatd q = quat_axis_angle(axis, angle);
     return (mf_quat){(float)q.x, (float)q.y, (float)q.z, (float)q.w};
 }
-
-// The shortest rotation taking unit vector u to unit vector v.
-static quatd quat_between(const double u[3], const double v[3])
-{
-    double d = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
-    if (d < -0.999999) { // opposite: half a turn about any perpendicular axis
-        double axis[3] = {-u[1], u[0], 0.0};
-        if (fabs(u[2]) > 0.9) axis[0] = 0.0, axis[1] = -u[2], axis[2] = u[1];
-        double length = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-        return (quatd){axis[0] / length, axis[1] / length, axis[2] / length, 0.0};
-    }
-    quatd q = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0], 1.0 + d};
-    double length = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    return (quatd){q.x / length, q.y / length, q.z / length, q.w / length};
-}
-
-static mf_quat quat_to(quatd q) { return (mf_quat){(float)q.x, (float)q.y, (float)q.z, (float)q.w}; }
 
 // Extent of a hull along a world direction, relative to the body's origin.
 static void rotated_extent(const ref_hull *hull, mf_quat q, const double direction[3], double *low, double *high)
@@ -144,12 +113,9 @@ void robust_make_pair(test_random *random, const robust_bank *bank, uint32_t sha
     transform[1].q = quat_to(qb);
 
     double small = fmin(a->radius, b->radius), u = test_random_unit(random), gap;
-    if (u < 0.5)
-        gap = -test_random_range(random, 0.0, 0.25 * small);
-    else if (u < 0.7)
-        gap = test_random_range(random, -0.01 * small, margin);
-    else
-        gap = margin + test_random_range(random, 0.0, 0.2 * small);
+    if (u < 0.5) gap = -test_random_range(random, 0.0, 0.25 * small);
+    else if (u < 0.7) gap = test_random_range(random, -0.01 * small, margin);
+    else gap = margin + test_random_range(random, 0.0, 0.2 * small);
 
     double lateral[3];
     test_random_direction(random, lateral);
