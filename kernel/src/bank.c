@@ -4,6 +4,7 @@
 #include "rows.h"
 #include "vec.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,7 +304,8 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
             }
             loop_at += poly->loop_counts[f];
         }
-        if (!(volume > 1e-9 * (double)radius * radius * radius)) {
+        // Flat, or so small that the volume has no normal float (about 2e-13 m across).
+        if (!(volume > 1e-9 * (double)radius * radius * radius) || !((float)volume >= FLT_MIN)) {
             status = MF_ERR_DEGENERATE_HULL;
         } else {
             s.volume = (float)volume;
