@@ -18,6 +18,13 @@ typedef struct mf_shape {
     uint32_t parallelepiped;
     mf_vec3 directions[3];
     uint16_t direction_edges[3][4];
+    // A box (mf_bank_add_box): its half extents, and the topology the closed-form box pair path
+    // names features with: vertex v has the sign of axis k in bit k, box_edge[v][k] is the edge
+    // along axis k through vertex v, box_direction[k] the direction group of axis k.
+    uint32_t box;
+    mf_vec3 half_extents;
+    uint16_t box_edge[8][3];
+    uint8_t box_direction[3];
 } mf_shape;
 
 struct mf_bank {

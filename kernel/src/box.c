@@ -3,7 +3,29 @@
 
 #include "vec.h"
 
+#include <math.h>
 #include <stddef.h>
+
+// What the box pair path needs beyond the polyhedron: half extents, edges by vertex and axis, and
+// the direction group of each axis (for cache entries that name edge directions).
+static void mark_box(mf_bank *bank, uint32_t shape, mf_vec3 half_extents)
+{
+    mf_shape *s = &bank->shapes[shape];
+    s->box = 1;
+    s->half_extents = half_extents;
+    for (uint32_t e = 0; e < s->edge_count; ++e) {
+        uint32_t v0 = bank->edge_vertex0[s->edge_first + e], v1 = bank->edge_vertex1[s->edge_first + e];
+        uint32_t axis = (v0 ^ v1) == 1 ? 0 : (v0 ^ v1) == 2 ? 1 : 2;
+        s->box_edge[v0][axis] = (uint16_t)e;
+        s->box_edge[v1][axis] = (uint16_t)e;
+    }
+    for (uint32_t k = 0; k < 3; ++k) {
+        for (uint8_t d = 0; d < 3; ++d) {
+            float component = k == 0 ? s->directions[d].x : k == 1 ? s->directions[d].y : s->directions[d].z;
+            if (fabsf(component) > 0.5f) s->box_direction[k] = d;
+        }
+    }
+}
 
 mf_status mf_bank_add_box(mf_bank *bank, mf_vec3 half_extents, uint32_t *shape)
 {
@@ -26,5 +48,7 @@ mf_status mf_bank_add_box(mf_bank *bank, mf_vec3 half_extents, uint32_t *shape)
                          .loop_counts = loop_counts,
                          .face_count = 6,
                          .input_points = 8};
-    return mf_bank_add_polyhedron(bank, &box, shape);
+    mf_status status = mf_bank_add_polyhedron(bank, &box, shape);
+    if (status == MF_OK) mark_box(bank, *shape, half_extents);
+    return status;
 }

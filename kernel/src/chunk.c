@@ -2,6 +2,7 @@
 // scalar path for hulls beyond the wide limits.
 #include "chunk.h"
 
+#include "box_pass.h"
 #include "cache.h"
 #include "pair.h"
 
@@ -135,17 +136,32 @@ static void collide_wide(const mf_context *context, mf_worker *worker, const mf_
     if (count > 0) wide->touching_share = (float)touching / (float)count;
 }
 
+static int is_box_pair(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair)
+{
+    return bank->shapes[bodies->shape[pair.a]].box && bank->shapes[bodies->shape[pair.b]].box;
+}
+
 void mf_collide_chunk(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
                       const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_result *results)
 {
     worker->caching = cache != NULL;
-    // The cache answers what it can; the misses go through the search.
-    uint32_t *misses = worker->misses, miss_count = 0;
+    // The cache answers what it can; box pairs take the box path, the rest the search.
+    uint32_t *misses = worker->misses, miss_count = 0, box_count = 0;
     for (uint32_t i = 0; i < count; ++i) {
         if (cache != NULL &&
             mf_cache_answer(&context->config, worker->scratch, bank, bodies, pairs[i], &cache[i], &results[i]))
             continue;
-        misses[miss_count++] = i;
+        if (is_box_pair(bank, bodies, pairs[i])) worker->boxes[box_count++] = i;
+        else misses[miss_count++] = i;
+    }
+    if (box_count > 0) {
+        mf_box_job job = {&context->config, bank, bodies, pairs, worker->boxes, box_count, worker->caching, results,
+                          worker->fallback, 0};
+        context->kernel.boxes(&job);
+        for (uint32_t k = 0; k < job.fallback_count; ++k) {
+            uint32_t p = job.fallback[k];
+            collide_scalar(context, worker, bank, bodies, pairs[p], &results[p]);
+        }
     }
     if (worker->wide != NULL) {
         collide_wide(context, worker, bank, bodies, pairs, miss_count == count ? NULL : misses, miss_count, results);

@@ -41,6 +41,8 @@ typedef struct mf_worker {
     mf_wide_scratch *wide; // NULL for the scalar path
     int caching;           // this chunk fills cache entries
     uint32_t misses[MF_CHUNK_PAIRS];
+    uint32_t boxes[MF_CHUNK_PAIRS];    // box pairs, for the box pair path
+    uint32_t fallback[MF_CHUNK_PAIRS]; // box pairs whose first axis gave no contact
 } mf_worker;
 
 // Chunks collided per round: a few per thread, so uneven chunks balance out.

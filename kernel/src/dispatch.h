@@ -3,8 +3,13 @@
 
 #include "wide_pass.h"
 
+// Box pairs run end to end in lanes (box_pass.h); the scalar path has a width-1 build of it.
+struct mf_box_job;
+typedef void mf_box_pairs_fn(struct mf_box_job *job);
+
 typedef struct mf_wide_kernel {
     mf_wide_axes_fn *axes; // NULL for the scalar path
+    mf_box_pairs_fn *boxes;
     uint32_t width;
 } mf_wide_kernel;
 

@@ -1,14 +1,47 @@
 // Wide types and helpers: one SIMD register holds one quantity for MF_WIDE_WIDTH pairs. The same
-// source compiles for SSE4.1 and NEON (4 lanes), AVX2 (8) and AVX-512 (16) through SIMDe.
+// source compiles for SSE4.1 and NEON (4 lanes), AVX2 (8) and AVX-512 (16) through SIMDe, and
+// with width 1 (plain floats) for the scalar path of the code written only in wide form.
 // Helpers do exactly one IEEE operation each (no fused multiply-add) so every ISA rounds like the
 // scalar path and picks the same features.
 #pragma once
 
 #ifndef MF_WIDE_WIDTH
-#error "MF_WIDE_WIDTH must be 4, 8 or 16"
+#error "MF_WIDE_WIDTH must be 1, 4, 8 or 16"
 #endif
 
-#if MF_WIDE_WIDTH == 4
+#include <math.h>
+#include <stdint.h>
+
+#if MF_WIDE_WIDTH == 1
+// The scalar path: each helper is the same single IEEE operation on one float, and min/max pick
+// like SSE's minps/maxps (the second operand unless the first is strictly smaller or larger).
+typedef float mf_floatw;
+typedef int mf_maskw;
+static inline mf_floatw mf_splatw(float a) { return a; }
+static inline mf_maskw mf_ltw(mf_floatw a, mf_floatw b) { return a < b; }
+static inline mf_maskw mf_gtw(mf_floatw a, mf_floatw b) { return a > b; }
+static inline mf_maskw mf_gew(mf_floatw a, mf_floatw b) { return a >= b; }
+static inline mf_maskw mf_lew(mf_floatw a, mf_floatw b) { return a <= b; }
+static inline mf_maskw mf_eqw(mf_floatw a, mf_floatw b) { return a == b; }
+static inline mf_maskw mf_andw(mf_maskw a, mf_maskw b) { return a & b; }
+static inline mf_maskw mf_orw(mf_maskw a, mf_maskw b) { return a | b; }
+static inline mf_maskw mf_andnotw(mf_maskw a, mf_maskw b) { return (!a) & b; }
+static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no) { return m ? yes : no; }
+static inline int mf_anyw(mf_maskw m) { return m != 0; }
+static inline uint32_t mf_lane_bitsw(mf_maskw m) { return (uint32_t)(m != 0); }
+static inline mf_floatw mf_negw(mf_floatw a) { return -a; }
+static inline mf_floatw mf_absw(mf_floatw a) { return fabsf(a); }
+static inline mf_floatw mf_loadw(const float *p) { return *p; }
+static inline void mf_storew(float *p, mf_floatw a) { *p = a; }
+static inline mf_floatw mf_addw(mf_floatw a, mf_floatw b) { return a + b; }
+static inline mf_floatw mf_subw(mf_floatw a, mf_floatw b) { return a - b; }
+static inline mf_floatw mf_mulw(mf_floatw a, mf_floatw b) { return a * b; }
+static inline mf_floatw mf_divw(mf_floatw a, mf_floatw b) { return a / b; }
+static inline mf_floatw mf_sqrtw(mf_floatw a) { return sqrtf(a); }
+static inline mf_floatw mf_minw(mf_floatw a, mf_floatw b) { return a < b ? a : b; }
+static inline mf_floatw mf_maxw(mf_floatw a, mf_floatw b) { return a > b ? a : b; }
+
+#elif MF_WIDE_WIDTH == 4
 #include <simde/x86/sse4.1.h>
 typedef simde__m128 mf_floatw;
 typedef simde__m128 mf_maskw;
@@ -17,10 +50,16 @@ static inline mf_floatw mf_splatw(float a) { return simde_mm_set1_ps(a); }
 static inline mf_maskw mf_ltw(mf_floatw a, mf_floatw b) { return simde_mm_cmplt_ps(a, b); }
 static inline mf_maskw mf_gtw(mf_floatw a, mf_floatw b) { return simde_mm_cmpgt_ps(a, b); }
 static inline mf_maskw mf_gew(mf_floatw a, mf_floatw b) { return simde_mm_cmpge_ps(a, b); }
+static inline mf_maskw mf_lew(mf_floatw a, mf_floatw b) { return simde_mm_cmple_ps(a, b); }
+static inline mf_maskw mf_eqw(mf_floatw a, mf_floatw b) { return simde_mm_cmpeq_ps(a, b); }
 static inline mf_maskw mf_andw(mf_maskw a, mf_maskw b) { return simde_mm_and_ps(a, b); }
+static inline mf_maskw mf_orw(mf_maskw a, mf_maskw b) { return simde_mm_or_ps(a, b); }
+static inline mf_maskw mf_andnotw(mf_maskw a, mf_maskw b) { return simde_mm_andnot_ps(a, b); }
 static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no) { return simde_mm_blendv_ps(no, yes, m); }
 static inline int mf_anyw(mf_maskw m) { return simde_mm_movemask_ps(m) != 0; }
+static inline uint32_t mf_lane_bitsw(mf_maskw m) { return (uint32_t)simde_mm_movemask_ps(m); }
 static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm_xor_ps(a, simde_mm_set1_ps(-0.0f)); }
+static inline mf_floatw mf_absw(mf_floatw a) { return simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), a); }
 
 #elif MF_WIDE_WIDTH == 8
 #include <simde/x86/avx.h>
@@ -31,13 +70,19 @@ static inline mf_floatw mf_splatw(float a) { return simde_mm256_set1_ps(a); }
 static inline mf_maskw mf_ltw(mf_floatw a, mf_floatw b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ); }
 static inline mf_maskw mf_gtw(mf_floatw a, mf_floatw b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GT_OQ); }
 static inline mf_maskw mf_gew(mf_floatw a, mf_floatw b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_GE_OQ); }
+static inline mf_maskw mf_lew(mf_floatw a, mf_floatw b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_LE_OQ); }
+static inline mf_maskw mf_eqw(mf_floatw a, mf_floatw b) { return simde_mm256_cmp_ps(a, b, SIMDE_CMP_EQ_OQ); }
 static inline mf_maskw mf_andw(mf_maskw a, mf_maskw b) { return simde_mm256_and_ps(a, b); }
+static inline mf_maskw mf_orw(mf_maskw a, mf_maskw b) { return simde_mm256_or_ps(a, b); }
+static inline mf_maskw mf_andnotw(mf_maskw a, mf_maskw b) { return simde_mm256_andnot_ps(a, b); }
 static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no)
 {
     return simde_mm256_blendv_ps(no, yes, m);
 }
 static inline int mf_anyw(mf_maskw m) { return simde_mm256_movemask_ps(m) != 0; }
+static inline uint32_t mf_lane_bitsw(mf_maskw m) { return (uint32_t)simde_mm256_movemask_ps(m); }
 static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm256_xor_ps(a, simde_mm256_set1_ps(-0.0f)); }
+static inline mf_floatw mf_absw(mf_floatw a) { return simde_mm256_andnot_ps(simde_mm256_set1_ps(-0.0f), a); }
 
 #elif MF_WIDE_WIDTH == 16
 #include <simde/x86/avx512.h>
@@ -48,18 +93,25 @@ static inline mf_floatw mf_splatw(float a) { return simde_mm512_set1_ps(a); }
 static inline mf_maskw mf_ltw(mf_floatw a, mf_floatw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ); }
 static inline mf_maskw mf_gtw(mf_floatw a, mf_floatw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GT_OQ); }
 static inline mf_maskw mf_gew(mf_floatw a, mf_floatw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_GE_OQ); }
+static inline mf_maskw mf_lew(mf_floatw a, mf_floatw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LE_OQ); }
+static inline mf_maskw mf_eqw(mf_floatw a, mf_floatw b) { return simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_EQ_OQ); }
 static inline mf_maskw mf_andw(mf_maskw a, mf_maskw b) { return (mf_maskw)(a & b); }
+static inline mf_maskw mf_orw(mf_maskw a, mf_maskw b) { return (mf_maskw)(a | b); }
+static inline mf_maskw mf_andnotw(mf_maskw a, mf_maskw b) { return (mf_maskw)(~a & b); }
 static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no)
 {
     return simde_mm512_mask_blend_ps(m, no, yes);
 }
 static inline int mf_anyw(mf_maskw m) { return m != 0; }
+static inline uint32_t mf_lane_bitsw(mf_maskw m) { return (uint32_t)m; }
 static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm512_xor_ps(a, simde_mm512_set1_ps(-0.0f)); }
+static inline mf_floatw mf_absw(mf_floatw a) { return simde_mm512_abs_ps(a); }
 
 #else
-#error "MF_WIDE_WIDTH must be 4, 8 or 16"
+#error "MF_WIDE_WIDTH must be 1, 4, 8 or 16"
 #endif
 
+#if MF_WIDE_WIDTH > 1
 static inline mf_floatw mf_loadw(const float *p) { return MF_W(load_ps)(p); }
 static inline void mf_storew(float *p, mf_floatw a) { MF_W(store_ps)(p, a); }
 static inline mf_floatw mf_addw(mf_floatw a, mf_floatw b) { return MF_W(add_ps)(a, b); }
@@ -69,6 +121,7 @@ static inline mf_floatw mf_divw(mf_floatw a, mf_floatw b) { return MF_W(div_ps)(
 static inline mf_floatw mf_sqrtw(mf_floatw a) { return MF_W(sqrt_ps)(a); }
 static inline mf_floatw mf_minw(mf_floatw a, mf_floatw b) { return MF_W(min_ps)(a, b); }
 static inline mf_floatw mf_maxw(mf_floatw a, mf_floatw b) { return MF_W(max_ps)(a, b); }
+#endif
 
 typedef struct mf_vec3w {
     mf_floatw x, y, z;
@@ -119,6 +172,34 @@ static inline mf_vec3w mf_mat3_mulw(const mf_mat3w *m, mf_vec3w v)
 static inline mf_vec3w mf_mat3_mul_transposedw(const mf_mat3w *m, mf_vec3w v)
 {
     return mf_add3w(mf_add3w(mf_scale3w(m->row[0], v.x), mf_scale3w(m->row[1], v.y)), mf_scale3w(m->row[2], v.z));
+}
+
+// As mf_mat3_from_quat of a unit quaternion in the scalar path.
+static inline mf_mat3w mf_mat3_from_quatw(mf_floatw x, mf_floatw y, mf_floatw z, mf_floatw w)
+{
+    mf_floatw xx = mf_mulw(x, x), yy = mf_mulw(y, y), zz = mf_mulw(z, z);
+    mf_floatw xy = mf_mulw(x, y), xz = mf_mulw(x, z), yz = mf_mulw(y, z);
+    mf_floatw wx = mf_mulw(w, x), wy = mf_mulw(w, y), wz = mf_mulw(w, z);
+    mf_floatw one = mf_splatw(1.0f), two = mf_splatw(2.0f);
+    mf_mat3w m;
+    m.row[0] = (mf_vec3w){mf_subw(one, mf_mulw(two, mf_addw(yy, zz))), mf_mulw(two, mf_subw(xy, wz)),
+                          mf_mulw(two, mf_addw(xz, wy))};
+    m.row[1] = (mf_vec3w){mf_mulw(two, mf_addw(xy, wz)), mf_subw(one, mf_mulw(two, mf_addw(xx, zz))),
+                          mf_mulw(two, mf_subw(yz, wx))};
+    m.row[2] = (mf_vec3w){mf_mulw(two, mf_subw(xz, wy)), mf_mulw(two, mf_addw(yz, wx)),
+                          mf_subw(one, mf_mulw(two, mf_addw(xx, yy)))};
+    return m;
+}
+
+// As mf_mat3_relative: R_a^T R_b.
+static inline mf_mat3w mf_mat3_relativew(const mf_mat3w *a, const mf_mat3w *b)
+{
+    mf_vec3w a_columns[3] = {{a->row[0].x, a->row[1].x, a->row[2].x},
+                             {a->row[0].y, a->row[1].y, a->row[2].y},
+                             {a->row[0].z, a->row[1].z, a->row[2].z}};
+    mf_mat3w m;
+    for (int i = 0; i < 3; ++i) m.row[i] = mf_mat3_mul_transposedw(b, a_columns[i]);
+    return m;
 }
 
 // A lane-sized float array aligned for mf_storew.

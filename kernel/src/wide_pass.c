@@ -36,33 +36,10 @@ static inline void store3(float *work, uint32_t count, uint32_t i, mf_vec3w v)
     mf_storew(work + (size_t)(2 * count + i) * W, v.z);
 }
 
-// As mf_mat3_from_quat of a unit quaternion in the scalar path.
+// a's or b's rotation from its pose rows.
 static mf_mat3w rotation(const float *pose)
 {
-    mf_floatw x = mf_loadw(pose), y = mf_loadw(pose + W), z = mf_loadw(pose + 2 * W), w = mf_loadw(pose + 3 * W);
-    mf_floatw xx = mf_mulw(x, x), yy = mf_mulw(y, y), zz = mf_mulw(z, z);
-    mf_floatw xy = mf_mulw(x, y), xz = mf_mulw(x, z), yz = mf_mulw(y, z);
-    mf_floatw wx = mf_mulw(w, x), wy = mf_mulw(w, y), wz = mf_mulw(w, z);
-    mf_floatw one = mf_splatw(1.0f), two = mf_splatw(2.0f);
-    mf_mat3w m;
-    m.row[0] = (mf_vec3w){mf_subw(one, mf_mulw(two, mf_addw(yy, zz))), mf_mulw(two, mf_subw(xy, wz)),
-                          mf_mulw(two, mf_addw(xz, wy))};
-    m.row[1] = (mf_vec3w){mf_mulw(two, mf_addw(xy, wz)), mf_subw(one, mf_mulw(two, mf_addw(xx, zz))),
-                          mf_mulw(two, mf_subw(yz, wx))};
-    m.row[2] = (mf_vec3w){mf_mulw(two, mf_subw(xz, wy)), mf_mulw(two, mf_addw(yz, wx)),
-                          mf_subw(one, mf_mulw(two, mf_addw(xx, yy)))};
-    return m;
-}
-
-// As mf_mat3_relative: R_a^T R_b.
-static mf_mat3w relative(const mf_mat3w *a, const mf_mat3w *b)
-{
-    mf_vec3w a_columns[3] = {{a->row[0].x, a->row[1].x, a->row[2].x},
-                             {a->row[0].y, a->row[1].y, a->row[2].y},
-                             {a->row[0].z, a->row[1].z, a->row[2].z}};
-    mf_mat3w m;
-    for (int i = 0; i < 3; ++i) m.row[i] = mf_mat3_mul_transposedw(b, a_columns[i]);
-    return m;
+    return mf_mat3_from_quatw(mf_loadw(pose), mf_loadw(pose + W), mf_loadw(pose + 2 * W), mf_loadw(pose + 3 * W));
 }
 
 static void face_query(const mf_bundle_hull *hull, const float *other, uint32_t other_count, mf_floatw *best_separation,
@@ -146,7 +123,7 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
     mf_rows counts_a = a->counts, counts_b = b->counts;
 
     mf_mat3w rotation_a = rotation(bundle->pose), rotation_b = rotation(bundle->pose + 7 * W);
-    mf_mat3w r = relative(&rotation_a, &rotation_b);
+    mf_mat3w r = mf_mat3_relativew(&rotation_a, &rotation_b);
     mf_vec3w position_a = mf_load3w(bundle->pose + 4 * W, bundle->pose + 5 * W, bundle->pose + 6 * W);
     mf_vec3w position_b = mf_load3w(bundle->pose + 11 * W, bundle->pose + 12 * W, bundle->pose + 13 * W);
     mf_vec3w t = mf_mat3_mul_transposedw(&rotation_a, mf_sub3w(position_b, position_a));

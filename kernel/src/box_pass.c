@@ -1,0 +1,748 @@
+// Box against box for W pairs at once, from the bodies to the finished manifolds, in SIMD lanes:
+//   1. gather the poses; unit quaternions, rotations, b's pose in a's frame (R, t)
+//   2. separating axes in closed form: a's faces |t_k| - a_k - sum_j |R_kj| b_j, b's faces
+//      likewise, and the 9 edge-direction axes (the classic box test), then the biased choice of
+//      the ranking in sat.c (a's face, b's face, edges, each within the slop of the best)
+//   3. a face axis: reference face and incident face (the other box's face most anti-parallel,
+//      which holds its deepest vertex), both seen from the reference face (u, v, normal)
+//   4. the clip in fixed slots (as MJX's _clip and Bepu's box pair tester do it): incident
+//      corners inside the reference rectangle, reference corners inside the incident face (moved
+//      onto its plane along the normal), and where each incident edge enters and leaves the
+//      rectangle (Cyrus-Beck); the polygon Sutherland-Hodgman would produce has exactly these
+//      vertices, each with its pair of features
+//   5. reduction to max_contacts by masked arg-max passes: deepest, farthest, largest triangle,
+//      largest area outside it, then farthest from all chosen (Catto; Box3D)
+//   6. an edge axis: the closest points of the two supporting edges
+//   7. contacts to world space in lanes, then per lane the feature ids and the result
+// Compiled per ISA and with width 1 for the scalar path; every operation is one IEEE operation,
+// so all builds agree bit for bit.
+#include "box_pass.h"
+
+#include "cache.h"
+#include "clip.h"
+#include "wide.h"
+
+#include <assert.h>
+
+#define MF_GLUE(a, b) a##_##b
+#define MF_NAMED(a, b) MF_GLUE(a, b)
+
+enum { W = MF_WIDE_WIDTH, SLOTS = 16 };
+
+// Slots of the clip: 0-3 incident corners, 4-7 reference corners, 8 + 2i and 9 + 2i where
+// incident edge i (corner i to corner i + 1) enters and leaves the reference rectangle.
+enum { SLOT_INCIDENT = 0, SLOT_REFERENCE = 4, SLOT_EDGES = 8 };
+_Static_assert(SLOT_EDGES + 8 == SLOTS, "slots: 4 incident corners, 4 reference corners, 4 edges x 2");
+
+// Corner i of a face in its (u, v) axes; corners run so that i and i + 1 share an edge, and side
+// i of the reference rectangle runs from corner i to corner i + 1.
+static const float corner_u[4] = {-1.0f, 1.0f, 1.0f, -1.0f};
+static const float corner_v[4] = {-1.0f, -1.0f, 1.0f, 1.0f};
+
+typedef struct vec3w {
+    mf_floatw c[3];
+} vec3w;
+
+static inline mf_floatw dot3(const vec3w *a, const vec3w *b)
+{
+    return mf_addw(mf_addw(mf_mulw(a->c[0], b->c[0]), mf_mulw(a->c[1], b->c[1])), mf_mulw(a->c[2], b->c[2]));
+}
+
+// v[index] per lane, index 0, 1 or 2 held as a float.
+static inline mf_floatw pick3(const mf_floatw v[3], mf_floatw index)
+{
+    return mf_selectw(mf_eqw(index, mf_splatw(0.0f)), v[0],
+                      mf_selectw(mf_eqw(index, mf_splatw(1.0f)), v[1], v[2]));
+}
+
+static inline mf_floatw next_axis(mf_floatw index)
+{
+    return mf_selectw(mf_eqw(index, mf_splatw(2.0f)), mf_splatw(0.0f), mf_addw(index, mf_splatw(1.0f)));
+}
+
+// As mf_quat_normalize.
+static void normalize_quat(mf_floatw q[4])
+{
+    mf_floatw largest = mf_maxw(mf_maxw(mf_absw(q[0]), mf_absw(q[1])), mf_maxw(mf_absw(q[2]), mf_absw(q[3])));
+    for (int i = 0; i < 4; ++i) q[i] = mf_divw(q[i], largest);
+    mf_floatw sum = mf_addw(mf_addw(mf_addw(mf_mulw(q[0], q[0]), mf_mulw(q[1], q[1])), mf_mulw(q[2], q[2])),
+                            mf_mulw(q[3], q[3]));
+    mf_floatw scale = mf_divw(mf_splatw(1.0f), mf_sqrtw(sum));
+    for (int i = 0; i < 4; ++i) q[i] = mf_mulw(q[i], scale);
+}
+
+// One bundle's inputs, lane by lane: raw quaternions, positions, half extents of a (0) and b (1).
+typedef struct box_inputs {
+    _Alignas(64) float q[2][4][W];
+    _Alignas(64) float p[2][3][W];
+    _Alignas(64) float h[2][3][W];
+    _Alignas(64) float scale[W];
+} box_inputs;
+
+// What the lanes hand to the per-lane output: everything as floats, lane by lane.
+enum {
+    OUT_TOUCHING, // 1 when the pair is closer than the margin
+    OUT_EDGE,     // 1 when the edge axis was chosen
+    OUT_FALLBACK, // 1 when the chosen axis gave no contact
+    OUT_REF_A,    // 1 when a's face is the reference
+    OUT_COUNT,
+    OUT_FACE_A, OUT_SEP_A, OUT_FACE_B, OUT_SEP_B,         // the face queries (bank face indices)
+    OUT_EDGE_A, OUT_EDGE_B, OUT_SEP_E,                    // edge query: axis of a, axis of b
+    OUT_REF_AXIS, OUT_REF_SIGN, OUT_INC_AXIS, OUT_INC_SIGN, // the clip's faces
+    OUT_EDGE_BITS_A, OUT_EDGE_BITS_B,                       // the supporting edges' corners
+    OUT_NORMAL,                                             // 3: world normal, a to b
+    OUT_EDGE_NORMAL = OUT_NORMAL + 3,                       // 3: edge axis in a's frame
+    OUT_CONTACTS = OUT_EDGE_NORMAL + 3,                     // per contact: point (3), separation, slot, side
+    OUT_CONTACT_FLOATS = 6,
+    OUT_ROWS = OUT_CONTACTS + MF_MAX_CONTACTS * OUT_CONTACT_FLOATS
+};
+
+typedef struct box_outputs {
+    _Alignas(64) float row[OUT_ROWS][W];
+} box_outputs;
+
+static void gather(const mf_box_job *job, uint32_t first, uint32_t lanes, box_inputs *in)
+{
+    const mf_bank *bank = job->bank;
+    const mf_bodies *bodies = job->bodies;
+    for (uint32_t l = 0; l < W; ++l) {
+        mf_pair pair = job->pairs[job->list[first + (l < lanes ? l : 0)]];
+        uint32_t body[2] = {pair.a, pair.b};
+        float radius = 0.0f;
+        for (int h = 0; h < 2; ++h) {
+            const mf_transform *t = &bodies->transform[body[h]];
+            const mf_shape *shape = &bank->shapes[bodies->shape[body[h]]];
+            in->q[h][0][l] = t->q.x, in->q[h][1][l] = t->q.y, in->q[h][2][l] = t->q.z, in->q[h][3][l] = t->q.w;
+            in->p[h][0][l] = t->p.x, in->p[h][1][l] = t->p.y, in->p[h][2][l] = t->p.z;
+            in->h[h][0][l] = shape->half_extents.x;
+            in->h[h][1][l] = shape->half_extents.y;
+            in->h[h][2][l] = shape->half_extents.z;
+            radius += shape->radius;
+        }
+        in->scale[l] = radius;
+    }
+}
+
+// A box's rotation as a 3x3 array: m[i][j] is row i, column j.
+static void rotation_of(const box_inputs *in, int h, mf_floatw m[3][3])
+{
+    mf_floatw q[4];
+    for (int i = 0; i < 4; ++i) q[i] = mf_loadw(in->q[h][i]);
+    normalize_quat(q);
+    mf_mat3w r = mf_mat3_from_quatw(q[0], q[1], q[2], q[3]);
+    for (int i = 0; i < 3; ++i) m[i][0] = r.row[i].x, m[i][1] = r.row[i].y, m[i][2] = r.row[i].z;
+}
+
+static mf_mat3w as_mat3w(mf_floatw m[3][3])
+{
+    mf_mat3w r;
+    for (int i = 0; i < 3; ++i) r.row[i] = (mf_vec3w){m[i][0], m[i][1], m[i][2]};
+    return r;
+}
+
+// The separating-axis queries of both boxes, b seen from a: R (b's axes are its columns), t.
+typedef struct box_queries {
+    mf_floatw face_a, axis_a, sign_a; // best face of a: separation, axis, side (+1 or -1)
+    mf_floatw face_b, axis_b, sign_b; // of b, the side facing a
+    mf_floatw edge, edge_a, edge_b;   // best edge-direction axis: separation, a's axis, b's axis
+    vec3w edge_normal;                // a to b, in a's frame
+    mf_floatw b_on_t[3];              // t . column j: a's centre seen along b's axes, negated
+} box_queries;
+
+static void query_faces(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3], const mf_floatw hb[3],
+                        box_queries *q)
+{
+    mf_floatw ar[3][3];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) ar[i][j] = mf_absw(r[i][j]);
+    mf_floatw one = mf_splatw(1.0f), minus_one = mf_splatw(-1.0f), zero = mf_splatw(0.0f);
+    q->face_a = mf_splatw(-INFINITY), q->axis_a = zero, q->sign_a = one;
+    for (int k = 0; k < 3; ++k) {
+        mf_floatw extent_b =
+            mf_addw(mf_addw(mf_mulw(ar[k][0], hb[0]), mf_mulw(ar[k][1], hb[1])), mf_mulw(ar[k][2], hb[2]));
+        mf_floatw separation = mf_subw(mf_subw(mf_absw(t->c[k]), ha[k]), extent_b);
+        mf_maskw better = mf_gtw(separation, q->face_a);
+        q->face_a = mf_selectw(better, separation, q->face_a);
+        q->axis_a = mf_selectw(better, mf_splatw((float)k), q->axis_a);
+        q->sign_a = mf_selectw(better, mf_selectw(mf_gtw(t->c[k], zero), one, minus_one), q->sign_a);
+    }
+    q->face_b = mf_splatw(-INFINITY), q->axis_b = zero, q->sign_b = one;
+    for (int j = 0; j < 3; ++j) {
+        mf_floatw extent_a =
+            mf_addw(mf_addw(mf_mulw(ar[0][j], ha[0]), mf_mulw(ar[1][j], ha[1])), mf_mulw(ar[2][j], ha[2]));
+        mf_floatw along =
+            mf_addw(mf_addw(mf_mulw(t->c[0], r[0][j]), mf_mulw(t->c[1], r[1][j])), mf_mulw(t->c[2], r[2][j]));
+        q->b_on_t[j] = along;
+        mf_floatw separation = mf_subw(mf_subw(mf_absw(along), hb[j]), extent_a);
+        mf_maskw better = mf_gtw(separation, q->face_b);
+        q->face_b = mf_selectw(better, separation, q->face_b);
+        q->axis_b = mf_selectw(better, mf_splatw((float)j), q->axis_b);
+        // b's face towards a: against its axis when a lies on the negative side.
+        q->sign_b = mf_selectw(better, mf_selectw(mf_gtw(along, zero), minus_one, one), q->sign_b);
+    }
+}
+
+// The 9 axes e_k x column_j, as mf_query_edge_directions measures them: the gap of the
+// projections, oriented from a to b; nearly parallel pairs are skipped.
+static void query_edges(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3], const mf_floatw hb[3],
+                        box_queries *q)
+{
+    mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f), sine = mf_splatw(MF_PARALLEL_SINE);
+    q->edge = mf_splatw(-INFINITY), q->edge_a = zero, q->edge_b = zero;
+    q->edge_normal = (vec3w){{zero, zero, zero}};
+    vec3w columns[3];
+    for (int j = 0; j < 3; ++j) columns[j] = (vec3w){{r[0][j], r[1][j], r[2][j]}};
+    for (int k = 0; k < 3; ++k) {
+        int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+        for (int j = 0; j < 3; ++j) {
+            // e_k x c has c[k2] in component k1, -c[k1] in component k2.
+            vec3w axis;
+            axis.c[k] = zero;
+            axis.c[k1] = mf_negw(columns[j].c[k2]);
+            axis.c[k2] = columns[j].c[k1];
+            mf_floatw length = mf_sqrtw(dot3(&axis, &axis));
+            mf_maskw valid = mf_gew(length, sine);
+            if (!mf_anyw(valid)) continue;
+            mf_floatw inverse = mf_divw(one, mf_selectw(valid, length, one));
+            for (int i = 0; i < 3; ++i) axis.c[i] = mf_mulw(axis.c[i], inverse);
+            mf_floatw extent_a = mf_addw(mf_addw(mf_mulw(ha[0], mf_absw(axis.c[0])), mf_mulw(ha[1], mf_absw(axis.c[1]))),
+                                         mf_mulw(ha[2], mf_absw(axis.c[2])));
+            mf_floatw extent_b = mf_addw(mf_addw(mf_mulw(hb[0], mf_absw(dot3(&axis, &columns[0]))),
+                                                 mf_mulw(hb[1], mf_absw(dot3(&axis, &columns[1])))),
+                                         mf_mulw(hb[2], mf_absw(dot3(&axis, &columns[2]))));
+            mf_floatw along = dot3(&axis, t);
+            mf_floatw separation = mf_subw(mf_subw(mf_absw(along), extent_a), extent_b);
+            mf_maskw flip = mf_ltw(along, zero);
+            mf_maskw better = mf_andw(valid, mf_gtw(separation, q->edge));
+            q->edge = mf_selectw(better, separation, q->edge);
+            q->edge_a = mf_selectw(better, mf_splatw((float)k), q->edge_a);
+            q->edge_b = mf_selectw(better, mf_splatw((float)j), q->edge_b);
+            for (int i = 0; i < 3; ++i)
+                q->edge_normal.c[i] =
+                    mf_selectw(better, mf_selectw(flip, mf_negw(axis.c[i]), axis.c[i]), q->edge_normal.c[i]);
+        }
+    }
+}
+
+// The clip's candidates of one face axis, in the reference face's axes (u, v, outward normal).
+typedef struct clip_slots {
+    mf_floatw x[SLOTS], y[SLOTS], z[SLOTS], separation[SLOTS], side[SLOTS];
+    mf_maskw keep[SLOTS];
+    mf_floatw ref_axis, ref_sign, inc_axis, inc_sign;
+    mf_floatw top; // the reference face's height along its normal
+} clip_slots;
+
+static void set_slot(clip_slots *s, int slot, const vec3w *p, mf_maskw exists, mf_floatw top, mf_floatw margin)
+{
+    s->x[slot] = p->c[0], s->y[slot] = p->c[1], s->z[slot] = p->c[2];
+    s->separation[slot] = mf_subw(p->c[2], top);
+    s->keep[slot] = mf_andw(exists, mf_ltw(s->separation[slot], margin));
+}
+
+// Where incident edge p -> p + delta crosses the slab |coordinate| <= half: entry and exit
+// parameters and the sides they cross (`low_side` at -half, `high_side` at +half).
+static void slab(mf_floatw p, mf_floatw delta, mf_floatw half, float low_side, float high_side, mf_floatw *enter,
+                 mf_floatw *exit, mf_floatw *enter_side, mf_floatw *exit_side)
+{
+    mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f);
+    mf_maskw moving = mf_andnotw(mf_eqw(delta, zero), mf_eqw(zero, zero));
+    mf_floatw safe = mf_selectw(moving, delta, one);
+    mf_floatw t_low = mf_divw(mf_subw(mf_negw(half), p), safe), t_high = mf_divw(mf_subw(half, p), safe);
+    mf_maskw rising = mf_gtw(delta, zero);
+    mf_maskw inside = mf_lew(mf_absw(p), half);
+    mf_floatw infinity = mf_splatw(INFINITY), minus_infinity = mf_splatw(-INFINITY);
+    *enter = mf_selectw(moving, mf_minw(t_low, t_high), mf_selectw(inside, minus_infinity, infinity));
+    *exit = mf_selectw(moving, mf_maxw(t_low, t_high), mf_selectw(inside, infinity, minus_infinity));
+    *enter_side = mf_selectw(rising, mf_splatw(low_side), mf_splatw(high_side));
+    *exit_side = mf_selectw(rising, mf_splatw(high_side), mf_splatw(low_side));
+}
+
+// Steps 3 and 4 for every lane, with a's face as reference where `ref_a`, b's elsewhere.
+static void clip_faces(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3], const mf_floatw hb[3],
+                       const box_queries *q, mf_maskw ref_a, mf_floatw margin, clip_slots *s)
+{
+    // The reference box's frame: R and t of the incident box in it.
+    mf_floatw rr[3][3], tr[3], href[3], hinc[3];
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) rr[i][j] = mf_selectw(ref_a, r[i][j], r[j][i]);
+        tr[i] = mf_selectw(ref_a, t->c[i], mf_negw(q->b_on_t[i]));
+        href[i] = mf_selectw(ref_a, ha[i], hb[i]);
+        hinc[i] = mf_selectw(ref_a, hb[i], ha[i]);
+    }
+    mf_floatw k = mf_selectw(ref_a, q->axis_a, q->axis_b), sign = mf_selectw(ref_a, q->sign_a, q->sign_b);
+    mf_floatw k1 = next_axis(k), k2 = next_axis(k1);
+    s->ref_axis = k, s->ref_sign = sign;
+
+    // Rows u, v, normal of the reference face: its frame's axes k1, k2 and sign * k.
+    mf_floatw m[3][3], tt[3];
+    for (int j = 0; j < 3; ++j) {
+        mf_floatw column[3] = {rr[0][j], rr[1][j], rr[2][j]};
+        m[0][j] = pick3(column, k1);
+        m[1][j] = pick3(column, k2);
+        m[2][j] = mf_mulw(sign, pick3(column, k));
+    }
+    tt[0] = pick3(tr, k1), tt[1] = pick3(tr, k2), tt[2] = mf_mulw(sign, pick3(tr, k));
+    mf_floatw half_u = pick3(href, k1), half_v = pick3(href, k2), top = pick3(href, k);
+    s->top = top;
+
+    // The incident face: the incident box's axis most (anti-)parallel to the normal.
+    mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f);
+    mf_floatw j = zero, most = mf_absw(m[2][0]);
+    for (int c = 1; c < 3; ++c) {
+        mf_maskw better = mf_gtw(mf_absw(m[2][c]), most);
+        most = mf_selectw(better, mf_absw(m[2][c]), most);
+        j = mf_selectw(better, mf_splatw((float)c), j);
+    }
+    mf_floatw j1 = next_axis(j), j2 = next_axis(j1);
+    vec3w d, a1, a2;
+    for (int i = 0; i < 3; ++i) d.c[i] = pick3(m[i], j), a1.c[i] = pick3(m[i], j1), a2.c[i] = pick3(m[i], j2);
+    mf_floatw inc_sign = mf_selectw(mf_gtw(d.c[2], zero), mf_splatw(-1.0f), one);
+    s->inc_axis = j, s->inc_sign = inc_sign;
+    mf_floatw reach = mf_mulw(inc_sign, pick3(hinc, j)), h1 = pick3(hinc, j1), h2 = pick3(hinc, j2);
+    vec3w centre, e1, e2, corners[4];
+    for (int i = 0; i < 3; ++i) {
+        centre.c[i] = mf_addw(tt[i], mf_mulw(reach, d.c[i]));
+        e1.c[i] = mf_mulw(h1, a1.c[i]);
+        e2.c[i] = mf_mulw(h2, a2.c[i]);
+    }
+    for (int n = 0; n < 4; ++n) {
+        for (int i = 0; i < 3; ++i) {
+            mf_floatw along_u = corner_u[n] > 0 ? mf_addw(centre.c[i], e1.c[i]) : mf_subw(centre.c[i], e1.c[i]);
+            corners[n].c[i] = corner_v[n] > 0 ? mf_addw(along_u, e2.c[i]) : mf_subw(along_u, e2.c[i]);
+        }
+    }
+
+    // Incident corners inside the reference rectangle (its boundary counts as inside).
+    for (int n = 0; n < 4; ++n) {
+        mf_maskw inside = mf_andw(mf_lew(mf_absw(corners[n].c[0]), half_u), mf_lew(mf_absw(corners[n].c[1]), half_v));
+        set_slot(s, SLOT_INCIDENT + n, &corners[n], inside, top, margin);
+        s->side[SLOT_INCIDENT + n] = zero;
+    }
+    // Reference corners strictly inside the incident face, moved onto its plane along the normal
+    // (strictly: a corner on the incident face's boundary is already an incident corner or edge).
+    for (int n = 0; n < 4; ++n) {
+        mf_floatw x = mf_mulw(mf_splatw(corner_u[n]), half_u), y = mf_mulw(mf_splatw(corner_v[n]), half_v);
+        vec3w offset;
+        offset.c[0] = mf_subw(x, centre.c[0]);
+        offset.c[1] = mf_subw(y, centre.c[1]);
+        offset.c[2] = mf_negw(mf_divw(mf_addw(mf_mulw(offset.c[0], d.c[0]), mf_mulw(offset.c[1], d.c[1])), d.c[2]));
+        vec3w p = {{x, y, mf_addw(centre.c[2], offset.c[2])}};
+        mf_maskw inside =
+            mf_andw(mf_ltw(mf_absw(dot3(&offset, &a1)), h1), mf_ltw(mf_absw(dot3(&offset, &a2)), h2));
+        set_slot(s, SLOT_REFERENCE + n, &p, inside, top, margin);
+        s->side[SLOT_REFERENCE + n] = zero;
+    }
+    // Incident edges entering and leaving the rectangle strictly between their corners. Sides:
+    // 0 at v = -half_v, 1 at u = +half_u, 2 at v = +half_v, 3 at u = -half_u.
+    for (int n = 0; n < 4; ++n) {
+        const vec3w *p = &corners[n], *next = &corners[(n + 1) % 4];
+        vec3w delta;
+        for (int i = 0; i < 3; ++i) delta.c[i] = mf_subw(next->c[i], p->c[i]);
+        mf_floatw enter_u, exit_u, enter_side_u, exit_side_u, enter_v, exit_v, enter_side_v, exit_side_v;
+        slab(p->c[0], delta.c[0], half_u, 3.0f, 1.0f, &enter_u, &exit_u, &enter_side_u, &exit_side_u);
+        slab(p->c[1], delta.c[1], half_v, 0.0f, 2.0f, &enter_v, &exit_v, &enter_side_v, &exit_side_v);
+        mf_maskw v_enters_later = mf_gtw(enter_v, enter_u), v_exits_sooner = mf_ltw(exit_v, exit_u);
+        mf_floatw enter = mf_selectw(v_enters_later, enter_v, enter_u);
+        mf_floatw exit = mf_selectw(v_exits_sooner, exit_v, exit_u);
+        mf_maskw overlap = mf_lew(enter, exit);
+        mf_floatw at[2] = {enter, exit};
+        mf_floatw sides[2] = {mf_selectw(v_enters_later, enter_side_v, enter_side_u),
+                              mf_selectw(v_exits_sooner, exit_side_v, exit_side_u)};
+        for (int e = 0; e < 2; ++e) {
+            mf_maskw exists = mf_andw(overlap, mf_andw(mf_gtw(at[e], zero), mf_ltw(at[e], one)));
+            vec3w crossing;
+            for (int i = 0; i < 3; ++i) crossing.c[i] = mf_addw(p->c[i], mf_mulw(at[e], delta.c[i]));
+            set_slot(s, SLOT_EDGES + 2 * n + e, &crossing, exists, top, margin);
+            s->side[SLOT_EDGES + 2 * n + e] = sides[e];
+        }
+    }
+}
+
+static inline mf_floatw cross2(mf_floatw ax, mf_floatw ay, mf_floatw bx, mf_floatw by)
+{
+    return mf_subw(mf_mulw(ax, by), mf_mulw(ay, bx));
+}
+
+static inline mf_floatw distance2(const clip_slots *s, int k, const vec3w *p)
+{
+    mf_floatw dx = mf_subw(s->x[k], p->c[0]), dy = mf_subw(s->y[k], p->c[1]), dz = mf_subw(s->z[k], p->c[2]);
+    return mf_addw(mf_addw(mf_mulw(dx, dx), mf_mulw(dy, dy)), mf_mulw(dz, dz));
+}
+
+// Step 5: chosen[n] is the slot of contact n where found[n]; the passes follow mf_reduce's rules
+// (reduce.c) with the normal +z, and stop where no slot scores above a degenerate amount.
+static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, mf_floatw chosen[MF_MAX_CONTACTS],
+                              vec3w picked[MF_MAX_CONTACTS])
+{
+    mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f), tiny = mf_splatw(1e-12f);
+    mf_maskw none = mf_ltw(one, zero), found = none;
+    mf_maskw taken[SLOTS];
+    mf_floatw nearest[SLOTS];
+    for (int k = 0; k < SLOTS; ++k) taken[k] = none, nearest[k] = zero;
+    mf_floatw count = zero;
+    for (uint32_t n = 0; n < max_contacts; ++n) {
+        mf_floatw best = n == 0 ? mf_splatw(INFINITY) : tiny, index = zero;
+        mf_maskw ccw = none;
+        if (n == 3) {
+            ccw = mf_gtw(cross2(mf_subw(picked[1].c[0], picked[0].c[0]), mf_subw(picked[1].c[1], picked[0].c[1]),
+                                mf_subw(picked[2].c[0], picked[0].c[0]), mf_subw(picked[2].c[1], picked[0].c[1])),
+                         zero);
+        }
+        for (int k = 0; k < SLOTS; ++k) {
+            mf_maskw open = n == 0 ? s->keep[k] : mf_andnotw(taken[k], s->keep[k]);
+            mf_floatw dx = mf_subw(s->x[k], picked[0].c[0]), dy = mf_subw(s->y[k], picked[0].c[1]);
+            mf_floatw score;
+            mf_maskw better;
+            if (n == 0) {
+                better = mf_andw(open, mf_ltw(s->separation[k], best));
+                score = s->separation[k];
+            } else {
+                if (n == 1) {
+                    score = distance2(s, k, &picked[0]);
+                } else if (n == 2) {
+                    score = mf_absw(cross2(mf_subw(picked[1].c[0], picked[0].c[0]),
+                                           mf_subw(picked[1].c[1], picked[0].c[1]), dx, dy));
+                } else if (n == 3) {
+                    // The area the slot adds outside triangle 0, 1, 2 taken counter-clockwise.
+                    const vec3w *a = &picked[0], *b = &picked[1], *c = &picked[2];
+                    mf_floatw bx = mf_selectw(ccw, b->c[0], c->c[0]), by = mf_selectw(ccw, b->c[1], c->c[1]);
+                    mf_floatw cx = mf_selectw(ccw, c->c[0], b->c[0]), cy = mf_selectw(ccw, c->c[1], b->c[1]);
+                    mf_floatw ab = cross2(mf_subw(bx, a->c[0]), mf_subw(by, a->c[1]), dx, dy);
+                    mf_floatw bc =
+                        cross2(mf_subw(cx, bx), mf_subw(cy, by), mf_subw(s->x[k], bx), mf_subw(s->y[k], by));
+                    mf_floatw ca = cross2(mf_subw(a->c[0], cx), mf_subw(a->c[1], cy), mf_subw(s->x[k], cx),
+                                          mf_subw(s->y[k], cy));
+                    score = mf_negw(mf_minw(mf_minw(ab, bc), ca));
+                } else {
+                    score = nearest[k];
+                }
+                better = mf_andw(open, mf_gtw(score, best));
+            }
+            best = mf_selectw(better, score, best);
+            index = mf_selectw(better, mf_splatw((float)k), index);
+        }
+        mf_maskw now = n == 0 ? mf_ltw(best, mf_splatw(INFINITY)) : mf_andw(found, mf_gtw(best, tiny));
+        found = now;
+        if (!mf_anyw(found)) break;
+        chosen[n] = index;
+        count = mf_selectw(found, mf_addw(count, one), count);
+        picked[n] = (vec3w){{zero, zero, zero}};
+        for (int k = 0; k < SLOTS; ++k) {
+            mf_maskw is = mf_eqw(index, mf_splatw((float)k));
+            taken[k] = n == 0 ? is : mf_orw(taken[k], is);
+            picked[n].c[0] = mf_selectw(is, s->x[k], picked[n].c[0]);
+            picked[n].c[1] = mf_selectw(is, s->y[k], picked[n].c[1]);
+            picked[n].c[2] = mf_selectw(is, s->z[k], picked[n].c[2]);
+        }
+        if (max_contacts > 4 && n >= 3) {
+            // Beyond four, each next point is the farthest from all chosen so far.
+            for (int k = 0; k < SLOTS; ++k) {
+                mf_floatw distance = distance2(s, k, &picked[n]);
+                for (uint32_t c = 0; n == 3 && c < 3; ++c) distance = mf_minw(distance, distance2(s, k, &picked[c]));
+                nearest[k] = n == 3 ? distance : mf_minw(nearest[k], distance);
+            }
+        }
+    }
+    return count;
+}
+
+// Step 6 for every lane, as mf_edge_contact: the edges of a and b that support the edge axis, and
+// the midpoint of their closest points; `ok` where those lie within both edges.
+typedef struct edge_contact {
+    vec3w point; // a's frame
+    mf_floatw separation, corner_a, corner_b;
+    mf_maskw ok;
+} edge_contact;
+
+static edge_contact contact_of_edges(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3], const mf_floatw hb[3],
+                                     const box_queries *q)
+{
+    const vec3w *n = &q->edge_normal;
+    mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f);
+    edge_contact out = {.corner_a = zero, .corner_b = zero};
+    // a's edge along axis edge_a at the corner farthest along n; b's along edge_b, nearest.
+    vec3w p1, q1, p2, q2, columns[3];
+    mf_floatw length_a = pick3(ha, q->edge_a);
+    for (int i = 0; i < 3; ++i) {
+        mf_maskw along = mf_eqw(q->edge_a, mf_splatw((float)i)), up = mf_gtw(n->c[i], zero);
+        mf_floatw corner = mf_selectw(up, ha[i], mf_negw(ha[i]));
+        p1.c[i] = mf_selectw(along, mf_negw(length_a), corner);
+        q1.c[i] = mf_selectw(along, length_a, corner);
+        out.corner_a = mf_addw(out.corner_a, mf_selectw(up, mf_splatw((float)(1 << i)), zero));
+        columns[i] = (vec3w){{r[0][i], r[1][i], r[2][i]}};
+    }
+    mf_floatw reach[3];
+    for (int m = 0; m < 3; ++m) {
+        mf_floatw toward = mf_selectw(mf_gtw(dot3(n, &columns[m]), zero), mf_negw(hb[m]), hb[m]);
+        reach[m] = mf_selectw(mf_eqw(q->edge_b, mf_splatw((float)m)), zero, toward);
+        out.corner_b = mf_addw(out.corner_b, mf_selectw(mf_gtw(reach[m], zero), mf_splatw((float)(1 << m)), zero));
+    }
+    mf_floatw length_b = pick3(hb, q->edge_b);
+    for (int i = 0; i < 3; ++i) {
+        mf_floatw centre = mf_addw(mf_addw(mf_addw(t->c[i], mf_mulw(reach[0], columns[0].c[i])),
+                                          mf_mulw(reach[1], columns[1].c[i])),
+                                  mf_mulw(reach[2], columns[2].c[i]));
+        mf_floatw half = mf_mulw(length_b, pick3(r[i], q->edge_b));
+        p2.c[i] = mf_subw(centre, half);
+        q2.c[i] = mf_addw(centre, half);
+    }
+    // Closest points of the two lines (clip.c closest_parameters).
+    vec3w d1, d2, between;
+    for (int i = 0; i < 3; ++i) {
+        d1.c[i] = mf_subw(q1.c[i], p1.c[i]);
+        d2.c[i] = mf_subw(q2.c[i], p2.c[i]);
+        between.c[i] = mf_subw(p1.c[i], p2.c[i]);
+    }
+    mf_floatw a = dot3(&d1, &d1), e = dot3(&d2, &d2), f = dot3(&d2, &between);
+    mf_floatw c = dot3(&d1, &between), b = dot3(&d1, &d2);
+    mf_floatw denominator = mf_subw(mf_mulw(a, e), mf_mulw(b, b));
+    out.ok = mf_gtw(denominator, mf_mulw(mf_mulw(mf_splatw(1e-12f), a), e));
+    mf_floatw safe = mf_selectw(out.ok, denominator, one);
+    mf_floatw s = mf_divw(mf_subw(mf_mulw(b, f), mf_mulw(c, e)), safe);
+    mf_floatw u = mf_divw(mf_subw(mf_mulw(a, f), mf_mulw(b, c)), safe);
+    mf_floatw low = mf_splatw(-1e-4f), high = mf_splatw(1.0f + 1e-4f); // as mf_edge_contact's slack
+    out.ok = mf_andw(out.ok, mf_andw(mf_andw(mf_gew(s, low), mf_lew(s, high)), mf_andw(mf_gew(u, low), mf_lew(u, high))));
+    s = mf_minw(mf_maxw(s, zero), one);
+    u = mf_minw(mf_maxw(u, zero), one);
+    vec3w gap;
+    for (int i = 0; i < 3; ++i) {
+        mf_floatw on_a = mf_addw(p1.c[i], mf_mulw(s, d1.c[i])), on_b = mf_addw(p2.c[i], mf_mulw(u, d2.c[i]));
+        out.point.c[i] = mf_mulw(mf_addw(on_a, on_b), mf_splatw(0.5f));
+        gap.c[i] = mf_subw(on_b, on_a);
+    }
+    out.separation = dot3(n, &gap);
+    return out;
+}
+
+// m x + p, row by row.
+static vec3w transform_point(mf_floatw m[3][3], const mf_floatw p[3], const mf_floatw x[3])
+{
+    vec3w out;
+    for (int i = 0; i < 3; ++i)
+        out.c[i] =
+            mf_addw(mf_addw(mf_addw(mf_mulw(m[i][0], x[0]), mf_mulw(m[i][1], x[1])), mf_mulw(m[i][2], x[2])), p[i]);
+    return out;
+}
+
+static void store_row(box_outputs *out, int row, mf_floatw value) { mf_storew(out->row[row], value); }
+
+static void store_mask(box_outputs *out, int row, mf_maskw mask)
+{
+    store_row(out, row, mf_selectw(mask, mf_splatw(1.0f), mf_splatw(0.0f)));
+}
+
+// Steps 1 to 7 in lanes for one bundle; the results stay in `out` lane by lane.
+static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes, box_outputs *out)
+{
+    const mf_config *config = job->config;
+    box_inputs in;
+    gather(job, first, lanes, &in);
+    mf_floatw rotation_a[3][3], rotation_b[3][3], r[3][3], pa[3], pb[3], ha[3], hb[3];
+    rotation_of(&in, 0, rotation_a);
+    rotation_of(&in, 1, rotation_b);
+    mf_mat3w matrix_a = as_mat3w(rotation_a), matrix_b = as_mat3w(rotation_b);
+    mf_mat3w relative = mf_mat3_relativew(&matrix_a, &matrix_b);
+    for (int i = 0; i < 3; ++i) {
+        r[i][0] = relative.row[i].x, r[i][1] = relative.row[i].y, r[i][2] = relative.row[i].z;
+        pa[i] = mf_loadw(in.p[0][i]), pb[i] = mf_loadw(in.p[1][i]);
+        ha[i] = mf_loadw(in.h[0][i]), hb[i] = mf_loadw(in.h[1][i]);
+    }
+    mf_vec3w moved = mf_mat3_mul_transposedw(
+        &matrix_a, (mf_vec3w){mf_subw(pb[0], pa[0]), mf_subw(pb[1], pa[1]), mf_subw(pb[2], pa[2])});
+    vec3w t = {{moved.x, moved.y, moved.z}};
+
+    mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f), margin = mf_splatw(config->margin);
+    box_queries q;
+    query_faces(r, &t, ha, hb, &q);
+    q.edge = mf_splatw(-INFINITY), q.edge_a = zero, q.edge_b = zero, q.edge_normal = (vec3w){{zero, zero, zero}};
+    if (mf_anyw(mf_andw(mf_ltw(q.face_a, margin), mf_ltw(q.face_b, margin)))) query_edges(r, &t, ha, hb, &q);
+
+    // The ranking of sat.c: a's face, then b's, then the edges, each if within the allowance.
+    mf_floatw best = mf_maxw(mf_maxw(q.face_a, q.face_b), q.edge);
+    mf_floatw allowance = mf_addw(mf_splatw(config->linear_slop),
+                                  mf_mulw(mf_splatw(4e-6f), mf_addw(mf_loadw(in.scale), mf_absw(best))));
+    mf_maskw all = mf_eqw(zero, zero);
+    mf_maskw use_a = mf_gew(mf_addw(q.face_a, allowance), best);
+    mf_maskw use_b = mf_andnotw(use_a, mf_gew(mf_addw(q.face_b, allowance), best));
+    mf_maskw use_edge = mf_andnotw(mf_orw(use_a, use_b), all);
+    mf_maskw touching = mf_ltw(best, margin);
+    store_mask(out, OUT_TOUCHING, touching);
+    store_mask(out, OUT_EDGE, use_edge);
+    store_mask(out, OUT_REF_A, use_a);
+    mf_floatw two = mf_splatw(2.0f);
+    store_row(out, OUT_FACE_A, mf_addw(mf_mulw(two, q.axis_a), mf_selectw(mf_gtw(q.sign_a, zero), one, zero)));
+    store_row(out, OUT_FACE_B, mf_addw(mf_mulw(two, q.axis_b), mf_selectw(mf_gtw(q.sign_b, zero), one, zero)));
+    store_row(out, OUT_SEP_A, q.face_a);
+    store_row(out, OUT_SEP_B, q.face_b);
+    store_row(out, OUT_SEP_E, q.edge);
+    store_row(out, OUT_EDGE_A, q.edge_a);
+    store_row(out, OUT_EDGE_B, q.edge_b);
+    for (int i = 0; i < 3; ++i) store_row(out, OUT_EDGE_NORMAL + i, q.edge_normal.c[i]);
+    if (!mf_anyw(touching)) return;
+
+    // Face axes: clip, reduce, and move the chosen points from the reference face to world space.
+    uint32_t max_contacts = config->max_contacts;
+    clip_slots s;
+    clip_faces(r, &t, ha, hb, &q, use_a, margin, &s);
+    mf_floatw chosen[MF_MAX_CONTACTS];
+    vec3w picked[MF_MAX_CONTACTS];
+    for (uint32_t n = 0; n < max_contacts; ++n) chosen[n] = zero, picked[n] = (vec3w){{zero, zero, zero}};
+    mf_floatw count = reduce_slots(&s, max_contacts, chosen, picked);
+    mf_floatw rotation_ref[3][3], position_ref[3], normal[3];
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) rotation_ref[i][j] = mf_selectw(use_a, rotation_a[i][j], rotation_b[i][j]);
+        position_ref[i] = mf_selectw(use_a, pa[i], pb[i]);
+        mf_floatw outward = mf_mulw(s.ref_sign, pick3(rotation_ref[i], s.ref_axis));
+        normal[i] = mf_selectw(use_a, outward, mf_negw(outward));
+    }
+    mf_floatw k1 = next_axis(s.ref_axis);
+    for (uint32_t n = 0; n < max_contacts; ++n) {
+        // The point sits on the incident face; the midpoint is half the separation back.
+        mf_floatw separation = mf_subw(picked[n].c[2], s.top);
+        mf_floatw w = mf_mulw(s.ref_sign, mf_addw(picked[n].c[2], mf_mulw(mf_splatw(-0.5f), separation)));
+        mf_floatw local[3];
+        for (int i = 0; i < 3; ++i) {
+            mf_floatw index = mf_splatw((float)i);
+            local[i] = mf_selectw(mf_eqw(s.ref_axis, index), w,
+                                  mf_selectw(mf_eqw(k1, index), picked[n].c[0], picked[n].c[1]));
+        }
+        vec3w world = transform_point(rotation_ref, position_ref, local);
+        int row = OUT_CONTACTS + (int)n * OUT_CONTACT_FLOATS;
+        for (int i = 0; i < 3; ++i) store_row(out, row + i, world.c[i]);
+        store_row(out, row + 3, separation);
+        store_row(out, row + 4, chosen[n]);
+        mf_floatw side = zero;
+        for (int k = SLOT_EDGES; k < SLOTS; ++k) side = mf_selectw(mf_eqw(chosen[n], mf_splatw((float)k)), s.side[k], side);
+        store_row(out, row + 5, side);
+    }
+    store_row(out, OUT_REF_AXIS, s.ref_axis);
+    store_row(out, OUT_REF_SIGN, s.ref_sign);
+    store_row(out, OUT_INC_AXIS, s.inc_axis);
+    store_row(out, OUT_INC_SIGN, s.inc_sign);
+    mf_maskw fallback = mf_andw(mf_andnotw(use_edge, mf_eqw(count, zero)), touching);
+
+    // Edge axes: one contact, in place of contact 0.
+    if (mf_anyw(mf_andw(use_edge, touching))) {
+        edge_contact edge = contact_of_edges(r, &t, ha, hb, &q);
+        mf_floatw local[3] = {edge.point.c[0], edge.point.c[1], edge.point.c[2]};
+        vec3w world = transform_point(rotation_a, pa, local);
+        for (int i = 0; i < 3; ++i) {
+            mf_floatw turned = mf_addw(mf_addw(mf_mulw(rotation_a[i][0], q.edge_normal.c[0]),
+                                               mf_mulw(rotation_a[i][1], q.edge_normal.c[1])),
+                                       mf_mulw(rotation_a[i][2], q.edge_normal.c[2]));
+            normal[i] = mf_selectw(use_edge, turned, normal[i]);
+            store_row(out, OUT_CONTACTS + i, mf_selectw(use_edge, world.c[i], mf_loadw(out->row[OUT_CONTACTS + i])));
+        }
+        store_row(out, OUT_CONTACTS + 3, mf_selectw(use_edge, edge.separation, mf_loadw(out->row[OUT_CONTACTS + 3])));
+        store_row(out, OUT_EDGE_BITS_A, edge.corner_a);
+        store_row(out, OUT_EDGE_BITS_B, edge.corner_b);
+        count = mf_selectw(use_edge, one, count);
+        fallback = mf_orw(fallback, mf_andw(mf_andw(use_edge, touching), mf_andnotw(edge.ok, all)));
+    }
+    for (int i = 0; i < 3; ++i) store_row(out, OUT_NORMAL + i, normal[i]);
+    store_row(out, OUT_COUNT, count);
+    store_mask(out, OUT_FALLBACK, fallback);
+}
+
+// A box vertex from the signs along its axes: bit k set for the positive side of axis k.
+static uint32_t vertex_bits(uint32_t axis, float sign, uint32_t u_axis, float u_sign, uint32_t v_axis, float v_sign)
+{
+    return (uint32_t)(sign > 0.0f) << axis | (uint32_t)(u_sign > 0.0f) << u_axis | (uint32_t)(v_sign > 0.0f) << v_axis;
+}
+
+// The feature id of a face contact from its slot (and side, for edge crossings), a's half high.
+static uint32_t face_contact_id(const mf_shape *reference, const mf_shape *incident, int reference_is_a,
+                                uint32_t k, float k_sign, uint32_t j, float j_sign, uint32_t slot, uint32_t side)
+{
+    uint32_t k1 = (k + 1) % 3, k2 = (k + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+    uint16_t reference_feature, incident_feature;
+    if (slot < SLOT_REFERENCE) {
+        uint32_t n = slot - SLOT_INCIDENT;
+        incident_feature =
+            MF_FEATURE(MF_FEATURE_VERTEX, vertex_bits(j, j_sign, j1, corner_u[n], j2, corner_v[n]));
+        reference_feature = MF_FEATURE(MF_FEATURE_FACE, 2 * k + (k_sign > 0.0f));
+    } else if (slot < SLOT_EDGES) {
+        uint32_t n = slot - SLOT_REFERENCE;
+        reference_feature =
+            MF_FEATURE(MF_FEATURE_VERTEX, vertex_bits(k, k_sign, k1, corner_u[n], k2, corner_v[n]));
+        incident_feature = MF_FEATURE(MF_FEATURE_FACE, 2 * j + (j_sign > 0.0f));
+    } else {
+        uint32_t n = (slot - SLOT_EDGES) / 2;
+        uint32_t corner = vertex_bits(j, j_sign, j1, corner_u[n], j2, corner_v[n]);
+        incident_feature = MF_FEATURE(MF_FEATURE_EDGE, incident->box_edge[corner][n % 2 == 0 ? j1 : j2]);
+        corner = vertex_bits(k, k_sign, k1, corner_u[side], k2, corner_v[side]);
+        reference_feature = MF_FEATURE(MF_FEATURE_EDGE, reference->box_edge[corner][side % 2 == 0 ? k1 : k2]);
+    }
+    return reference_is_a ? (uint32_t)reference_feature << 16 | incident_feature
+                          : (uint32_t)incident_feature << 16 | reference_feature;
+}
+
+// Step 7, lane by lane: results, feature ids and cache entries; fallback lanes are listed.
+static void write_results(mf_box_job *job, uint32_t first, uint32_t lanes, const box_outputs *out)
+{
+    const mf_bank *bank = job->bank;
+    for (uint32_t l = 0; l < lanes; ++l) {
+#define LANE(index) (out->row[index][l])
+        uint32_t p = job->list[first + l];
+        mf_pair pair = job->pairs[p];
+        mf_pair_result *result = &job->results[p];
+        const mf_shape *a = &bank->shapes[job->bodies->shape[pair.a]];
+        const mf_shape *b = &bank->shapes[job->bodies->shape[pair.b]];
+        result->count = 0;
+        if (LANE(OUT_FALLBACK) != 0.0f && LANE(OUT_TOUCHING) != 0.0f) {
+            job->fallback[job->fallback_count++] = p;
+            continue;
+        }
+        uint32_t edge_a = (uint32_t)LANE(OUT_EDGE_A), edge_b = (uint32_t)LANE(OUT_EDGE_B);
+        mf_axis_candidates candidates = {
+            {LANE(OUT_SEP_A), (uint32_t)LANE(OUT_FACE_A)},
+            {LANE(OUT_SEP_B), (uint32_t)LANE(OUT_FACE_B)},
+            {LANE(OUT_SEP_E), a->box_direction[edge_a], b->box_direction[edge_b],
+             {LANE(OUT_EDGE_NORMAL), LANE(OUT_EDGE_NORMAL + 1), LANE(OUT_EDGE_NORMAL + 2)}},
+            1,
+            a->radius + b->radius};
+        if (LANE(OUT_TOUCHING) == 0.0f) {
+            if (job->caching) mf_cache_store(&result->cache, job->bodies, pair, &candidates, NULL);
+            continue;
+        }
+        int edge = LANE(OUT_EDGE) != 0.0f, reference_is_a = LANE(OUT_REF_A) != 0.0f;
+        uint32_t count = (uint32_t)LANE(OUT_COUNT);
+        assert(count >= 1 && count <= job->config->max_contacts);
+        result->normal = (mf_vec3){LANE(OUT_NORMAL), LANE(OUT_NORMAL + 1), LANE(OUT_NORMAL + 2)};
+        for (uint32_t n = 0; n < count; ++n) {
+            const float *row = &out->row[OUT_CONTACTS + n * OUT_CONTACT_FLOATS][l];
+            uint32_t id;
+            if (edge) {
+                uint32_t corner_a = (uint32_t)LANE(OUT_EDGE_BITS_A), corner_b = (uint32_t)LANE(OUT_EDGE_BITS_B);
+                id = (uint32_t)MF_FEATURE(MF_FEATURE_EDGE, a->box_edge[corner_a][edge_a]) << 16 |
+                     MF_FEATURE(MF_FEATURE_EDGE, b->box_edge[corner_b][edge_b]);
+            } else {
+                id = face_contact_id(reference_is_a ? a : b, reference_is_a ? b : a, reference_is_a,
+                                     (uint32_t)LANE(OUT_REF_AXIS), LANE(OUT_REF_SIGN), (uint32_t)LANE(OUT_INC_AXIS),
+                                     LANE(OUT_INC_SIGN), (uint32_t)row[4 * W], (uint32_t)row[5 * W]);
+            }
+            result->contacts[n] = (mf_contact){{row[0], row[W], row[2 * W]}, row[3 * W], id};
+        }
+        result->count = count;
+        if (job->caching) {
+            mf_axis used = edge ? (mf_axis){MF_AXIS_EDGES, candidates.edge.separation, candidates.edge.edge_a,
+                                            candidates.edge.edge_b, candidates.edge.normal}
+                         : reference_is_a
+                             ? (mf_axis){MF_AXIS_FACE_A, candidates.face_a.separation, candidates.face_a.face, 0, {0, 0, 0}}
+                             : (mf_axis){MF_AXIS_FACE_B, candidates.face_b.separation, 0, candidates.face_b.face, {0, 0, 0}};
+            mf_cache_store(&result->cache, job->bodies, pair, &candidates, &used);
+        }
+#undef LANE
+    }
+}
+
+void MF_NAMED(mf_box_pairs, MF_WIDE_NAME)(mf_box_job *job)
+{
+    box_outputs out;
+    job->fallback_count = 0;
+    for (uint32_t first = 0; first < job->count; first += W) {
+        uint32_t lanes = job->count - first < W ? job->count - first : W;
+        collide_bundle(job, first, lanes, &out);
+        write_results(job, first, lanes, &out);
+    }
+}
