@@ -38,6 +38,8 @@ _Static_assert(SLOT_EDGES + 8 == SLOTS, "slots: 4 incident corners, 4 reference 
 // i of the reference rectangle runs from corner i to corner i + 1.
 static const float corner_u[4] = {-1.0f, 1.0f, 1.0f, -1.0f};
 static const float corner_v[4] = {-1.0f, -1.0f, 1.0f, 1.0f};
+// The corner each slot starts from: its incident corner, reference corner, or edge's first corner.
+static const float slot_corner[SLOTS] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 0, 1, 1, 2, 2, 3, 3};
 
 typedef struct vec3w {
     mf_floatw c[3];
@@ -88,11 +90,9 @@ enum {
     OUT_COUNT,
     OUT_FACE_A, OUT_SEP_A, OUT_FACE_B, OUT_SEP_B,         // the face queries (bank face indices)
     OUT_EDGE_A, OUT_EDGE_B, OUT_SEP_E,                    // edge query: axis of a, axis of b
-    OUT_REF_AXIS, OUT_REF_SIGN, OUT_INC_AXIS, OUT_INC_SIGN, // the clip's faces
-    OUT_EDGE_BITS_A, OUT_EDGE_BITS_B,                       // the supporting edges' corners
     OUT_NORMAL,                                             // 3: world normal, a to b
     OUT_EDGE_NORMAL = OUT_NORMAL + 3,                       // 3: edge axis in a's frame
-    OUT_CONTACTS = OUT_EDGE_NORMAL + 3,                     // per contact: point (3), separation, slot, side
+    OUT_CONTACTS = OUT_EDGE_NORMAL + 3, // per contact: point (3), separation, a's and b's feature codes
     OUT_CONTACT_FLOATS = 6,
     OUT_ROWS = OUT_CONTACTS + MF_MAX_CONTACTS * OUT_CONTACT_FLOATS
 };
@@ -446,6 +446,73 @@ static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, mf_flo
     return count;
 }
 
+// Feature codes: a feature as a float the lanes can compute, kind * CODE_KIND + index for
+// vertices and faces, and for edges (whose index the shape's box_edge table gives)
+// kind * CODE_KIND + 4 * (bits of a vertex on it) + its axis.
+enum { CODE_KIND = 1024 };
+
+static inline mf_floatw code_of(uint32_t kind, mf_floatw value)
+{
+    return mf_addw(mf_splatw((float)(kind * CODE_KIND)), value);
+}
+
+static inline mf_floatw edge_code(mf_floatw bits, mf_floatw axis)
+{
+    return code_of(MF_FEATURE_EDGE, mf_addw(mf_mulw(mf_splatw(4.0f), bits), axis));
+}
+
+static inline uint16_t feature_of_code(const mf_shape *shape, float code)
+{
+    uint32_t kind = (uint32_t)code / CODE_KIND, value = (uint32_t)code % CODE_KIND;
+    return kind == MF_FEATURE_EDGE ? MF_FEATURE(MF_FEATURE_EDGE, shape->box_edge[value >> 2][value & 3])
+                                   : MF_FEATURE(kind, value);
+}
+
+// 2^axis where `sign` is positive: a vertex's bit along that axis.
+static inline mf_floatw sign_bit(mf_floatw axis, mf_floatw sign)
+{
+    mf_floatw zero = mf_splatw(0.0f);
+    mf_floatw power = mf_selectw(mf_eqw(axis, zero), mf_splatw(1.0f),
+                                 mf_selectw(mf_eqw(axis, mf_splatw(1.0f)), mf_splatw(2.0f), mf_splatw(4.0f)));
+    return mf_selectw(mf_gtw(sign, zero), power, zero);
+}
+
+// The vertex at corner `corner` (0-3, held as a float) of the face with outward normal
+// sign * axis k, corners running as corner_u and corner_v along axes k + 1 and k + 2.
+static mf_floatw corner_bits(mf_floatw k, mf_floatw sign, mf_floatw corner)
+{
+    mf_floatw one = mf_splatw(1.0f), minus_one = mf_splatw(-1.0f), k1 = next_axis(k);
+    mf_floatw u = mf_selectw(mf_orw(mf_eqw(corner, one), mf_eqw(corner, mf_splatw(2.0f))), one, minus_one);
+    mf_floatw v = mf_selectw(mf_gew(corner, mf_splatw(2.0f)), one, minus_one);
+    return mf_addw(mf_addw(sign_bit(k, sign), sign_bit(k1, u)), sign_bit(next_axis(k1), v));
+}
+
+// The features of a face contact from its slot, its incident corner and the side it crossed:
+// incident corners pair the incident vertex with the reference face, reference corners the
+// reference vertex with the incident face, crossings the incident edge with the reference side.
+static void face_contact_codes(const clip_slots *s, mf_floatw slot, mf_floatw corner, mf_floatw side,
+                               mf_floatw *reference, mf_floatw *incident)
+{
+    mf_floatw one = mf_splatw(1.0f), zero = mf_splatw(0.0f), two = mf_splatw(2.0f);
+    mf_maskw incident_corner = mf_ltw(slot, mf_splatw((float)SLOT_REFERENCE));
+    mf_maskw reference_corner = mf_andnotw(incident_corner, mf_ltw(slot, mf_splatw((float)SLOT_EDGES)));
+    mf_floatw reference_face = mf_addw(mf_mulw(two, s->ref_axis), mf_selectw(mf_gtw(s->ref_sign, zero), one, zero));
+    mf_floatw incident_face = mf_addw(mf_mulw(two, s->inc_axis), mf_selectw(mf_gtw(s->inc_sign, zero), one, zero));
+    mf_floatw incident_bits = corner_bits(s->inc_axis, s->inc_sign, corner);
+    mf_floatw reference_corner_index = mf_selectw(reference_corner, corner, side);
+    mf_floatw reference_bits = corner_bits(s->ref_axis, s->ref_sign, reference_corner_index);
+    // Edge i of the incident face runs along its axis j + 1 for even i, j + 2 for odd; sides alike.
+    mf_maskw incident_even = mf_orw(mf_eqw(corner, zero), mf_eqw(corner, two));
+    mf_maskw side_even = mf_orw(mf_eqw(side, zero), mf_eqw(side, two));
+    mf_floatw j1 = next_axis(s->inc_axis), k1 = next_axis(s->ref_axis);
+    mf_floatw incident_edge = edge_code(incident_bits, mf_selectw(incident_even, j1, next_axis(j1)));
+    mf_floatw reference_edge = edge_code(reference_bits, mf_selectw(side_even, k1, next_axis(k1)));
+    *incident = mf_selectw(incident_corner, code_of(MF_FEATURE_VERTEX, incident_bits),
+                           mf_selectw(reference_corner, code_of(MF_FEATURE_FACE, incident_face), incident_edge));
+    *reference = mf_selectw(incident_corner, code_of(MF_FEATURE_FACE, reference_face),
+                            mf_selectw(reference_corner, code_of(MF_FEATURE_VERTEX, reference_bits), reference_edge));
+}
+
 // Step 6 for every lane, as mf_edge_contact: the edges of a and b that support the edge axis, and
 // the midpoint of their closest points; `ok` where those lie within both edges.
 typedef struct edge_contact {
@@ -610,15 +677,17 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
         int row = OUT_CONTACTS + (int)n * OUT_CONTACT_FLOATS;
         for (int i = 0; i < 3; ++i) store_row(out, row + i, world.c[i]);
         store_row(out, row + 3, separation);
-        store_row(out, row + 4, chosen[n]);
-        mf_floatw side = zero;
-        for (int k = SLOT_EDGES; k < SLOTS; ++k) side = mf_selectw(mf_eqw(chosen[n], mf_splatw((float)k)), s.side[k], side);
-        store_row(out, row + 5, side);
+        mf_floatw side = zero, corner = zero;
+        for (int k = 0; k < SLOTS; ++k) {
+            mf_maskw is = mf_eqw(chosen[n], mf_splatw((float)k));
+            side = mf_selectw(is, s.side[k], side);
+            corner = mf_selectw(is, mf_splatw(slot_corner[k]), corner);
+        }
+        mf_floatw reference, incident;
+        face_contact_codes(&s, chosen[n], corner, side, &reference, &incident);
+        store_row(out, row + 4, mf_selectw(use_a, reference, incident));
+        store_row(out, row + 5, mf_selectw(use_a, incident, reference));
     }
-    store_row(out, OUT_REF_AXIS, s.ref_axis);
-    store_row(out, OUT_REF_SIGN, s.ref_sign);
-    store_row(out, OUT_INC_AXIS, s.inc_axis);
-    store_row(out, OUT_INC_SIGN, s.inc_sign);
     mf_maskw fallback = mf_andw(mf_andnotw(use_edge, mf_eqw(count, zero)), touching);
 
     // Edge axes: one contact, in place of contact 0.
@@ -634,8 +703,10 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
             store_row(out, OUT_CONTACTS + i, mf_selectw(use_edge, world.c[i], mf_loadw(out->row[OUT_CONTACTS + i])));
         }
         store_row(out, OUT_CONTACTS + 3, mf_selectw(use_edge, edge.separation, mf_loadw(out->row[OUT_CONTACTS + 3])));
-        store_row(out, OUT_EDGE_BITS_A, edge.corner_a);
-        store_row(out, OUT_EDGE_BITS_B, edge.corner_b);
+        store_row(out, OUT_CONTACTS + 4,
+                  mf_selectw(use_edge, edge_code(edge.corner_a, q.edge_a), mf_loadw(out->row[OUT_CONTACTS + 4])));
+        store_row(out, OUT_CONTACTS + 5,
+                  mf_selectw(use_edge, edge_code(edge.corner_b, q.edge_b), mf_loadw(out->row[OUT_CONTACTS + 5])));
         count = mf_selectw(use_edge, one, count);
         fallback = mf_orw(fallback, mf_andw(mf_andw(use_edge, touching), mf_andnotw(edge.ok, all)));
     }
@@ -644,37 +715,17 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
     store_mask(out, OUT_FALLBACK, fallback);
 }
 
-// A box vertex from the signs along its axes: bit k set for the positive side of axis k.
-static uint32_t vertex_bits(uint32_t axis, float sign, uint32_t u_axis, float u_sign, uint32_t v_axis, float v_sign)
+// What the queries found in lane l, as the scalar path reports it for the cache.
+static mf_axis_candidates lane_candidates(const box_outputs *out, uint32_t l, const mf_shape *a, const mf_shape *b)
 {
-    return (uint32_t)(sign > 0.0f) << axis | (uint32_t)(u_sign > 0.0f) << u_axis | (uint32_t)(v_sign > 0.0f) << v_axis;
-}
-
-// The feature id of a face contact from its slot (and side, for edge crossings), a's half high.
-static uint32_t face_contact_id(const mf_shape *reference, const mf_shape *incident, int reference_is_a,
-                                uint32_t k, float k_sign, uint32_t j, float j_sign, uint32_t slot, uint32_t side)
-{
-    uint32_t k1 = (k + 1) % 3, k2 = (k + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-    uint16_t reference_feature, incident_feature;
-    if (slot < SLOT_REFERENCE) {
-        uint32_t n = slot - SLOT_INCIDENT;
-        incident_feature =
-            MF_FEATURE(MF_FEATURE_VERTEX, vertex_bits(j, j_sign, j1, corner_u[n], j2, corner_v[n]));
-        reference_feature = MF_FEATURE(MF_FEATURE_FACE, 2 * k + (k_sign > 0.0f));
-    } else if (slot < SLOT_EDGES) {
-        uint32_t n = slot - SLOT_REFERENCE;
-        reference_feature =
-            MF_FEATURE(MF_FEATURE_VERTEX, vertex_bits(k, k_sign, k1, corner_u[n], k2, corner_v[n]));
-        incident_feature = MF_FEATURE(MF_FEATURE_FACE, 2 * j + (j_sign > 0.0f));
-    } else {
-        uint32_t n = (slot - SLOT_EDGES) / 2;
-        uint32_t corner = vertex_bits(j, j_sign, j1, corner_u[n], j2, corner_v[n]);
-        incident_feature = MF_FEATURE(MF_FEATURE_EDGE, incident->box_edge[corner][n % 2 == 0 ? j1 : j2]);
-        corner = vertex_bits(k, k_sign, k1, corner_u[side], k2, corner_v[side]);
-        reference_feature = MF_FEATURE(MF_FEATURE_EDGE, reference->box_edge[corner][side % 2 == 0 ? k1 : k2]);
-    }
-    return reference_is_a ? (uint32_t)reference_feature << 16 | incident_feature
-                          : (uint32_t)incident_feature << 16 | reference_feature;
+    uint32_t edge_a = (uint32_t)out->row[OUT_EDGE_A][l], edge_b = (uint32_t)out->row[OUT_EDGE_B][l];
+    return (mf_axis_candidates){
+        {out->row[OUT_SEP_A][l], (uint32_t)out->row[OUT_FACE_A][l]},
+        {out->row[OUT_SEP_B][l], (uint32_t)out->row[OUT_FACE_B][l]},
+        {out->row[OUT_SEP_E][l], a->box_direction[edge_a], b->box_direction[edge_b],
+         {out->row[OUT_EDGE_NORMAL][l], out->row[OUT_EDGE_NORMAL + 1][l], out->row[OUT_EDGE_NORMAL + 2][l]}},
+        1,
+        a->radius + b->radius};
 }
 
 // Step 7, lane by lane: results, feature ids and cache entries; fallback lanes are listed.
@@ -693,16 +744,11 @@ static void write_results(mf_box_job *job, uint32_t first, uint32_t lanes, const
             job->fallback[job->fallback_count++] = p;
             continue;
         }
-        uint32_t edge_a = (uint32_t)LANE(OUT_EDGE_A), edge_b = (uint32_t)LANE(OUT_EDGE_B);
-        mf_axis_candidates candidates = {
-            {LANE(OUT_SEP_A), (uint32_t)LANE(OUT_FACE_A)},
-            {LANE(OUT_SEP_B), (uint32_t)LANE(OUT_FACE_B)},
-            {LANE(OUT_SEP_E), a->box_direction[edge_a], b->box_direction[edge_b],
-             {LANE(OUT_EDGE_NORMAL), LANE(OUT_EDGE_NORMAL + 1), LANE(OUT_EDGE_NORMAL + 2)}},
-            1,
-            a->radius + b->radius};
         if (LANE(OUT_TOUCHING) == 0.0f) {
-            if (job->caching) mf_cache_store(&result->cache, job->bodies, pair, &candidates, NULL);
+            if (job->caching) {
+                mf_axis_candidates candidates = lane_candidates(out, l, a, b);
+                mf_cache_store(&result->cache, job->bodies, pair, &candidates, NULL);
+            }
             continue;
         }
         int edge = LANE(OUT_EDGE) != 0.0f, reference_is_a = LANE(OUT_REF_A) != 0.0f;
@@ -711,20 +757,12 @@ static void write_results(mf_box_job *job, uint32_t first, uint32_t lanes, const
         result->normal = (mf_vec3){LANE(OUT_NORMAL), LANE(OUT_NORMAL + 1), LANE(OUT_NORMAL + 2)};
         for (uint32_t n = 0; n < count; ++n) {
             const float *row = &out->row[OUT_CONTACTS + n * OUT_CONTACT_FLOATS][l];
-            uint32_t id;
-            if (edge) {
-                uint32_t corner_a = (uint32_t)LANE(OUT_EDGE_BITS_A), corner_b = (uint32_t)LANE(OUT_EDGE_BITS_B);
-                id = (uint32_t)MF_FEATURE(MF_FEATURE_EDGE, a->box_edge[corner_a][edge_a]) << 16 |
-                     MF_FEATURE(MF_FEATURE_EDGE, b->box_edge[corner_b][edge_b]);
-            } else {
-                id = face_contact_id(reference_is_a ? a : b, reference_is_a ? b : a, reference_is_a,
-                                     (uint32_t)LANE(OUT_REF_AXIS), LANE(OUT_REF_SIGN), (uint32_t)LANE(OUT_INC_AXIS),
-                                     LANE(OUT_INC_SIGN), (uint32_t)row[4 * W], (uint32_t)row[5 * W]);
-            }
+            uint32_t id = (uint32_t)feature_of_code(a, row[4 * W]) << 16 | feature_of_code(b, row[5 * W]);
             result->contacts[n] = (mf_contact){{row[0], row[W], row[2 * W]}, row[3 * W], id};
         }
         result->count = count;
         if (job->caching) {
+            mf_axis_candidates candidates = lane_candidates(out, l, a, b);
             mf_axis used = edge ? (mf_axis){MF_AXIS_EDGES, candidates.edge.separation, candidates.edge.edge_a,
                                             candidates.edge.edge_b, candidates.edge.normal}
                          : reference_is_a
