@@ -53,8 +53,7 @@ static inline mf_floatw dot3(const vec3w *a, const vec3w *b)
 // v[index] per lane, index 0, 1 or 2 held as a float.
 static inline mf_floatw pick3(const mf_floatw v[3], mf_floatw index)
 {
-    return mf_selectw(mf_eqw(index, mf_splatw(0.0f)), v[0],
-                      mf_selectw(mf_eqw(index, mf_splatw(1.0f)), v[1], v[2]));
+    return mf_selectw(mf_eqw(index, mf_splatw(0.0f)), v[0], mf_selectw(mf_eqw(index, mf_splatw(1.0f)), v[1], v[2]));
 }
 
 static inline mf_floatw next_axis(mf_floatw index)
@@ -67,8 +66,8 @@ static void normalize_quat(mf_floatw q[4])
 {
     mf_floatw largest = mf_maxw(mf_maxw(mf_absw(q[0]), mf_absw(q[1])), mf_maxw(mf_absw(q[2]), mf_absw(q[3])));
     for (int i = 0; i < 4; ++i) q[i] = mf_divw(q[i], largest);
-    mf_floatw sum = mf_addw(mf_addw(mf_addw(mf_mulw(q[0], q[0]), mf_mulw(q[1], q[1])), mf_mulw(q[2], q[2])),
-                            mf_mulw(q[3], q[3]));
+    mf_floatw sum =
+        mf_addw(mf_addw(mf_addw(mf_mulw(q[0], q[0]), mf_mulw(q[1], q[1])), mf_mulw(q[2], q[2])), mf_mulw(q[3], q[3]));
     mf_floatw scale = mf_divw(mf_splatw(1.0f), mf_sqrtw(sum));
     for (int i = 0; i < 4; ++i) q[i] = mf_mulw(q[i], scale);
 }
@@ -88,10 +87,15 @@ enum {
     OUT_FALLBACK, // 1 when the chosen axis gave no contact
     OUT_REF_A,    // 1 when a's face is the reference
     OUT_COUNT,
-    OUT_FACE_A, OUT_SEP_A, OUT_FACE_B, OUT_SEP_B,         // the face queries (bank face indices)
-    OUT_EDGE_A, OUT_EDGE_B, OUT_SEP_E,                    // edge query: axis of a, axis of b
-    OUT_NORMAL,                                             // 3: world normal, a to b
-    OUT_EDGE_NORMAL = OUT_NORMAL + 3,                       // 3: edge axis in a's frame
+    OUT_FACE_A,
+    OUT_SEP_A,
+    OUT_FACE_B,
+    OUT_SEP_B, // the face queries (bank face indices)
+    OUT_EDGE_A,
+    OUT_EDGE_B,
+    OUT_SEP_E,                          // edge query: axis of a, axis of b
+    OUT_NORMAL,                         // 3: world normal, a to b
+    OUT_EDGE_NORMAL = OUT_NORMAL + 3,   // 3: edge axis in a's frame
     OUT_CONTACTS = OUT_EDGE_NORMAL + 3, // per contact: point (3), separation, a's and b's feature codes
     OUT_CONTACT_FLOATS = 6,
     OUT_ROWS = OUT_CONTACTS + MF_MAX_CONTACTS * OUT_CONTACT_FLOATS
@@ -107,7 +111,7 @@ static void gather(const mf_box_job *job, uint32_t first, uint32_t lanes, box_in
     const mf_bodies *bodies = job->bodies;
     for (uint32_t l = 0; l < W; ++l) {
         mf_pair pair = job->pairs[job->list[first + (l < lanes ? l : 0)]];
-        uint32_t body[2] = {pair.a, pair.b};
+        const uint32_t body[2] = {pair.a, pair.b};
         float radius = 0.0f;
         for (int h = 0; h < 2; ++h) {
             const mf_transform *t = &bodies->transform[body[h]];
@@ -149,8 +153,7 @@ typedef struct box_queries {
     mf_floatw b_on_t[3];              // t . column j: a's centre seen along b's axes, negated
 } box_queries;
 
-static void query_faces(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3], const mf_floatw hb[3],
-                        box_queries *q)
+static void query_faces(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3], const mf_floatw hb[3], box_queries *q)
 {
     mf_floatw ar[3][3];
     for (int i = 0; i < 3; ++i)
@@ -184,8 +187,7 @@ static void query_faces(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3]
 
 // The 9 axes e_k x column_j, as mf_query_edge_directions measures them: the gap of the
 // projections, oriented from a to b; nearly parallel pairs are skipped.
-static void query_edges(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3], const mf_floatw hb[3],
-                        box_queries *q)
+static void query_edges(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3], const mf_floatw hb[3], box_queries *q)
 {
     mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f), sine = mf_splatw(MF_PARALLEL_SINE);
     q->edge = mf_splatw(-INFINITY), q->edge_a = zero, q->edge_b = zero;
@@ -205,8 +207,9 @@ static void query_edges(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3]
             if (!mf_anyw(valid)) continue;
             mf_floatw inverse = mf_divw(one, mf_selectw(valid, length, one));
             for (int i = 0; i < 3; ++i) axis.c[i] = mf_mulw(axis.c[i], inverse);
-            mf_floatw extent_a = mf_addw(mf_addw(mf_mulw(ha[0], mf_absw(axis.c[0])), mf_mulw(ha[1], mf_absw(axis.c[1]))),
-                                         mf_mulw(ha[2], mf_absw(axis.c[2])));
+            mf_floatw extent_a =
+                mf_addw(mf_addw(mf_mulw(ha[0], mf_absw(axis.c[0])), mf_mulw(ha[1], mf_absw(axis.c[1]))),
+                        mf_mulw(ha[2], mf_absw(axis.c[2])));
             mf_floatw extent_b = mf_addw(mf_addw(mf_mulw(hb[0], mf_absw(dot3(&axis, &columns[0]))),
                                                  mf_mulw(hb[1], mf_absw(dot3(&axis, &columns[1])))),
                                          mf_mulw(hb[2], mf_absw(dot3(&axis, &columns[2]))));
@@ -327,8 +330,7 @@ static void clip_faces(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3],
         offset.c[1] = mf_subw(y, centre.c[1]);
         offset.c[2] = mf_negw(mf_divw(mf_addw(mf_mulw(offset.c[0], d.c[0]), mf_mulw(offset.c[1], d.c[1])), d.c[2]));
         vec3w p = {{x, y, mf_addw(centre.c[2], offset.c[2])}};
-        mf_maskw inside =
-            mf_andw(mf_ltw(mf_absw(dot3(&offset, &a1)), h1), mf_ltw(mf_absw(dot3(&offset, &a2)), h2));
+        mf_maskw inside = mf_andw(mf_ltw(mf_absw(dot3(&offset, &a1)), h1), mf_ltw(mf_absw(dot3(&offset, &a2)), h2));
         set_slot(s, SLOT_REFERENCE + n, &p, inside, top, margin);
         s->side[SLOT_REFERENCE + n] = zero;
     }
@@ -345,9 +347,9 @@ static void clip_faces(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3],
         mf_floatw enter = mf_selectw(v_enters_later, enter_v, enter_u);
         mf_floatw exit = mf_selectw(v_exits_sooner, exit_v, exit_u);
         mf_maskw overlap = mf_lew(enter, exit);
-        mf_floatw at[2] = {enter, exit};
-        mf_floatw sides[2] = {mf_selectw(v_enters_later, enter_side_v, enter_side_u),
-                              mf_selectw(v_exits_sooner, exit_side_v, exit_side_u)};
+        const mf_floatw at[2] = {enter, exit};
+        const mf_floatw sides[2] = {mf_selectw(v_enters_later, enter_side_v, enter_side_u),
+                                    mf_selectw(v_exits_sooner, exit_side_v, exit_side_u)};
         for (int e = 0; e < 2; ++e) {
             mf_maskw exists = mf_andw(overlap, mf_andw(mf_gtw(at[e], zero), mf_ltw(at[e], one)));
             vec3w crossing;
@@ -361,6 +363,14 @@ static void clip_faces(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3],
 static inline mf_floatw cross2(mf_floatw ax, mf_floatw ay, mf_floatw bx, mf_floatw by)
 {
     return mf_subw(mf_mulw(ax, by), mf_mulw(ay, bx));
+}
+
+// Slots some lane keeps: the others can be passed over (a resting box keeps only its corners).
+static uint32_t live_slots(const clip_slots *s)
+{
+    uint32_t live = 0;
+    for (int k = 0; k < SLOTS; ++k) live |= (uint32_t)mf_anyw(s->keep[k]) << k;
+    return live;
 }
 
 static inline mf_floatw distance2(const clip_slots *s, int k, const vec3w *p)
@@ -379,6 +389,7 @@ static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, mf_flo
     mf_maskw taken[SLOTS];
     mf_floatw nearest[SLOTS];
     for (int k = 0; k < SLOTS; ++k) taken[k] = none, nearest[k] = zero;
+    uint32_t live = live_slots(s);
     mf_floatw count = zero;
     for (uint32_t n = 0; n < max_contacts; ++n) {
         mf_floatw best = n == 0 ? mf_splatw(INFINITY) : tiny, index = zero;
@@ -389,6 +400,7 @@ static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, mf_flo
                          zero);
         }
         for (int k = 0; k < SLOTS; ++k) {
+            if (!(live >> k & 1)) continue;
             mf_maskw open = n == 0 ? s->keep[k] : mf_andnotw(taken[k], s->keep[k]);
             mf_floatw dx = mf_subw(s->x[k], picked[0].c[0]), dy = mf_subw(s->y[k], picked[0].c[1]);
             mf_floatw score;
@@ -408,10 +420,9 @@ static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, mf_flo
                     mf_floatw bx = mf_selectw(ccw, b->c[0], c->c[0]), by = mf_selectw(ccw, b->c[1], c->c[1]);
                     mf_floatw cx = mf_selectw(ccw, c->c[0], b->c[0]), cy = mf_selectw(ccw, c->c[1], b->c[1]);
                     mf_floatw ab = cross2(mf_subw(bx, a->c[0]), mf_subw(by, a->c[1]), dx, dy);
-                    mf_floatw bc =
-                        cross2(mf_subw(cx, bx), mf_subw(cy, by), mf_subw(s->x[k], bx), mf_subw(s->y[k], by));
-                    mf_floatw ca = cross2(mf_subw(a->c[0], cx), mf_subw(a->c[1], cy), mf_subw(s->x[k], cx),
-                                          mf_subw(s->y[k], cy));
+                    mf_floatw bc = cross2(mf_subw(cx, bx), mf_subw(cy, by), mf_subw(s->x[k], bx), mf_subw(s->y[k], by));
+                    mf_floatw ca =
+                        cross2(mf_subw(a->c[0], cx), mf_subw(a->c[1], cy), mf_subw(s->x[k], cx), mf_subw(s->y[k], cy));
                     score = mf_negw(mf_minw(mf_minw(ab, bc), ca));
                 } else {
                     score = nearest[k];
@@ -428,6 +439,7 @@ static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, mf_flo
         count = mf_selectw(found, mf_addw(count, one), count);
         picked[n] = (vec3w){{zero, zero, zero}};
         for (int k = 0; k < SLOTS; ++k) {
+            if (!(live >> k & 1)) continue;
             mf_maskw is = mf_eqw(index, mf_splatw((float)k));
             taken[k] = n == 0 ? is : mf_orw(taken[k], is);
             picked[n].c[0] = mf_selectw(is, s->x[k], picked[n].c[0]);
@@ -437,6 +449,7 @@ static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, mf_flo
         if (max_contacts > 4 && n >= 3) {
             // Beyond four, each next point is the farthest from all chosen so far.
             for (int k = 0; k < SLOTS; ++k) {
+                if (!(live >> k & 1)) continue;
                 mf_floatw distance = distance2(s, k, &picked[n]);
                 for (uint32_t c = 0; n == 3 && c < 3; ++c) distance = mf_minw(distance, distance2(s, k, &picked[c]));
                 nearest[k] = n == 3 ? distance : mf_minw(nearest[k], distance);
@@ -546,9 +559,9 @@ static edge_contact contact_of_edges(mf_floatw r[3][3], const vec3w *t, const mf
     }
     mf_floatw length_b = pick3(hb, q->edge_b);
     for (int i = 0; i < 3; ++i) {
-        mf_floatw centre = mf_addw(mf_addw(mf_addw(t->c[i], mf_mulw(reach[0], columns[0].c[i])),
-                                          mf_mulw(reach[1], columns[1].c[i])),
-                                  mf_mulw(reach[2], columns[2].c[i]));
+        mf_floatw centre =
+            mf_addw(mf_addw(mf_addw(t->c[i], mf_mulw(reach[0], columns[0].c[i])), mf_mulw(reach[1], columns[1].c[i])),
+                    mf_mulw(reach[2], columns[2].c[i]));
         mf_floatw half = mf_mulw(length_b, pick3(r[i], q->edge_b));
         p2.c[i] = mf_subw(centre, half);
         q2.c[i] = mf_addw(centre, half);
@@ -568,7 +581,8 @@ static edge_contact contact_of_edges(mf_floatw r[3][3], const vec3w *t, const mf
     mf_floatw s = mf_divw(mf_subw(mf_mulw(b, f), mf_mulw(c, e)), safe);
     mf_floatw u = mf_divw(mf_subw(mf_mulw(a, f), mf_mulw(b, c)), safe);
     mf_floatw low = mf_splatw(-1e-4f), high = mf_splatw(1.0f + 1e-4f); // as mf_edge_contact's slack
-    out.ok = mf_andw(out.ok, mf_andw(mf_andw(mf_gew(s, low), mf_lew(s, high)), mf_andw(mf_gew(u, low), mf_lew(u, high))));
+    out.ok =
+        mf_andw(out.ok, mf_andw(mf_andw(mf_gew(s, low), mf_lew(s, high)), mf_andw(mf_gew(u, low), mf_lew(u, high))));
     s = mf_minw(mf_maxw(s, zero), one);
     u = mf_minw(mf_maxw(u, zero), one);
     vec3w gap;
@@ -626,8 +640,8 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
 
     // The ranking of sat.c: a's face, then b's, then the edges, each if within the allowance.
     mf_floatw best = mf_maxw(mf_maxw(q.face_a, q.face_b), q.edge);
-    mf_floatw allowance = mf_addw(mf_splatw(config->linear_slop),
-                                  mf_mulw(mf_splatw(4e-6f), mf_addw(mf_loadw(in.scale), mf_absw(best))));
+    mf_floatw allowance =
+        mf_addw(mf_splatw(config->linear_slop), mf_mulw(mf_splatw(4e-6f), mf_addw(mf_loadw(in.scale), mf_absw(best))));
     mf_maskw all = mf_eqw(zero, zero);
     mf_maskw use_a = mf_gew(mf_addw(q.face_a, allowance), best);
     mf_maskw use_b = mf_andnotw(use_a, mf_gew(mf_addw(q.face_b, allowance), best));
@@ -655,6 +669,7 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
     vec3w picked[MF_MAX_CONTACTS];
     for (uint32_t n = 0; n < max_contacts; ++n) chosen[n] = zero, picked[n] = (vec3w){{zero, zero, zero}};
     mf_floatw count = reduce_slots(&s, max_contacts, chosen, picked);
+    uint32_t live = live_slots(&s);
     mf_floatw rotation_ref[3][3], position_ref[3], normal[3];
     for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j) rotation_ref[i][j] = mf_selectw(use_a, rotation_a[i][j], rotation_b[i][j]);
@@ -670,8 +685,8 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
         mf_floatw local[3];
         for (int i = 0; i < 3; ++i) {
             mf_floatw index = mf_splatw((float)i);
-            local[i] = mf_selectw(mf_eqw(s.ref_axis, index), w,
-                                  mf_selectw(mf_eqw(k1, index), picked[n].c[0], picked[n].c[1]));
+            local[i] =
+                mf_selectw(mf_eqw(s.ref_axis, index), w, mf_selectw(mf_eqw(k1, index), picked[n].c[0], picked[n].c[1]));
         }
         vec3w world = transform_point(rotation_ref, position_ref, local);
         int row = OUT_CONTACTS + (int)n * OUT_CONTACT_FLOATS;
@@ -679,6 +694,7 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
         store_row(out, row + 3, separation);
         mf_floatw side = zero, corner = zero;
         for (int k = 0; k < SLOTS; ++k) {
+            if (!(live >> k & 1)) continue;
             mf_maskw is = mf_eqw(chosen[n], mf_splatw((float)k));
             side = mf_selectw(is, s.side[k], side);
             corner = mf_selectw(is, mf_splatw(slot_corner[k]), corner);
@@ -696,9 +712,9 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
         mf_floatw local[3] = {edge.point.c[0], edge.point.c[1], edge.point.c[2]};
         vec3w world = transform_point(rotation_a, pa, local);
         for (int i = 0; i < 3; ++i) {
-            mf_floatw turned = mf_addw(mf_addw(mf_mulw(rotation_a[i][0], q.edge_normal.c[0]),
-                                               mf_mulw(rotation_a[i][1], q.edge_normal.c[1])),
-                                       mf_mulw(rotation_a[i][2], q.edge_normal.c[2]));
+            mf_floatw turned = mf_addw(
+                mf_addw(mf_mulw(rotation_a[i][0], q.edge_normal.c[0]), mf_mulw(rotation_a[i][1], q.edge_normal.c[1])),
+                mf_mulw(rotation_a[i][2], q.edge_normal.c[2]));
             normal[i] = mf_selectw(use_edge, turned, normal[i]);
             store_row(out, OUT_CONTACTS + i, mf_selectw(use_edge, world.c[i], mf_loadw(out->row[OUT_CONTACTS + i])));
         }
@@ -722,7 +738,9 @@ static mf_axis_candidates lane_candidates(const box_outputs *out, uint32_t l, co
     return (mf_axis_candidates){
         {out->row[OUT_SEP_A][l], (uint32_t)out->row[OUT_FACE_A][l]},
         {out->row[OUT_SEP_B][l], (uint32_t)out->row[OUT_FACE_B][l]},
-        {out->row[OUT_SEP_E][l], a->box_direction[edge_a], b->box_direction[edge_b],
+        {out->row[OUT_SEP_E][l],
+         a->box_direction[edge_a],
+         b->box_direction[edge_b],
          {out->row[OUT_EDGE_NORMAL][l], out->row[OUT_EDGE_NORMAL + 1][l], out->row[OUT_EDGE_NORMAL + 2][l]}},
         1,
         a->radius + b->radius};
@@ -763,11 +781,12 @@ static void write_results(mf_box_job *job, uint32_t first, uint32_t lanes, const
         result->count = count;
         if (job->caching) {
             mf_axis_candidates candidates = lane_candidates(out, l, a, b);
-            mf_axis used = edge ? (mf_axis){MF_AXIS_EDGES, candidates.edge.separation, candidates.edge.edge_a,
-                                            candidates.edge.edge_b, candidates.edge.normal}
-                         : reference_is_a
-                             ? (mf_axis){MF_AXIS_FACE_A, candidates.face_a.separation, candidates.face_a.face, 0, {0, 0, 0}}
-                             : (mf_axis){MF_AXIS_FACE_B, candidates.face_b.separation, 0, candidates.face_b.face, {0, 0, 0}};
+            mf_axis used =
+                edge ? (mf_axis){MF_AXIS_EDGES, candidates.edge.separation, candidates.edge.edge_a,
+                                 candidates.edge.edge_b, candidates.edge.normal}
+                : reference_is_a
+                    ? (mf_axis){MF_AXIS_FACE_A, candidates.face_a.separation, candidates.face_a.face, 0, {0, 0, 0}}
+                    : (mf_axis){MF_AXIS_FACE_B, candidates.face_b.separation, 0, candidates.face_b.face, {0, 0, 0}};
             mf_cache_store(&result->cache, job->bodies, pair, &candidates, &used);
         }
 #undef LANE

@@ -15,9 +15,9 @@ typedef struct mf_box_job {
     const mf_pair *pairs;
     const uint32_t *list; // the box pairs, as indices into pairs and results
     uint32_t count;
-    int caching;          // also write each result's cache entry
+    int caching; // also write each result's cache entry
     mf_pair_result *results;
-    uint32_t *fallback;   // out
+    uint32_t *fallback; // out
     uint32_t fallback_count;
 } mf_box_job;
 

@@ -155,8 +155,8 @@ void mf_collide_chunk(const mf_context *context, mf_worker *worker, const mf_ban
         else misses[miss_count++] = i;
     }
     if (box_count > 0) {
-        mf_box_job job = {&context->config, bank, bodies, pairs, worker->boxes, box_count, worker->caching, results,
-                          worker->fallback, 0};
+        mf_box_job job = {&context->config, bank,    bodies,           pairs, worker->boxes, box_count,
+                          worker->caching,  results, worker->fallback, 0};
         context->kernel.boxes(&job);
         for (uint32_t k = 0; k < job.fallback_count; ++k) {
             uint32_t p = job.fallback[k];
