@@ -8,6 +8,7 @@ typedef struct manyfold_case {
     bench_scene *scene;
     mf_isa isa;
     uint32_t threads; // 0 = all cores
+    uint32_t pairs;   // collide the scene's first `pairs` pairs; 0: all of them
 } manyfold_case;
 
 // Also the thread scaling family: a threads count above the machine's hardware threads is skipped.

@@ -30,7 +30,8 @@ void bench_collide_manyfold(bench_state *state, void *context)
         return;
     }
     mf_stream stream = {0};
-    if (status == MF_OK) status = bench_stream_create(&stream, s->pair_count, config.max_contacts);
+    uint32_t pair_count = c->pairs != 0 && c->pairs < s->pair_count ? c->pairs : s->pair_count;
+    if (status == MF_OK) status = bench_stream_create(&stream, pair_count, config.max_contacts);
     if (status != MF_OK) {
         snprintf(message, sizeof(message), "setup failed: %s", mf_status_string(status));
         bench_fail(state, message);
@@ -49,7 +50,7 @@ void bench_collide_manyfold(bench_state *state, void *context)
 
     mf_bodies bodies = {s->body_shape, s->body_transform, s->body_count};
     while (bench_keep_running(state)) {
-        status = mf_collide(mf, s->bank, &bodies, s->pairs, s->pair_count, &stream);
+        status = mf_collide(mf, s->bank, &bodies, s->pairs, pair_count, &stream);
         if (status != MF_OK) break;
     }
 
@@ -57,7 +58,7 @@ void bench_collide_manyfold(bench_state *state, void *context)
         snprintf(message, sizeof(message), "mf_collide: %s %s", mf_status_string(status), mf_context_message(mf));
         bench_fail(state, message);
     } else {
-        double pairs = s->pair_count > 0 ? s->pair_count : 1;
+        double pairs = pair_count > 0 ? pair_count : 1;
         bench_counter(state, "manifolds", stream.manifold_count / pairs);
         bench_counter(state, "contacts", stream.contact_count / pairs);
         bench_counter(state, "threads", mf_context_threads(mf));

@@ -38,7 +38,8 @@ static const char *const cached_scenes[] = {"box_resting", "pile_step"};
 #define CACHED_SCENES (sizeof(cached_scenes) / sizeof(cached_scenes[0]))
 
 // collide_threads/<scene>/<n>: counts above the machine's hardware threads are skipped at run time.
-static const char *const thread_scenes[] = {"crowd", "hull16"};
+// box_box_256: the first 256 pairs of box_box, a call too small to share between threads.
+static const char *const thread_scenes[] = {"box_box", "box_resting", "crowd", "hull16", "box_box_256"};
 static const uint32_t thread_counts[] = {1, 2, 4, 8, 16};
 #define THREAD_SCENES (sizeof(thread_scenes) / sizeof(thread_scenes[0]))
 #define THREAD_COUNTS (sizeof(thread_counts) / sizeof(thread_counts[0]))
@@ -87,11 +88,13 @@ static void register_threads(void)
 {
     char name[128];
     for (size_t i = 0; i < THREAD_SCENES; ++i) {
-        bench_scene *s = scene_named(thread_scenes[i]);
+        int small = strcmp(thread_scenes[i], "box_box_256") == 0;
+        bench_scene *s = scene_named(small ? "box_box" : thread_scenes[i]);
+        uint32_t pairs = s == NULL ? 0 : small && s->scene.pair_count > 256 ? 256 : s->scene.pair_count;
         for (size_t k = 0; s != NULL && k < THREAD_COUNTS; ++k) {
-            thread_cases[i][k] = (manyfold_case){s, MF_ISA_AUTO, thread_counts[k]};
+            thread_cases[i][k] = (manyfold_case){s, MF_ISA_AUTO, thread_counts[k], pairs};
             snprintf(name, sizeof(name), "collide_threads/%s/%u", thread_scenes[i], thread_counts[k]);
-            bench_register(name, bench_collide_manyfold, &thread_cases[i][k], s->scene.pair_count);
+            bench_register(name, bench_collide_manyfold, &thread_cases[i][k], pairs);
         }
     }
 }
@@ -123,7 +126,7 @@ int bench_suite_register(void)
         }
         uint32_t pairs = s->scene.pair_count;
         for (size_t i = 0; i < MANYFOLD_IMPLS; ++i) {
-            manyfold_cases[scene_count][i] = (manyfold_case){s, manyfold_impls[i].isa, manyfold_impls[i].threads};
+            manyfold_cases[scene_count][i] = (manyfold_case){s, manyfold_impls[i].isa, manyfold_impls[i].threads, 0};
             snprintf(name, sizeof(name), "collide/%s/%s", *scene_name, manyfold_impls[i].name);
             bench_register(name, bench_collide_manyfold, &manyfold_cases[scene_count][i], pairs);
         }

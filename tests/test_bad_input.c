@@ -313,6 +313,7 @@ static void unsupported_isa_is_refused(void)
     CHECK(mf_isa_supported(MF_ISA_SCALAR));
     CHECK(mf_isa_supported(mf_isa_best()));
     CHECK(mf_isa_best() != MF_ISA_AUTO);
+    CHECK(strlen(mf_isa_best_reason()) > 0);
     mf_context *context = NULL;
     CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
     CHECK_EQ(mf_context_isa(context), mf_isa_best());

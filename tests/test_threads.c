@@ -3,12 +3,17 @@
 #include "check.h"
 #include "scene.h"
 
+#include <math.h>
+
 typedef struct run {
     mf_status status;
     mf_stream stream;
 } run;
 
-static run collide(const scene *s, uint32_t threads, mf_isa isa, uint32_t manifold_capacity)
+// cache: NULL, or one entry per pair for mf_collide_cached. contact_capacity limits the
+// contacts the way manifold_capacity limits the manifolds.
+static run collide_into(const scene *s, uint32_t threads, mf_isa isa, uint32_t manifold_capacity,
+                        uint32_t contact_capacity, mf_pair_cache *cache)
 {
     mf_config config = mf_config_default();
     config.threads = threads;
@@ -20,12 +25,19 @@ static run collide(const scene *s, uint32_t threads, mf_isa isa, uint32_t manifo
     uint32_t manifolds, contacts;
     mf_stream_bound(s->pair_count, config.max_contacts, &manifolds, &contacts);
     if (manifold_capacity < manifolds) manifolds = manifold_capacity;
+    if (contact_capacity < contacts) contacts = contact_capacity;
     run r = {MF_OK, {calloc(manifolds + 1, sizeof(mf_manifold)), manifolds, 0,
                      calloc(contacts + 1, sizeof(mf_contact)), contacts, 0, 0}};
     mf_bodies bodies = {s->body_shape, s->body_transform, s->body_count};
-    r.status = mf_collide(context, s->bank, &bodies, s->pairs, s->pair_count, &r.stream);
+    if (cache != NULL) r.status = mf_collide_cached(context, s->bank, &bodies, s->pairs, s->pair_count, cache, &r.stream);
+    else r.status = mf_collide(context, s->bank, &bodies, s->pairs, s->pair_count, &r.stream);
     mf_context_destroy(context);
     return r;
+}
+
+static run collide(const scene *s, uint32_t threads, mf_isa isa, uint32_t manifold_capacity)
+{
+    return collide_into(s, threads, isa, manifold_capacity, UINT32_MAX, NULL);
 }
 
 static int same(const run *x, const run *y)
@@ -80,6 +92,91 @@ static void capacity_stops_at_the_same_pair_with_threads(void)
     scene_free(&s);
 }
 
+static void contact_capacity_stops_at_the_same_pair_with_threads(void)
+{
+    scene s;
+    CHECK_EQ(scene_make("crowd", 30000, 13, &s), MF_OK);
+    uint32_t capacities[] = {3, 999, 17777};
+    for (unsigned k = 0; k < 3; ++k) {
+        run one = collide_into(&s, 1, MF_ISA_AUTO, UINT32_MAX, capacities[k], NULL);
+        run many = collide_into(&s, 3, MF_ISA_AUTO, UINT32_MAX, capacities[k], NULL);
+        CHECK_EQ(one.status, MF_ERR_CAPACITY);
+        CHECKF(same(&one, &many), "contact capacity %u: 3 threads stop elsewhere than one (seed 13)", capacities[k]);
+        CHECK(one.stream.contact_count <= capacities[k]);
+        CHECK(one.stream.pairs_done < s.pair_count);
+        release(&one);
+        release(&many);
+    }
+    scene_free(&s);
+}
+
+// The cache entries a call commits (those of pairs [0, pairs_done)) do not depend on the threads
+// either, also when the stream fills up halfway. (An apart pair's entry holds whichever axis its
+// bundle found separating, so only the entries of pairs within the margin are compared; any
+// separating axis answers the next step the same.)
+static int same_touching_entry(const mf_pair_cache *x, const mf_pair_cache *y, float margin)
+{
+    if (x->best >= margin && y->best >= margin) return 1;
+    return memcmp(x, y, sizeof(mf_pair_cache)) == 0;
+}
+
+static void cache_entries_are_identical_for_any_thread_count(void)
+{
+    scene s;
+    CHECK_EQ(scene_make("crowd", 25000, 17, &s), MF_OK);
+    float margin = mf_config_default().margin;
+    mf_pair_cache *one_cache = calloc(s.pair_count, sizeof(mf_pair_cache));
+    mf_pair_cache *many_cache = calloc(s.pair_count, sizeof(mf_pair_cache));
+    uint32_t capacities[] = {UINT32_MAX, 9000};
+    for (unsigned k = 0; k < 2; ++k) {
+        for (int step = 0; step < 2; ++step) { // a cold step, then a warm one
+            run one = collide_into(&s, 1, MF_ISA_AUTO, capacities[k], UINT32_MAX, one_cache);
+            run many = collide_into(&s, 4, MF_ISA_AUTO, capacities[k], UINT32_MAX, many_cache);
+            CHECK_EQ(one.status, capacities[k] == UINT32_MAX ? MF_OK : MF_ERR_CAPACITY);
+            CHECKF(same(&one, &many), "capacity %u, step %d: 4 threads differ from one (seed 17)", capacities[k], step);
+            uint32_t differ = 0;
+            while (differ < s.pair_count && same_touching_entry(&one_cache[differ], &many_cache[differ], margin)) ++differ;
+            CHECKF(differ == s.pair_count, "capacity %u, step %d: cache entry %u differs (pairs_done %u, seed 17)",
+                   capacities[k], step, differ, one.stream.pairs_done);
+            release(&one);
+            release(&many);
+        }
+    }
+    free(one_cache);
+    free(many_cache);
+    scene_free(&s);
+}
+
+// The pair check is split over the workers in large calls; the message still names the first
+// invalid pair, and the stream stays empty.
+static void threads_report_the_first_invalid_pair(void)
+{
+    scene s;
+    CHECK_EQ(scene_make("box_box", 20000, 19, &s), MF_OK);
+    s.pairs[15000].b = s.body_count + 5;
+    s.body_transform[s.pairs[7001].a].p.x = NAN;
+    mf_config config = mf_config_default();
+    config.threads = 4;
+    mf_context *context = NULL;
+    CHECK_EQ(mf_context_create(&config, &context), MF_OK);
+    uint32_t manifolds, contacts;
+    mf_stream_bound(s.pair_count, config.max_contacts, &manifolds, &contacts);
+    mf_stream stream = {calloc(manifolds, sizeof(mf_manifold)), manifolds, 0, calloc(contacts, sizeof(mf_contact)),
+                        contacts, 0, 0};
+    mf_bodies bodies = {s.body_shape, s.body_transform, s.body_count};
+    CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &stream), MF_ERR_NONFINITE);
+    char expected[128];
+    snprintf(expected, sizeof(expected), "body %u has a non-finite transform", s.pairs[7001].a);
+    CHECKF(strcmp(mf_context_message(context), expected) == 0, "message \"%s\", expected \"%s\"",
+           mf_context_message(context), expected);
+    CHECK_EQ(stream.manifold_count, 0);
+    CHECK_EQ(stream.pairs_done, 0);
+    free(stream.manifolds);
+    free(stream.contacts);
+    mf_context_destroy(context);
+    scene_free(&s);
+}
+
 static void zero_threads_means_every_core(void)
 {
     mf_config config = mf_config_default();
@@ -94,6 +191,9 @@ static void zero_threads_means_every_core(void)
 static const test_case tests[] = {
     TEST_CASE(output_is_identical_for_any_thread_count),
     TEST_CASE(capacity_stops_at_the_same_pair_with_threads),
+    TEST_CASE(contact_capacity_stops_at_the_same_pair_with_threads),
+    TEST_CASE(cache_entries_are_identical_for_any_thread_count),
+    TEST_CASE(threads_report_the_first_invalid_pair),
     TEST_CASE(zero_threads_means_every_core),
 };
 

@@ -2,9 +2,9 @@
 // the compact output stream in pair order.
 #include "chunk.h"
 #include "pool.h"
+#include "staging.h"
 
-#include <assert.h>
-#include <string.h>
+#include <stdatomic.h>
 
 void mf_stream_bound(uint32_t pair_count, uint32_t max_contacts, uint32_t *manifold_capacity,
                      uint32_t *contact_capacity)
@@ -20,8 +20,21 @@ static int is_finite_transform(const mf_transform *t)
     return mf_is_finite3(t->p) && isfinite(t->q.x) && isfinite(t->q.y) && isfinite(t->q.z) && isfinite(t->q.w);
 }
 
-static mf_status check_body(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, uint32_t body,
-                            uint32_t pair)
+static int body_is_valid(const mf_bank *bank, const mf_bodies *bodies, uint32_t body)
+{
+    if (body >= bodies->count || bodies->shape[body] >= bank->shape_count) return 0;
+    const mf_transform *t = &bodies->transform[body];
+    return is_finite_transform(t) && (t->q.x != 0.0f || t->q.y != 0.0f || t->q.z != 0.0f || t->q.w != 0.0f);
+}
+
+static int pair_is_valid(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair)
+{
+    return pair.a != pair.b && body_is_valid(bank, bodies, pair.a) && body_is_valid(bank, bodies, pair.b);
+}
+
+// What is wrong with a body that body_is_valid refused, as the call's message.
+static mf_status explain_body(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, uint32_t body,
+                              uint32_t pair)
 {
     if (body >= bodies->count)
         return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "pair %u names body %u but there are %u bodies", pair,
@@ -29,12 +42,43 @@ static mf_status check_body(mf_context *context, const mf_bank *bank, const mf_b
     if (bodies->shape[body] >= bank->shape_count)
         return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "body %u has shape %u but the bank holds %u shapes",
                                body, bodies->shape[body], bank->shape_count);
-    const mf_transform *t = &bodies->transform[body];
-    if (!is_finite_transform(t))
+    if (!is_finite_transform(&bodies->transform[body]))
         return mf_context_fail(context, MF_ERR_NONFINITE, "body %u has a non-finite transform", body);
-    if (t->q.x == 0.0f && t->q.y == 0.0f && t->q.z == 0.0f && t->q.w == 0.0f)
-        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "body %u has a zero quaternion", body);
-    return MF_OK;
+    return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "body %u has a zero quaternion", body);
+}
+
+static mf_status explain_pair(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,
+                              uint32_t i)
+{
+    if (pairs[i].a == pairs[i].b)
+        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "pair %u names body %u twice", i, pairs[i].a);
+    if (!body_is_valid(bank, bodies, pairs[i].a)) return explain_body(context, bank, bodies, pairs[i].a, i);
+    return explain_body(context, bank, bodies, pairs[i].b, i);
+}
+
+// The pair check, split over the workers for large calls: each task scans a range and lowers
+// first_bad to the first invalid pair it finds.
+typedef struct pair_check {
+    const mf_bank *bank;
+    const mf_bodies *bodies;
+    const mf_pair *pairs;
+    uint32_t pair_count, per_task;
+    atomic_uint first_bad;
+} pair_check;
+
+static void check_range(void *data, uint32_t task, uint32_t worker_index)
+{
+    (void)worker_index;
+    pair_check *check = data;
+    uint32_t begin = task * check->per_task;
+    uint32_t end = check->pair_count - begin < check->per_task ? check->pair_count : begin + check->per_task;
+    for (uint32_t i = begin; i < end; ++i) {
+        if (pair_is_valid(check->bank, check->bodies, check->pairs[i])) continue;
+        uint32_t seen = atomic_load_explicit(&check->first_bad, memory_order_relaxed);
+        while (i < seen && !atomic_compare_exchange_weak(&check->first_bad, &seen, i)) {
+        }
+        return;
+    }
 }
 
 static mf_status check_input(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,
@@ -47,57 +91,66 @@ static mf_status check_input(mf_context *context, const mf_bank *bank, const mf_
         return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "a stream array is NULL but its capacity is not 0");
     if (bodies->count > 0 && (bodies->shape == NULL || bodies->transform == NULL))
         return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "bodies.shape or bodies.transform is NULL");
-    for (uint32_t i = 0; i < pair_count; ++i) {
-        if (pairs[i].a == pairs[i].b)
-            return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "pair %u names body %u twice", i, pairs[i].a);
-        mf_status status = check_body(context, bank, bodies, pairs[i].a, i);
-        if (status == MF_OK) status = check_body(context, bank, bodies, pairs[i].b, i);
-        if (status != MF_OK) return status;
+    pair_check check = {bank, bodies, pairs, pair_count, pair_count, pair_count};
+    if (context->pool != NULL && pair_count >= MF_THREADED_PAIRS) {
+        uint32_t tasks = context->threads * MF_CHUNKS_PER_THREAD;
+        check.per_task = (pair_count + tasks - 1) / tasks;
+        tasks = (pair_count + check.per_task - 1) / check.per_task;
+        mf_pool_run(context->pool, tasks, check_range, &check);
+    } else if (pair_count > 0) {
+        check_range(&check, 0, 0);
     }
-    return MF_OK;
+    uint32_t first_bad = atomic_load(&check.first_bad);
+    return first_bad < pair_count ? explain_pair(context, bank, bodies, pairs, first_bad) : MF_OK;
 }
 
-// Appends one pair's manifold; 0 if the stream has no room for all of it.
-static int emit(mf_stream *stream, uint32_t pair, const mf_pair_result *result)
-{
-    if (result->count == 0) return 1;
-    // Pair order: each call's pairs are written once, in increasing order.
-    assert(stream->manifold_count == 0 || stream->manifolds[stream->manifold_count - 1].pair < pair);
-    assert(result->count <= MF_MAX_CONTACTS);
-    if (stream->manifold_count >= stream->manifold_capacity ||
-        result->count > stream->contact_capacity - stream->contact_count)
-        return 0;
-    stream->manifolds[stream->manifold_count++] =
-        (mf_manifold){pair, stream->contact_count, result->count, result->normal};
-    for (uint32_t k = 0; k < result->count; ++k) stream->contacts[stream->contact_count++] = result->contacts[k];
-    return 1;
-}
-
-// One call's pairs as the chunk tasks see them: a round of chunks from `first` on.
+// One round of a call as the tasks see it: the previous round's placed chunks to copy into the
+// stream, then this round's chunks to collide and compact into staging.
 typedef struct collide_round {
     const mf_context *context;
     const mf_bank *bank;
     const mf_bodies *bodies;
     const mf_pair *pairs;
-    const mf_pair_cache *cache; // NULL without a cache
+    mf_pair_cache *cache; // NULL without a cache; read for this round's pairs, written for the copies'
+    mf_stream *stream;
+    const mf_chunk_output *copies;
+    uint32_t copy_count;
+    mf_chunk_output *chunks;
     uint32_t first, chunk_pairs, end;
+    int threaded; // the call is large enough to wake the workers
 } collide_round;
 
-// Task `chunk` of a round: its pairs' results go to the chunk's slot in context->results.
-static void collide_chunk(void *data, uint32_t chunk, uint32_t worker_index)
+static void collide_chunk(const collide_round *round, uint32_t chunk, uint32_t worker_index)
 {
-    const collide_round *round = data;
     const mf_context *context = round->context;
     mf_worker *worker = &context->workers[worker_index];
     uint32_t first = round->first + chunk * round->chunk_pairs;
     uint32_t count = round->end - first < round->chunk_pairs ? round->end - first : round->chunk_pairs;
-    mf_pair_result *results = context->results + (size_t)chunk * MF_CHUNK_PAIRS;
     const mf_pair_cache *cache = round->cache != NULL ? round->cache + first : NULL;
-    mf_collide_chunk(context, worker, round->bank, round->bodies, round->pairs + first, count, cache, results);
+    mf_collide_chunk(context, worker, round->bank, round->bodies, round->pairs + first, count, cache, worker->results);
+    mf_staging_compact(worker->results, first, count, cache != NULL, &round->chunks[chunk]);
 }
 
-// Both entry points: validation, rounds of chunks, output in pair order, cache entries committed
-// for the pairs written out.
+static void round_task(void *data, uint32_t task, uint32_t worker_index)
+{
+    const collide_round *round = data;
+    if (task < round->copy_count) mf_staging_copy(&round->copies[task], round->stream, round->cache);
+    else collide_chunk(round, task - round->copy_count, worker_index);
+}
+
+static void run_round(const mf_context *context, collide_round *round, uint32_t chunks)
+{
+    uint32_t tasks = round->copy_count + chunks;
+    if (round->threaded && tasks > 1) {
+        mf_pool_run(context->pool, tasks, round_task, round);
+    } else {
+        for (uint32_t task = 0; task < tasks; ++task) round_task(round, task, 0);
+    }
+}
+
+// Both entry points: validation, then rounds of chunks collided in parallel into staging, placed
+// in pair order by a prefix sum and copied into the stream by the next round's tasks. The output
+// is the same for any thread count, and a full stream stops at an exact pair.
 static mf_status collide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,
                          uint32_t pair_count, mf_pair_cache *cache, mf_stream *stream)
 {
@@ -111,37 +164,41 @@ static mf_status collide(mf_context *context, const mf_bank *bank, const mf_bodi
     mf_status status = check_input(context, bank, bodies, pairs, pair_count, stream);
     if (status != MF_OK) return status;
 
-    // Rounds of a few chunks per thread, collided in parallel, then written out in pair order: the
-    // output is the same for any thread count, and a full stream stops at an exact pair.
-    collide_round round = {context, bank, bodies, pairs, cache, 0, MF_CHUNK_PAIRS, pair_count};
-    uint32_t slots = context->threads * MF_CHUNKS_PER_THREAD;
-    while (round.first < pair_count) {
-        // A nearly full stream takes small chunks: no need to collide 1024 pairs for one manifold.
-        uint32_t room = stream->manifold_capacity - stream->manifold_count;
-        round.chunk_pairs = room < MF_CHUNK_PAIRS / 2 ? (room < 32 ? 64 : 2 * room) : MF_CHUNK_PAIRS;
-        uint32_t remaining = pair_count - round.first;
-        uint32_t chunks = (remaining + round.chunk_pairs - 1) / round.chunk_pairs;
-        if (chunks > slots) chunks = slots;
-        round.end = round.first + chunks * round.chunk_pairs < pair_count ? round.first + chunks * round.chunk_pairs
-                                                                          : pair_count;
-        if (context->pool != NULL && chunks > 1) {
-            mf_pool_run(context->pool, chunks, collide_chunk, &round);
-        } else {
-            for (uint32_t chunk = 0; chunk < chunks; ++chunk) collide_chunk(&round, chunk, 0);
+    // A call too small to pay for waking the workers runs on the calling thread.
+    int threaded = context->pool != NULL && pair_count >= MF_THREADED_PAIRS;
+    uint32_t slots = threaded ? context->threads * MF_CHUNKS_PER_THREAD : 1;
+    collide_round round = {context, bank, bodies, pairs, cache, stream, NULL, 0, NULL, 0, MF_CHUNK_PAIRS, 0, threaded};
+    uint32_t buffer = 0;
+    for (;;) {
+        uint32_t chunks = 0;
+        round.chunks = context->staging + (size_t)buffer * context->threads * MF_CHUNKS_PER_THREAD;
+        if (round.first < pair_count) {
+            // A nearly full stream takes small chunks: no need to collide 1024 pairs for one manifold.
+            uint32_t room = stream->manifold_capacity - stream->manifold_count;
+            round.chunk_pairs = room < MF_CHUNK_PAIRS / 2 ? (room < 32 ? 64 : 2 * room) : MF_CHUNK_PAIRS;
+            uint32_t remaining = pair_count - round.first;
+            chunks = (remaining + round.chunk_pairs - 1) / round.chunk_pairs;
+            if (chunks > slots) chunks = slots;
+            uint64_t end = (uint64_t)round.first + (uint64_t)chunks * round.chunk_pairs;
+            round.end = end < pair_count ? (uint32_t)end : pair_count;
         }
-        for (uint32_t i = round.first; i < round.end; ++i) {
-            uint32_t offset = i - round.first;
-            const mf_pair_result *result =
-                &context->results[(size_t)(offset / round.chunk_pairs) * MF_CHUNK_PAIRS + offset % round.chunk_pairs];
-            if (!emit(stream, i, result)) {
-                stream->pairs_done = i;
-                return mf_context_fail(context, MF_ERR_CAPACITY,
-                                       "stream full at pair %u: it needs room for 1 more manifold and %u more contacts",
-                                       i, result->count);
-            }
-            if (cache != NULL) cache[i] = result->cache;
+        if (chunks == 0 && round.copy_count == 0) break;
+        run_round(context, &round, chunks);
+
+        // The prefix sum: this round's chunks placed after what the stream holds, in pair order.
+        for (uint32_t c = 0; c < chunks; ++c) {
+            if (mf_staging_place(&round.chunks[c], stream)) continue;
+            for (uint32_t k = 0; k < c; ++k) mf_staging_copy(&round.chunks[k], stream, cache);
+            uint32_t needed;
+            stream->pairs_done = mf_staging_copy_prefix(&round.chunks[c], stream, cache, &needed);
+            return mf_context_fail(context, MF_ERR_CAPACITY,
+                                   "stream full at pair %u: it needs room for 1 more manifold and %u more contacts",
+                                   stream->pairs_done, needed);
         }
+        round.copies = round.chunks;
+        round.copy_count = chunks;
         round.first = round.end;
+        buffer ^= 1u;
     }
     stream->pairs_done = pair_count;
     return MF_OK;

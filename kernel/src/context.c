@@ -2,6 +2,7 @@
 #include "context.h"
 
 #include "pool.h"
+#include "staging.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -58,13 +59,13 @@ mf_status mf_context_create(const mf_config *config, mf_context **context)
     }
     // Everything a call needs, allocated now: mf_collide itself never allocates.
     created->workers = calloc(created->threads, sizeof(mf_worker));
-    size_t result_count = (size_t)created->threads * MF_CHUNKS_PER_THREAD * MF_CHUNK_PAIRS;
-    created->results = malloc(result_count * sizeof(mf_pair_result));
-    int failed = created->workers == NULL || created->results == NULL;
+    created->staging = mf_staging_create(2 * created->threads * MF_CHUNKS_PER_THREAD, c.max_contacts);
+    int failed = created->workers == NULL || created->staging == NULL;
     for (uint32_t i = 0; !failed && i < created->threads; ++i) {
         mf_worker *worker = &created->workers[i];
         worker->scratch = malloc(sizeof(mf_pair_scratch));
-        failed = worker->scratch == NULL;
+        worker->results = malloc(MF_CHUNK_PAIRS * sizeof(mf_pair_result));
+        failed = worker->scratch == NULL || worker->results == NULL;
         if (!failed && created->kernel.axes != NULL) {
             worker->wide = aligned_alloc(64, (sizeof(mf_wide_scratch) + 63) / 64 * 64);
             failed = worker->wide == NULL;
@@ -85,10 +86,11 @@ void mf_context_destroy(mf_context *context)
     mf_pool_destroy(context->pool);
     for (uint32_t i = 0; context->workers != NULL && i < context->threads; ++i) {
         free(context->workers[i].scratch);
+        free(context->workers[i].results);
         free(context->workers[i].wide);
     }
     free(context->workers);
-    free(context->results);
+    mf_staging_destroy(context->staging);
     free(context);
 }
 

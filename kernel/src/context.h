@@ -43,10 +43,16 @@ typedef struct mf_worker {
     uint32_t misses[MF_CHUNK_PAIRS];
     uint32_t boxes[MF_CHUNK_PAIRS];    // box pairs, for the box pair path
     uint32_t fallback[MF_CHUNK_PAIRS]; // box pairs whose first axis gave no contact
+    mf_pair_result *results;           // [MF_CHUNK_PAIRS]: the chunk being collided, before compaction
 } mf_worker;
 
 // Chunks collided per round: a few per thread, so uneven chunks balance out.
 #define MF_CHUNKS_PER_THREAD 4
+
+// Calls with fewer pairs run on the calling thread: one chunk does not pay for waking workers.
+#define MF_THREADED_PAIRS (MF_CHUNK_PAIRS + 1)
+
+struct mf_chunk_output;
 
 struct mf_context {
     mf_config config;
@@ -54,9 +60,9 @@ struct mf_context {
     mf_wide_kernel kernel;
     char message[256];
     uint32_t threads;
-    mf_worker *workers;      // one per thread
-    mf_pair_result *results; // threads * MF_CHUNKS_PER_THREAD chunks of MF_CHUNK_PAIRS results
-    struct mf_pool *pool;    // NULL with one thread
+    mf_worker *workers;              // one per thread
+    struct mf_chunk_output *staging; // 2 rounds of threads * MF_CHUNKS_PER_THREAD chunks
+    struct mf_pool *pool;            // NULL with one thread
 };
 
 // Records a detailed message for mf_context_message and returns the status.

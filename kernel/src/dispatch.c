@@ -59,11 +59,54 @@ int mf_isa_supported(mf_isa isa)
     return mf_dispatch(isa).axes != NULL;
 }
 
+// AVX-512 pays where a core runs 512-bit code at full clock: AMD Zen 4 and later, Intel Ice Lake
+// and later. Those all have VBMI2; Skylake-SP and Cascade Lake, which lower the clock for heavy
+// 512-bit code and ran mixed bundles slower than AVX2, do not.
+static int avx512_at_full_clock(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512vbmi2");
+#else
+    return 0;
+#endif
+}
+
+static mf_isa best_isa(const char **reason)
+{
+    // cppcheck-suppress knownConditionTrueFalse ; cppcheck does not model __builtin_cpu_supports
+    if (mf_isa_supported(MF_ISA_AVX512) && avx512_at_full_clock()) {
+        *reason = "AVX-512 with VBMI2 (Ice Lake, Zen 4 or later): 512-bit code runs at full clock";
+        return MF_ISA_AVX512;
+    }
+    if (mf_isa_supported(MF_ISA_AVX2)) {
+        *reason =
+            mf_isa_supported(MF_ISA_AVX512)
+                ? "AVX-512 without VBMI2 (Skylake-SP, Cascade Lake): 512-bit code lowers the clock; AVX2 is faster"
+                : "AVX2 is the widest this CPU and build run";
+        return MF_ISA_AVX2;
+    }
+    if (mf_isa_supported(MF_ISA_NEON)) {
+        *reason = "NEON: every AArch64 core has it";
+        return MF_ISA_NEON;
+    }
+    if (mf_isa_supported(MF_ISA_SSE)) {
+        *reason = "SSE4.1 is the widest this CPU and build run";
+        return MF_ISA_SSE;
+    }
+    *reason = "no SIMD build for this CPU";
+    return MF_ISA_SCALAR;
+}
+
 mf_isa mf_isa_best(void)
 {
-    // todo: AVX-512 joins this list once the benchmarks show it pays over AVX2 here.
-    static const mf_isa preference[] = {MF_ISA_AVX2, MF_ISA_NEON, MF_ISA_SSE};
-    for (unsigned i = 0; i < sizeof(preference) / sizeof(preference[0]); ++i)
-        if (mf_isa_supported(preference[i])) return preference[i];
-    return MF_ISA_SCALAR;
+    const char *reason;
+    return best_isa(&reason);
+}
+
+const char *mf_isa_best_reason(void)
+{
+    const char *reason;
+    best_isa(&reason);
+    return reason;
 }

@@ -22,9 +22,9 @@ static void print_cpu_features(void)
     printf("cpu features     ");
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
     __builtin_cpu_init();
-    printf("sse4.1 %s, avx2 %s, fma %s, avx512f %s\n", __builtin_cpu_supports("sse4.1") ? "yes" : "no",
+    printf("sse4.1 %s, avx2 %s, fma %s, avx512f %s, avx512vbmi2 %s\n", __builtin_cpu_supports("sse4.1") ? "yes" : "no",
            __builtin_cpu_supports("avx2") ? "yes" : "no", __builtin_cpu_supports("fma") ? "yes" : "no",
-           __builtin_cpu_supports("avx512f") ? "yes" : "no");
+           __builtin_cpu_supports("avx512f") ? "yes" : "no", __builtin_cpu_supports("avx512vbmi2") ? "yes" : "no");
 #elif defined(__aarch64__)
     printf("neon yes (every aarch64 CPU has it)\n");
 #elif defined(__arm__) && defined(__ARM_NEON)
@@ -58,7 +58,7 @@ int info_command(int argc, char **argv)
 
     printf("manyfold         %s (library), %s (headers)\n", mf_version(), MF_VERSION_STRING);
     print_cpu_features();
-    printf("isa (auto)       %s\n", mf_isa_name(mf_isa_best()));
+    printf("isa (auto)       %s: %s\n", mf_isa_name(mf_isa_best()), mf_isa_best_reason());
     printf("isas supported  ");
     for (int isa = MF_ISA_SCALAR; isa <= MF_ISA_NEON; ++isa)
         if (mf_isa_supported((mf_isa)isa)) printf(" %s", mf_isa_name((mf_isa)isa));

@@ -271,7 +271,10 @@ def test_info():
     code, out, _ = manyfold('info')
     expect(code == 0, 'info failed')
     expect(re.search(r'^manyfold\s+\d+\.\d+\.\d+', out, re.M), 'no version:\n' + out)
-    expect(report_line(out, 'isa (auto)') in supported_isas(), 'AUTO picks an ISA it does not support')
+    chosen = report_line(out, 'isa (auto)')
+    isa, _, reason = chosen.partition(': ')
+    expect(isa in supported_isas(), 'AUTO picks an ISA it does not support')
+    expect(reason.strip() != '', 'info does not say why AUTO picks %s:\n%s' % (isa, out))
     expect(re.search(r'^cpu features\s+\S', out, re.M) and re.search(r'^topology\s+.*\d', out, re.M),
            'no CPU features or topology:\n' + out)
 

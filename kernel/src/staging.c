@@ -1,0 +1,103 @@
+// Compaction of chunk results, their placement in the stream and the copies.
+#include "staging.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+mf_chunk_output *mf_staging_create(uint32_t slots, uint32_t max_contacts)
+{
+    size_t manifolds = (size_t)slots * MF_CHUNK_PAIRS, contacts = manifolds * max_contacts;
+    mf_chunk_output *staging = calloc(slots, sizeof(mf_chunk_output));
+    mf_manifold *manifold_block = malloc(manifolds * sizeof(mf_manifold));
+    mf_contact *contact_block = malloc(contacts * sizeof(mf_contact));
+    mf_pair_cache *cache_block = malloc(manifolds * sizeof(mf_pair_cache));
+    if (staging == NULL || manifold_block == NULL || contact_block == NULL || cache_block == NULL) {
+        free(staging);
+        free(manifold_block);
+        free(contact_block);
+        free(cache_block);
+        return NULL;
+    }
+    for (uint32_t s = 0; s < slots; ++s) {
+        staging[s].manifolds = manifold_block + (size_t)s * MF_CHUNK_PAIRS;
+        staging[s].contacts = contact_block + (size_t)s * MF_CHUNK_PAIRS * max_contacts;
+        staging[s].cache = cache_block + (size_t)s * MF_CHUNK_PAIRS;
+    }
+    return staging;
+}
+
+void mf_staging_destroy(mf_chunk_output *staging)
+{
+    if (staging == NULL) return;
+    free(staging[0].manifolds);
+    free(staging[0].contacts);
+    free(staging[0].cache);
+    free(staging);
+}
+
+void mf_staging_compact(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count, int caching,
+                        mf_chunk_output *out)
+{
+    uint32_t manifolds = 0, contacts = 0;
+    for (uint32_t i = 0; i < pair_count; ++i) {
+        const mf_pair_result *result = &results[i];
+        if (caching) out->cache[i] = result->cache;
+        if (result->count == 0) continue;
+        assert(result->count <= MF_MAX_CONTACTS);
+        out->manifolds[manifolds++] = (mf_manifold){first_pair + i, contacts, result->count, result->normal};
+        memcpy(out->contacts + contacts, result->contacts, result->count * sizeof(mf_contact));
+        contacts += result->count;
+    }
+    out->first_pair = first_pair;
+    out->pair_count = pair_count;
+    out->manifold_count = manifolds;
+    out->contact_count = contacts;
+}
+
+int mf_staging_place(mf_chunk_output *out, mf_stream *stream)
+{
+    if (out->manifold_count > stream->manifold_capacity - stream->manifold_count ||
+        out->contact_count > stream->contact_capacity - stream->contact_count)
+        return 0;
+    out->manifold_at = stream->manifold_count;
+    out->contact_at = stream->contact_count;
+    stream->manifold_count += out->manifold_count;
+    stream->contact_count += out->contact_count;
+    return 1;
+}
+
+void mf_staging_copy(const mf_chunk_output *out, mf_stream *stream, mf_pair_cache *cache)
+{
+    mf_manifold *manifolds = stream->manifolds + out->manifold_at;
+    for (uint32_t k = 0; k < out->manifold_count; ++k) {
+        manifolds[k] = out->manifolds[k];
+        manifolds[k].first += out->contact_at;
+    }
+    if (out->contact_count > 0)
+        memcpy(stream->contacts + out->contact_at, out->contacts, out->contact_count * sizeof(mf_contact));
+    if (cache != NULL) memcpy(cache + out->first_pair, out->cache, out->pair_count * sizeof(mf_pair_cache));
+}
+
+uint32_t mf_staging_copy_prefix(const mf_chunk_output *out, mf_stream *stream, mf_pair_cache *cache,
+                                uint32_t *needed_contacts)
+{
+    uint32_t done = out->first_pair + out->pair_count;
+    *needed_contacts = 0;
+    for (uint32_t k = 0; k < out->manifold_count; ++k) {
+        mf_manifold manifold = out->manifolds[k];
+        if (stream->manifold_count >= stream->manifold_capacity ||
+            manifold.count > stream->contact_capacity - stream->contact_count) {
+            done = manifold.pair;
+            *needed_contacts = manifold.count;
+            break;
+        }
+        memcpy(stream->contacts + stream->contact_count, out->contacts + manifold.first,
+               manifold.count * sizeof(mf_contact));
+        manifold.first = stream->contact_count;
+        stream->manifolds[stream->manifold_count++] = manifold;
+        stream->contact_count += manifold.count;
+    }
+    if (cache != NULL) memcpy(cache + out->first_pair, out->cache, (done - out->first_pair) * sizeof(mf_pair_cache));
+    return done;
+}
