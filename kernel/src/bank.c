@@ -103,21 +103,24 @@ static void write_rows(mf_bank *bank, uint32_t shape, mf_rows rows)
         out[mf_row_face(rows, 2, f)] = hull.normal_z[f];
         out[mf_row_face(rows, 3, f)] = hull.offset[f];
     }
-    for (uint32_t e = 0; e < rows.edges; ++e) {
-        mf_vec3 normal0 = mf_view_normal(&hull, hull.edge_face0[e]);
-        mf_vec3 normal1 = mf_view_normal(&hull, hull.edge_face1[e]);
-        mf_vec3 point = mf_view_vertex(&hull, hull.edge_vertex0[e]);
-        mf_vec3 values[4] = {normal0, normal1, {hull.edge_x[e], hull.edge_y[e], hull.edge_z[e]}, point};
-        for (uint32_t k = 0; k < 4; ++k) {
-            out[mf_row_edge(rows, 3 * k + 0, e)] = values[k].x;
-            out[mf_row_edge(rows, 3 * k + 1, e)] = values[k].y;
-            out[mf_row_edge(rows, 3 * k + 2, e)] = values[k].z;
-        }
-    }
     for (uint32_t k = 0; k < 3; ++k) {
         out[mf_row_direction(rows, 0, k)] = s->directions[k].x;
         out[mf_row_direction(rows, 1, k)] = s->directions[k].y;
         out[mf_row_direction(rows, 2, k)] = s->directions[k].z;
+    }
+    float *edge_rows = bank->rows + s->edge_rows_first;
+    uint32_t padded = mf_edge_rows_padded(hull.edge_count);
+    memset(edge_rows, 0, MF_EDGE_ROWS * padded * sizeof(float));
+    for (uint32_t e = 0; e < hull.edge_count; ++e) {
+        mf_vec3 values[4] = {mf_view_normal(&hull, hull.edge_face0[e]),
+                             mf_view_normal(&hull, hull.edge_face1[e]),
+                             {hull.edge_x[e], hull.edge_y[e], hull.edge_z[e]},
+                             mf_view_vertex(&hull, hull.edge_vertex0[e])};
+        for (uint32_t k = 0; k < 4; ++k) {
+            edge_rows[(3 * k + 0) * padded + e] = values[k].x;
+            edge_rows[(3 * k + 1) * padded + e] = values[k].y;
+            edge_rows[(3 * k + 2) * padded + e] = values[k].z;
+        }
     }
 }
 
@@ -180,10 +183,10 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         radius = fmaxf(radius, mf_length(poly->vertices[i]));
     }
 
-    mf_rows rows = {vertex_count, face_count, edge_count};
+    mf_rows rows = {vertex_count, face_count};
     int wide =
         vertex_count <= MF_WIDE_MAX_VERTICES && face_count <= MF_WIDE_MAX_FACES && edge_count <= MF_WIDE_MAX_EDGES;
-    uint32_t row_count = wide ? mf_rows_total(rows) : 0;
+    uint32_t row_count = wide ? mf_rows_total(rows) + MF_EDGE_ROWS * mf_edge_rows_padded(edge_count) : 0;
     directed_edge *directed = malloc(loop_count * sizeof(directed_edge));
     if (directed == NULL) return MF_ERR_OUT_OF_MEMORY;
     if (!reserve(bank, vertex_count, face_count, loop_count, edge_count, row_count)) {
@@ -205,6 +208,7 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         .welded_points = poly->welded_points,
         .merged_facets = poly->merged_facets,
         .rows_first = wide ? bank->row_count : UINT32_MAX,
+        .edge_rows_first = wide ? bank->row_count + mf_rows_total(rows) : UINT32_MAX,
     };
     mf_status status = MF_OK;
 
@@ -353,6 +357,7 @@ mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape)
         .edge_x = bank->edge_x + s->edge_first,
         .edge_y = bank->edge_y + s->edge_first,
         .edge_z = bank->edge_z + s->edge_first,
+        .edge_rows = s->edge_rows_first != UINT32_MAX ? bank->rows + s->edge_rows_first : NULL,
         .vertex_count = s->vertex_count,
         .face_count = s->face_count,
         .edge_count = s->edge_count,

@@ -12,7 +12,8 @@ typedef struct mf_shape {
     float volume;
     float radius;
     uint32_t input_points, welded_points, merged_facets;
-    uint32_t rows_first; // into the bank's rows; UINT32_MAX when the hull is too large for the wide pass
+    uint32_t rows_first;      // into the bank's rows; UINT32_MAX when the hull is too large for the wide pass
+    uint32_t edge_rows_first; // its edge rows (rows.h), after the bundle rows
     // A parallelepiped (8 vertices, 12 edges in 3 directions, every vertex on an edge of each) has
     // so few edge axes that projecting onto all of them beats the Gauss-map test.
     uint32_t parallelepiped;
@@ -81,6 +82,7 @@ typedef struct mf_hull_view {
     const uint16_t *loop_vertex, *loop_edge;
     const uint16_t *edge_vertex0, *edge_vertex1, *edge_face0, *edge_face1;
     const float *edge_x, *edge_y, *edge_z;
+    const float *edge_rows; // NULL for hulls beyond the wide limits
     uint32_t vertex_count, face_count, edge_count;
     mf_vec3 centroid;
     const mf_shape *shape;

@@ -61,7 +61,8 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
             bins->group_placed[groups] = 0;
             bins->group_projection[groups] =
                 bank->shapes[shape_a].parallelepiped && bank->shapes[shape_b].parallelepiped;
-            uint64_t cost = (uint64_t)bank->shapes[shape_a].edge_count * bank->shapes[shape_b].edge_count;
+            const mf_shape *a = &bank->shapes[shape_a], *b = &bank->shapes[shape_b];
+            uint64_t cost = (uint64_t)a->face_count * b->vertex_count + (uint64_t)b->face_count * a->vertex_count;
             bins->group_by_cost[groups] = cost << 32 | groups;
             ++groups;
         }
@@ -78,7 +79,7 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
         uniform_total += bins->group_count[g] / width * width;
         if (bins->group_projection[g]) projection_leftovers += bins->group_count[g] % width;
     }
-    // Leftovers go in order of their edge-query cost, so a mixed bundle's lanes pad to similar sizes.
+    // Leftovers go in order of their face-query cost, so a mixed bundle's lanes pad to similar sizes.
     qsort(bins->group_by_cost, groups, sizeof(uint64_t), compare_u64);
     uint32_t uniform_at = 0, mixed_at[2] = {uniform_total + projection_leftovers, uniform_total};
     for (uint32_t rank = 0; rank < groups; ++rank) {
@@ -123,10 +124,8 @@ static void copy_block(float **table, const float **src, uint32_t width, uint32_
 
 // Copies one lane's rows into a bundle table laid out for `counts`, padding what the lane lacks:
 // vertex 0 repeated (it changes no support), faces with zero normal and infinite offset (they
-// never separate), edges of zero normals (they fail the Gauss-map test). Without `edges`, only
-// the vertex and face rows are filled.
-static void fill_lane(float *table, uint32_t width, uint32_t lane, mf_rows counts, const mf_bank *bank, uint32_t shape,
-                      int edges)
+// never separate).
+static void fill_lane(float *table, uint32_t width, uint32_t lane, mf_rows counts, const mf_bank *bank, uint32_t shape)
 {
     const mf_shape *s = &bank->shapes[shape];
     const float *src = bank->rows + s->rows_first;
@@ -134,37 +133,34 @@ static void fill_lane(float *table, uint32_t width, uint32_t lane, mf_rows count
     for (uint32_t c = 0; c < 3; ++c) copy_block(&out, &src, width, s->vertex_count, counts.vertices, 0.0f, 1);
     for (uint32_t c = 0; c < 4; ++c)
         copy_block(&out, &src, width, s->face_count, counts.faces, c == 3 ? INFINITY : 0.0f, 0);
-    if (!edges) return;
-    for (uint32_t c = 0; c < MF_EDGE_ROWS; ++c) copy_block(&out, &src, width, s->edge_count, counts.edges, 0.0f, 0);
     copy_block(&out, &src, width, MF_DIRECTION_ROWS, MF_DIRECTION_ROWS, 0.0f, 0);
 }
 
 static mf_rows shape_rows(const mf_bank *bank, uint32_t shape)
 {
     const mf_shape *s = &bank->shapes[shape];
-    return (mf_rows){s->vertex_count, s->face_count, s->edge_count};
+    return (mf_rows){s->vertex_count, s->face_count};
 }
 
-static mf_bundle_hull assemble_hull(const mf_bank *bank, const uint32_t *shapes, uint32_t width, int uniform, int edges,
+static mf_bundle_hull assemble_hull(const mf_bank *bank, const uint32_t *shapes, uint32_t width, int uniform,
                                     float *table)
 {
     if (uniform) {
         const mf_shape *s = &bank->shapes[shapes[0]];
         return (mf_bundle_hull){bank->rows + s->rows_first, 1, shape_rows(bank, shapes[0])};
     }
-    mf_rows counts = {0, 0, 0};
+    mf_rows counts = {0, 0};
     for (uint32_t l = 0; l < width; ++l) {
         mf_rows own = shape_rows(bank, shapes[l]);
         if (own.vertices > counts.vertices) counts.vertices = own.vertices;
         if (own.faces > counts.faces) counts.faces = own.faces;
-        if (own.edges > counts.edges) counts.edges = own.edges;
     }
-    for (uint32_t l = 0; l < width; ++l) fill_lane(table, width, l, counts, bank, shapes[l], edges);
+    for (uint32_t l = 0; l < width; ++l) fill_lane(table, width, l, counts, bank, shapes[l]);
     return (mf_bundle_hull){table, 0, counts};
 }
 
 mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, const mf_bins *bins,
-                             const mf_bundle_plan *plan, uint32_t width, int edges, mf_bundle_tables *tables)
+                             const mf_bundle_plan *plan, uint32_t width, mf_bundle_tables *tables)
 {
     uint32_t shapes_a[MF_WIDE_MAX_WIDTH], shapes_b[MF_WIDE_MAX_WIDTH];
     for (uint32_t l = 0; l < width; ++l) {
@@ -177,7 +173,7 @@ mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const
                                             qb.x, qb.y, qb.z, qb.w, tb->p.x, tb->p.y, tb->p.z};
         for (uint32_t k = 0; k < MF_POSE_ROWS; ++k) tables->pose[k * width + l] = values[k];
     }
-    return (mf_bundle){assemble_hull(bank, shapes_a, width, plan->uniform, edges, tables->a),
-                       assemble_hull(bank, shapes_b, width, plan->uniform, edges, tables->b), tables->pose,
+    return (mf_bundle){assemble_hull(bank, shapes_a, width, plan->uniform, tables->a),
+                       assemble_hull(bank, shapes_b, width, plan->uniform, tables->b), tables->pose,
                        (int)plan->projection};
 }

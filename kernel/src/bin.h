@@ -27,7 +27,7 @@ typedef struct mf_bins {
     uint32_t group_count[MF_CHUNK_PAIRS], group_placed[MF_CHUNK_PAIRS], group_projection[MF_CHUNK_PAIRS];
     uint32_t group_uniform_at[MF_CHUNK_PAIRS], group_mixed_at[MF_CHUNK_PAIRS];
     uint32_t pair_group[MF_CHUNK_PAIRS];
-    uint64_t group_by_cost[MF_CHUNK_PAIRS]; // edge-query cost << 32 | group
+    uint64_t group_by_cost[MF_CHUNK_PAIRS]; // face-query cost << 32 | group
 } mf_bins;
 
 // Bins pairs[subset[i]] for i < count (count <= MF_CHUNK_PAIRS; subset NULL: pairs[0, count))
@@ -42,7 +42,6 @@ typedef struct mf_bundle_tables {
     _Alignas(64) float pose[MF_POSE_ROWS * MF_WIDE_MAX_WIDTH];
 } mf_bundle_tables;
 
-// Assembles a bundle's hull rows and poses; lanes past plan->lanes repeat the first lane. Without
-// `edges`, mixed bundles get their vertex and face rows only (enough for the face queries).
+// Assembles a bundle's hull rows and poses; lanes past plan->lanes repeat the first lane.
 mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, const mf_bins *bins,
-                             const mf_bundle_plan *plan, uint32_t width, int edges, mf_bundle_tables *tables);
+                             const mf_bundle_plan *plan, uint32_t width, mf_bundle_tables *tables);

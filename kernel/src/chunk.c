@@ -9,9 +9,10 @@
 #include <assert.h>
 
 // The clip pass's frame for one lane of a bundle, from what the wide pass computed: the same
-// values the scalar setup would produce, without computing them again.
+// values the scalar setup would produce, without computing them again. With `for_edges`, also b's
+// normals and edge directions in a's frame, which the edge query walks with.
 static mf_pair_frame frame_from_bundle(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
-                                       const mf_wide_scratch *wide, uint32_t lane, uint32_t b_rows,
+                                       const mf_wide_scratch *wide, uint32_t lane, uint32_t b_rows, int for_edges,
                                        mf_pair_scratch *scratch, mf_hull_view *a, mf_hull_view *b)
 {
     *a = mf_bank_view(bank, bodies->shape[pair.a]);
@@ -23,10 +24,21 @@ static mf_pair_frame frame_from_bundle(const mf_bank *bank, const mf_bodies *bod
     const float *x = wide->work + lane, *y = x + b_rows * width, *z = y + b_rows * width;
     for (uint32_t v = 0; v < b->vertex_count; ++v)
         scratch->b_vertices[v] = (mf_vec3){x[v * width], y[v * width], z[v * width]};
+    if (for_edges) {
+        frame.b_normals = scratch->b_normals;
+        frame.b_directions = scratch->b_directions;
+        for (uint32_t f = 0; f < b->face_count; ++f)
+            scratch->b_normals[f] = mf_mat3_mul(&frame.rotation, mf_view_normal(b, f));
+        for (uint32_t e = 0; e < b->edge_count; ++e)
+            scratch->b_directions[e] =
+                mf_mat3_mul(&frame.rotation, (mf_vec3){b->edge_x[e], b->edge_y[e], b->edge_z[e]});
+    }
     return frame;
 }
 
-// Runs the bundles of `bins` through the wide pass and clips the touching lanes.
+// Runs the bundles of `bins` through the wide pass (face queries; edge-direction axes of
+// parallelepipeds), runs the edge query of each lane that lives on with lanes across a's edges,
+// and clips the touching ones.
 static void collide_bundles(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
                             const mf_pair *pairs, mf_pair_result *results)
 {
@@ -35,8 +47,8 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
     const mf_bins *bins = &wide->bins;
     for (uint32_t k = 0; k < bins->bundle_count; ++k) {
         const mf_bundle_plan *plan = &bins->bundles[k];
-        mf_bundle bundle = mf_bundle_assemble(bank, bodies, pairs, bins, plan, wide->width, 1, &wide->tables);
-        context->kernel.axes(&bundle, config->margin, 0, wide->work, &wide->axes);
+        mf_bundle bundle = mf_bundle_assemble(bank, bodies, pairs, bins, plan, wide->width, &wide->tables);
+        context->kernel.axes(&bundle, config->margin, !bundle.projection, wide->work, &wide->axes);
         for (uint32_t l = 0; l < plan->lanes; ++l) {
             uint32_t p = bins->order[plan->first + l];
             mf_pair_result *result = &results[p];
@@ -48,16 +60,14 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
             // The bundle's padding (sentinel rows) never wins a query.
             assert(candidates.face_a.face < bank->shapes[bodies->shape[pair.a]].face_count);
             assert(candidates.face_b.face < bank->shapes[bodies->shape[pair.b]].face_count);
-            assert(candidates.projection || candidates.edge.separation == -INFINITY ||
-                   (candidates.edge.edge_a < bank->shapes[bodies->shape[pair.a]].edge_count &&
-                    candidates.edge.edge_b < bank->shapes[bodies->shape[pair.b]].edge_count));
             mf_hull_view a, b;
             mf_pair_frame frame;
-            int have_frame = !candidates.projection && candidates.edge.separation > candidates.face_a.separation &&
-                             candidates.edge.separation > candidates.face_b.separation;
-            if (have_frame) { // the edge axis decides: measure it as the scalar path does
-                frame =
-                    frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, worker->scratch, &a, &b);
+            int alive = candidates.face_a.separation < config->margin && candidates.face_b.separation < config->margin;
+            int have_frame = alive && !candidates.projection;
+            if (have_frame) { // as mf_query_pair: the edge query, measured where it decides
+                frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 1, worker->scratch, &a,
+                                          &b);
+                candidates.edge = context->kernel.edges(&frame);
                 mf_measure_edge_axis(&frame, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {
@@ -65,8 +75,8 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
                 continue;
             }
             if (!have_frame)
-                frame =
-                    frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, worker->scratch, &a, &b);
+                frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 0, worker->scratch, &a,
+                                          &b);
             mf_axis used;
             mf_contacts_for_pair(config, &frame, &candidates, &wide->axes.rotation_a[l], bodies->transform[pair.a].p,
                                  result, &used);
@@ -86,7 +96,7 @@ static uint32_t cull_apart_pairs(const mf_context *context, mf_worker *worker, c
     uint32_t alive = 0;
     for (uint32_t k = 0; k < bins->bundle_count; ++k) {
         const mf_bundle_plan *plan = &bins->bundles[k];
-        mf_bundle bundle = mf_bundle_assemble(bank, bodies, pairs, bins, plan, wide->width, 0, &wide->tables);
+        mf_bundle bundle = mf_bundle_assemble(bank, bodies, pairs, bins, plan, wide->width, &wide->tables);
         context->kernel.axes(&bundle, margin, 1, wide->work, &wide->axes);
         for (uint32_t l = 0; l < plan->lanes; ++l) {
             uint32_t p = bins->order[plan->first + l];

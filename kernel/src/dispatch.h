@@ -1,6 +1,7 @@
 // ISA choice: which wide builds exist in this library and which the CPU can run.
 #pragma once
 
+#include "edge_lanes.h"
 #include "wide_pass.h"
 
 // Box pairs run end to end in lanes (box_pass.h); the scalar path has a width-1 build of it.
@@ -10,6 +11,7 @@ typedef void mf_box_pairs_fn(struct mf_box_job *job);
 typedef struct mf_wide_kernel {
     mf_wide_axes_fn *axes; // NULL for the scalar path
     mf_box_pairs_fn *boxes;
+    mf_edge_lanes_fn *edges; // NULL for the scalar path
     uint32_t width;
 } mf_wide_kernel;
 

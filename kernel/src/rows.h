@@ -11,21 +11,15 @@
 #define MF_WIDE_MAX_FACES 128
 #define MF_WIDE_MAX_EDGES 192
 
-// Per edge: normal0 (3), normal1 (3), unit direction (3), vertex0 (3).
-#define MF_EDGE_ROWS 12
-
 typedef struct mf_rows {
-    uint32_t vertices, faces, edges;
+    uint32_t vertices, faces;
 } mf_rows;
 
 // Parallelepipeds (boxes) also keep their three edge directions: 3 components x 3 directions,
 // zero for other hulls.
 #define MF_DIRECTION_ROWS 9
 
-static inline uint32_t mf_rows_total(mf_rows r)
-{
-    return 3 * r.vertices + 4 * r.faces + MF_EDGE_ROWS * r.edges + MF_DIRECTION_ROWS;
-}
+static inline uint32_t mf_rows_total(mf_rows r) { return 3 * r.vertices + 4 * r.faces + MF_DIRECTION_ROWS; }
 // component 0..2: x, y, z
 static inline uint32_t mf_row_vertex(mf_rows r, uint32_t component, uint32_t v) { return component * r.vertices + v; }
 // component 0..2: normal x, y, z; 3: offset
@@ -33,15 +27,21 @@ static inline uint32_t mf_row_face(mf_rows r, uint32_t component, uint32_t f)
 {
     return 3 * r.vertices + component * r.faces + f;
 }
-static inline uint32_t mf_row_edge(mf_rows r, uint32_t component, uint32_t e)
-{
-    return 3 * r.vertices + 4 * r.faces + component * r.edges + e;
-}
 
 static inline uint32_t mf_row_direction(mf_rows r, uint32_t component, uint32_t direction)
 {
-    return 3 * r.vertices + 4 * r.faces + MF_EDGE_ROWS * r.edges + 3 * component + direction;
+    return 3 * r.vertices + 4 * r.faces + 3 * component + direction;
 }
 
-#define MF_WIDE_MAX_ROWS                                                                                               \
-    (3 * MF_WIDE_MAX_VERTICES + 4 * MF_WIDE_MAX_FACES + MF_EDGE_ROWS * MF_WIDE_MAX_EDGES + MF_DIRECTION_ROWS)
+#define MF_WIDE_MAX_ROWS (3 * MF_WIDE_MAX_VERTICES + 4 * MF_WIDE_MAX_FACES + MF_DIRECTION_ROWS)
+
+// After its bundle rows, a shape keeps its edges for the edge query, which runs per pair with
+// lanes across a's edges: normal0, normal1, unit direction and vertex0, 3 components each, each
+// component padded to a multiple of MF_EDGE_LANES with zeros (zero normals build no Minkowski face).
+#define MF_EDGE_ROWS 12
+#define MF_EDGE_LANES 16
+
+static inline uint32_t mf_edge_rows_padded(uint32_t edges)
+{
+    return (edges + MF_EDGE_LANES - 1) / MF_EDGE_LANES * MF_EDGE_LANES;
+}

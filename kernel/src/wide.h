@@ -32,6 +32,7 @@ static inline uint32_t mf_lane_bitsw(mf_maskw m) { return (uint32_t)(m != 0); }
 static inline mf_floatw mf_negw(mf_floatw a) { return -a; }
 static inline mf_floatw mf_absw(mf_floatw a) { return fabsf(a); }
 static inline mf_floatw mf_loadw(const float *p) { return *p; }
+static inline mf_floatw mf_loaduw(const float *p) { return *p; }
 static inline void mf_storew(float *p, mf_floatw a) { *p = a; }
 static inline mf_floatw mf_addw(mf_floatw a, mf_floatw b) { return a + b; }
 static inline mf_floatw mf_subw(mf_floatw a, mf_floatw b) { return a - b; }
@@ -113,6 +114,7 @@ static inline mf_floatw mf_absw(mf_floatw a) { return simde_mm512_abs_ps(a); }
 
 #if MF_WIDE_WIDTH > 1
 static inline mf_floatw mf_loadw(const float *p) { return MF_W(load_ps)(p); }
+static inline mf_floatw mf_loaduw(const float *p) { return MF_W(loadu_ps)(p); } // any alignment
 static inline void mf_storew(float *p, mf_floatw a) { MF_W(store_ps)(p, a); }
 static inline mf_floatw mf_addw(mf_floatw a, mf_floatw b) { return MF_W(add_ps)(a, b); }
 static inline mf_floatw mf_subw(mf_floatw a, mf_floatw b) { return MF_W(sub_ps)(a, b); }

@@ -4,8 +4,8 @@
 //   2. b's vertices into a's frame and a's into b's; b's edges (normals, directions, points) into
 //      a's frame
 //   3. face queries of a and b: for each face, the least projection of the other hull
-//   4. edge query over all edge pairs; the Gauss-map test masks lanes whose edges build no face
-//      of the Minkowski difference, and the axis math is skipped when no lane is left.
+//   4. for parallelepipeds, the 9 edge-direction axes; other hulls walk their edge query per lane
+//      after this pass (mf_query_edges), where the work diverges per pair.
 #include "wide.h"
 #include "wide_pass.h"
 
@@ -130,7 +130,6 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
 
     float *b_vertices = work;
     float *a_vertices = b_vertices + 3 * counts_b.vertices * W;
-    float *b_edges = a_vertices + 3 * counts_a.vertices * W; // normal0, normal1, direction, point
     for (uint32_t v = 0; v < counts_b.vertices; ++v) {
         mf_vec3w p =
             row3(b, mf_row_vertex(counts_b, 0, v), mf_row_vertex(counts_b, 1, v), mf_row_vertex(counts_b, 2, v));
@@ -153,49 +152,7 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
     edge_best edge = {mf_splatw(-INFINITY), zero, zero, {zero, zero, zero}};
     // Lanes already apart along a face axis need no edge query.
     mf_maskw alive = mf_andw(mf_ltw(face_a, margin_w), mf_ltw(face_b, margin_w));
-    if (faces_only) {
-        // The caller only wants to know which lanes live on.
-    } else if (mf_anyw(alive) && bundle->projection) {
-        direction_query(a, b, &r, b_vertices, &edge);
-    } else if (mf_anyw(alive)) {
-        uint32_t eb = counts_b.edges;
-        for (uint32_t j = 0; j < eb; ++j) {
-#define B_EDGE(k)                                                                                                      \
-    mf_mat3_mulw(                                                                                                      \
-        &r, row3(b, mf_row_edge(counts_b, k, j), mf_row_edge(counts_b, k + 1, j), mf_row_edge(counts_b, k + 2, j)))
-            store3(b_edges, 4 * eb, j, B_EDGE(0));
-            store3(b_edges, 4 * eb, eb + j, B_EDGE(3));
-            store3(b_edges, 4 * eb, 2 * eb + j, B_EDGE(6));
-            store3(b_edges, 4 * eb, 3 * eb + j, mf_add3w(B_EDGE(9), t));
-#undef B_EDGE
-        }
-        mf_floatw sine = mf_splatw(MF_PARALLEL_SINE), one = mf_splatw(1.0f);
-        for (uint32_t i = 0; i < counts_a.edges; ++i) {
-#define A_EDGE(k) row3(a, mf_row_edge(counts_a, k, i), mf_row_edge(counts_a, k + 1, i), mf_row_edge(counts_a, k + 2, i))
-            mf_vec3w a_normal0 = A_EDGE(0), a_normal1 = A_EDGE(3), a_direction = A_EDGE(6), a_point = A_EDGE(9);
-#undef A_EDGE
-            mf_floatw index_i = mf_splatw((float)i);
-            for (uint32_t j = 0; j < eb; ++j) {
-                // As mf_minkowski_test_make and mf_minkowski_face.
-                mf_vec3w b_direction = work3(b_edges, 4 * eb, 2 * eb + j);
-                mf_floatw a0 = mf_dotw(b_direction, a_normal0), a1 = mf_dotw(b_direction, a_normal1);
-                mf_floatw b0 = mf_dotw(a_direction, work3(b_edges, 4 * eb, j));
-                mf_floatw b1 = mf_dotw(a_direction, work3(b_edges, 4 * eb, eb + j));
-                mf_maskw crossing = mf_andw(mf_andw(mf_ltw(mf_mulw(a0, a1), zero), mf_ltw(mf_mulw(b0, b1), zero)),
-                                            mf_gtw(mf_mulw(a0, b0), zero));
-                if (!mf_anyw(crossing)) continue;
-
-                mf_vec3w axis = mf_cross3w(a_direction, b_direction);
-                mf_floatw length = mf_sqrtw(mf_dotw(axis, axis));
-                mf_maskw valid = mf_andw(crossing, mf_gew(length, sine));
-                if (!mf_anyw(valid)) continue;
-                mf_floatw sign = mf_selectw(mf_gtw(a0, zero), one, mf_splatw(-1.0f));
-                axis = mf_scale3w(axis, mf_divw(sign, length));
-                mf_floatw separation = mf_dotw(axis, mf_sub3w(work3(b_edges, 4 * eb, 3 * eb + j), a_point));
-                keep_better(&edge, valid, separation, index_i, mf_splatw((float)j), axis);
-            }
-        }
-    }
+    if (!faces_only && bundle->projection && mf_anyw(alive)) direction_query(a, b, &r, b_vertices, &edge);
 
     MF_ALIGNED_LANES(face_a_lanes);
     MF_ALIGNED_LANES(face_a_index_lanes);

@@ -36,11 +36,12 @@ typedef struct mf_bundle_axes {
     mf_vec3 translation[MF_WIDE_MAX_WIDTH];
 } mf_bundle_axes;
 
-// Floats of work memory a bundle needs at most (moved vertices and edges of both hulls).
-#define MF_WIDE_WORK_FLOATS ((6 * MF_WIDE_MAX_VERTICES + 12 * MF_WIDE_MAX_EDGES) * MF_WIDE_MAX_WIDTH)
+// Floats of work memory a bundle needs at most (both hulls' vertices, moved).
+#define MF_WIDE_WORK_FLOATS (6 * MF_WIDE_MAX_VERTICES * MF_WIDE_MAX_WIDTH)
 
-// faces_only: stop after the face queries (edge results are left at -infinity); used to find the
-// lanes that are already apart before the costly edge query.
+// The face queries of every lane, and for parallelepipeds the edge-direction axes (other hulls
+// leave the edge results at -infinity: their edge query walks per lane, mf_query_edges).
+// faces_only: skip the edge-direction axes too, to find the lanes that live on.
 typedef void mf_wide_axes_fn(const mf_bundle *bundle, float margin, int faces_only, float *work, mf_bundle_axes *axes);
 
 mf_wide_axes_fn mf_wide_axes_sse, mf_wide_axes_avx2, mf_wide_axes_avx512, mf_wide_axes_neon;
