@@ -19,11 +19,12 @@ mf_status mf_bank_create(mf_bank **bank)
 void mf_bank_destroy(mf_bank *bank)
 {
     if (bank == NULL) return;
-    void *arrays[] = {bank->shapes,          bank->vertex_x,        bank->vertex_y,    bank->vertex_z,
-                      bank->normal_x,        bank->normal_y,        bank->normal_z,    bank->offset,
-                      bank->face_loop_first, bank->face_loop_count, bank->loop_vertex, bank->loop_edge,
-                      bank->edge_vertex0,    bank->edge_vertex1,    bank->edge_face0,  bank->edge_face1,
-                      bank->edge_x,          bank->edge_y,          bank->edge_z,      bank->rows};
+    void *arrays[] = {bank->shapes,           bank->vertex_x,         bank->vertex_y,   bank->vertex_z,
+                      bank->vertex_fan_first, bank->vertex_fan_count, bank->fan,        bank->normal_x,
+                      bank->normal_y,         bank->normal_z,         bank->offset,     bank->face_loop_first,
+                      bank->face_loop_count,  bank->loop_vertex,      bank->loop_edge,  bank->edge_vertex0,
+                      bank->edge_vertex1,     bank->edge_face0,       bank->edge_face1, bank->edge_x,
+                      bank->edge_y,           bank->edge_z,           bank->rows};
     for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); ++i) free(arrays[i]);
     free(bank);
 }
@@ -53,21 +54,22 @@ static int reserve(mf_bank *b, uint32_t vertices, uint32_t faces, uint32_t loops
     size_t row_sizes[] = {sizeof(float)};
     void **shape_arrays[] = {(void **)&b->shapes};
     size_t shape_sizes[] = {sizeof(mf_shape)};
-    void **vertex_arrays[] = {(void **)&b->vertex_x, (void **)&b->vertex_y, (void **)&b->vertex_z};
-    size_t vertex_sizes[] = {4, 4, 4};
+    void **vertex_arrays[] = {(void **)&b->vertex_x, (void **)&b->vertex_y, (void **)&b->vertex_z,
+                              (void **)&b->vertex_fan_first, (void **)&b->vertex_fan_count};
+    size_t vertex_sizes[] = {4, 4, 4, 4, 2};
     void **face_arrays[] = {(void **)&b->normal_x, (void **)&b->normal_y,        (void **)&b->normal_z,
                             (void **)&b->offset,   (void **)&b->face_loop_first, (void **)&b->face_loop_count};
     size_t face_sizes[] = {4, 4, 4, 4, 4, 2};
-    void **loop_arrays[] = {(void **)&b->loop_vertex, (void **)&b->loop_edge};
-    size_t loop_sizes[] = {2, 2};
+    void **loop_arrays[] = {(void **)&b->loop_vertex, (void **)&b->loop_edge, (void **)&b->fan};
+    size_t loop_sizes[] = {2, 2, sizeof(mf_fan_edge)};
     void **edge_arrays[] = {(void **)&b->edge_vertex0, (void **)&b->edge_vertex1, (void **)&b->edge_face0,
                             (void **)&b->edge_face1,   (void **)&b->edge_x,       (void **)&b->edge_y,
                             (void **)&b->edge_z};
     size_t edge_sizes[] = {2, 2, 2, 2, 4, 4, 4};
     return grow_group(shape_arrays, shape_sizes, 1, &b->shape_capacity, b->shape_count + 1) &&
-           grow_group(vertex_arrays, vertex_sizes, 3, &b->vertex_capacity, b->vertex_count + vertices) &&
+           grow_group(vertex_arrays, vertex_sizes, 5, &b->vertex_capacity, b->vertex_count + vertices) &&
            grow_group(face_arrays, face_sizes, 6, &b->face_capacity, b->face_count + faces) &&
-           grow_group(loop_arrays, loop_sizes, 2, &b->loop_capacity, b->loop_count + loops) &&
+           grow_group(loop_arrays, loop_sizes, 3, &b->loop_capacity, b->loop_count + loops) &&
            grow_group(edge_arrays, edge_sizes, 7, &b->edge_capacity, b->edge_count + edges) &&
            grow_group(row_arrays, row_sizes, 1, &b->row_capacity, b->row_count + rows);
 }
@@ -121,6 +123,35 @@ static void write_rows(mf_bank *bank, uint32_t shape, mf_rows rows)
             edge_rows[(3 * k + 1) * padded + e] = values[k].y;
             edge_rows[(3 * k + 2) * padded + e] = values[k].z;
         }
+    }
+}
+
+// Lists each vertex's edges (in edge order) for the walks over the Gauss map (edge_walk.c).
+static void write_fans(mf_bank *bank, uint32_t shape)
+{
+    const mf_shape *s = &bank->shapes[shape];
+    uint32_t *first = bank->vertex_fan_first + s->vertex_first;
+    uint16_t *count = bank->vertex_fan_count + s->vertex_first;
+    mf_hull_view hull = mf_bank_view(bank, shape);
+    memset(count, 0, s->vertex_count * sizeof(uint16_t));
+    for (uint32_t e = 0; e < s->edge_count; ++e) {
+        ++count[hull.edge_vertex0[e]];
+        ++count[hull.edge_vertex1[e]];
+    }
+    uint32_t at = 0;
+    for (uint32_t v = 0; v < s->vertex_count; ++v) {
+        first[v] = at;
+        at += count[v];
+        count[v] = 0;
+    }
+    mf_fan_edge *fan = bank->fan + s->loop_first;
+    for (uint32_t e = 0; e < s->edge_count; ++e) {
+        uint32_t v0 = hull.edge_vertex0[e], v1 = hull.edge_vertex1[e];
+        mf_fan_edge entry = {mf_view_normal(&hull, hull.edge_face0[e]), mf_view_normal(&hull, hull.edge_face1[e]),
+                             (mf_vec3){hull.edge_x[e], hull.edge_y[e], hull.edge_z[e]}, (uint16_t)e, (uint16_t)v1};
+        fan[first[v0] + count[v0]++] = entry;
+        entry.other = (uint16_t)v0;
+        fan[first[v1] + count[v1]++] = entry;
     }
 }
 
@@ -330,6 +361,7 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     bank->row_count += row_count;
     find_parallelepiped(bank, &s);
     bank->shapes[bank->shape_count] = s;
+    write_fans(bank, bank->shape_count);
     if (wide) write_rows(bank, bank->shape_count, rows);
     *shape = bank->shape_count++;
     return MF_OK;
@@ -342,6 +374,9 @@ mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape)
         .vertex_x = bank->vertex_x + s->vertex_first,
         .vertex_y = bank->vertex_y + s->vertex_first,
         .vertex_z = bank->vertex_z + s->vertex_first,
+        .vertex_fan_first = bank->vertex_fan_first + s->vertex_first,
+        .vertex_fan_count = bank->vertex_fan_count + s->vertex_first,
+        .fan = bank->fan + s->loop_first,
         .normal_x = bank->normal_x + s->face_first,
         .normal_y = bank->normal_y + s->face_first,
         .normal_z = bank->normal_z + s->face_first,

@@ -3,6 +3,13 @@
 
 #include "manyfold.h"
 
+// One edge around a vertex with what the Gauss-map walk (edge_walk.c) tests it by, in one place:
+// its faces' normals and its direction, the same floats as the edge arrays hold.
+typedef struct mf_fan_edge {
+    mf_vec3 normal0, normal1, direction;
+    uint16_t edge, other; // the edge, and the vertex at its other end
+} mf_fan_edge;
+
 // One shape's ranges in the bank's arrays. Indices stored inside a shape (loops, edges) are local
 // to it, so a shape's data reads the same wherever it sits.
 typedef struct mf_shape {
@@ -33,6 +40,8 @@ struct mf_bank {
     uint32_t shape_count, shape_capacity;
 
     float *vertex_x, *vertex_y, *vertex_z;
+    uint32_t *vertex_fan_first; // a vertex's edges: fan[first, first + count), shape-local
+    uint16_t *vertex_fan_count;
     uint32_t vertex_count, vertex_capacity;
 
     float *normal_x, *normal_y, *normal_z, *offset; // face planes: dot(normal, x) = offset
@@ -42,6 +51,9 @@ struct mf_bank {
 
     uint16_t *loop_vertex; // face vertex loops, counter-clockwise seen from outside
     uint16_t *loop_edge;   // the edge from loop_vertex[k] to the next vertex of the loop
+    // Each edge meets two vertices, so the vertices' fans have as many entries as the loops: they
+    // share the loops' range.
+    mf_fan_edge *fan;
     uint32_t loop_count, loop_capacity;
 
     uint16_t *edge_vertex0, *edge_vertex1, *edge_face0, *edge_face1; // face0 runs vertex0 -> vertex1
@@ -76,6 +88,9 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *polyhedron,
 // A shape's arrays with its offsets applied, for the collision code to read directly.
 typedef struct mf_hull_view {
     const float *vertex_x, *vertex_y, *vertex_z;
+    const uint32_t *vertex_fan_first;
+    const uint16_t *vertex_fan_count;
+    const mf_fan_edge *fan;
     const float *normal_x, *normal_y, *normal_z, *offset;
     const uint32_t *face_loop_first;
     const uint16_t *face_loop_count;

@@ -67,7 +67,8 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
             if (have_frame) { // as mf_query_pair: the edge query, measured where it decides
                 frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 1, worker->scratch, &a,
                                           &b);
-                candidates.edge = context->kernel.edges(&frame);
+                candidates.edge = mf_edge_query_walks(&a) ? mf_query_edges_walk(&frame, worker->scratch->b_face_vertex)
+                                                          : context->kernel.edges(&frame);
                 mf_measure_edge_axis(&frame, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {

@@ -43,7 +43,7 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
         mf_vec3w b_direction = splat3(frame->b_directions[j]);
         mf_floatw index_j = mf_splatw((float)j);
         for (uint32_t i = 0; i < padded; i += W) {
-            // As mf_minkowski_test_make and mf_minkowski_face.
+            // As mf_edge_pair_crosses.
             mf_vec3w a_direction = edge_row3(rows, padded, 6, i);
             mf_floatw a0 = mf_dotw(b_direction, edge_row3(rows, padded, 0, i));
             mf_floatw a1 = mf_dotw(b_direction, edge_row3(rows, padded, 3, i));
@@ -52,7 +52,7 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
                                         mf_gtw(mf_mulw(a0, b0), zero));
             if (!mf_anyw(crossing)) continue;
 
-            // As edge_pair_axis.
+            // As mf_edge_pair_measure.
             mf_vec3w axis = mf_cross3w(a_direction, b_direction);
             mf_floatw length = mf_sqrtw(mf_dotw(axis, axis));
             mf_maskw valid = mf_andw(crossing, mf_gew(length, sine));

@@ -22,18 +22,9 @@ mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vert
 static inline int edge_pair_axis(const mf_pair_frame *frame, uint32_t i, uint32_t j, mf_vec3 b_normal0,
                                  mf_vec3 b_normal1, mf_vec3 b_direction, mf_vec3 *axis, float *separation)
 {
-    const mf_hull_view *a = frame->a, *b = frame->b;
-    mf_vec3 a_direction = {a->edge_x[i], a->edge_y[i], a->edge_z[i]};
-    mf_minkowski_test test =
-        mf_minkowski_test_make(mf_view_normal(a, a->edge_face0[i]), mf_view_normal(a, a->edge_face1[i]), a_direction,
-                               b_normal0, b_normal1, b_direction);
-    if (!mf_minkowski_face(test)) return 0;
-    mf_vec3 cross = mf_cross(a_direction, b_direction);
-    float length = mf_length(cross);
-    if (length < MF_PARALLEL_SINE) return 0;
-    *axis = mf_scale(cross, (test.a0 > 0.0f ? 1.0f : -1.0f) / length);
-    *separation = mf_dot(*axis, mf_sub(frame->b_vertices[b->edge_vertex0[j]], mf_view_vertex(a, a->edge_vertex0[i])));
-    return 1;
+    float a0;
+    return mf_edge_pair_crosses(frame->a, i, b_normal0, b_normal1, b_direction, &a0) &&
+           mf_edge_pair_measure(frame, i, j, b_direction, a0, axis, separation);
 }
 
 mf_edge_query mf_query_edges(const mf_pair_frame *frame)
@@ -176,7 +167,7 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *c)
     else if (gap < c->edge.separation) c->edge.separation = gap;
 }
 
-int mf_query_pair(const mf_pair_frame *frame, float margin, mf_axis_candidates *c)
+int mf_query_pair(const mf_pair_frame *frame, float margin, uint32_t *face_vertex, mf_axis_candidates *c)
 {
     *c = (mf_axis_candidates){.face_a = {-INFINITY, 0}, .face_b = {-INFINITY, 0}, .edge = {-INFINITY, 0, 0, {0, 0, 0}}};
     c->scale = frame->a->shape->radius + frame->b->shape->radius;
@@ -185,7 +176,9 @@ int mf_query_pair(const mf_pair_frame *frame, float margin, mf_axis_candidates *
     c->face_b = mf_query_faces(frame->b, frame->a_vertices, frame->a->vertex_count, margin);
     if (c->face_b.separation >= margin) return 0;
     c->projection = mf_uses_projection(frame->a, frame->b);
-    c->edge = c->projection ? mf_query_edge_directions(frame) : mf_query_edges(frame);
+    if (c->projection) c->edge = mf_query_edge_directions(frame);
+    else if (mf_edge_query_walks(frame->a)) c->edge = mf_query_edges_walk(frame, face_vertex);
+    else c->edge = mf_query_edges(frame);
     mf_measure_edge_axis(frame, c);
     return mf_is_touching(c, margin);
 }
