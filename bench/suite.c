@@ -1,5 +1,5 @@
 // Registration of the suite: every scene with every manyfold ISA, then the peers that apply; the
-// cache benchmarks on the resting scenes; thread scaling; the size sweep.
+// cache benchmarks on the resting scenes; thread scaling; the size sweep; the hull size family.
 #include "suite.h"
 
 #include "collide.h"
@@ -50,12 +50,27 @@ static const uint32_t thread_counts[] = {1, 2, 4, 8, 16};
 static const uint32_t sweep_sizes[] = {1000, 10000, 100000, 1000000, 10000000};
 #define SWEEP_SIZES (sizeof(sweep_sizes) / sizeof(sweep_sizes[0]))
 
+// collide_hull_size/<scene>/{manyfold_auto,ode}: cost per pair against hull size, rocks of 8 to 256
+// points and the bunny's hull. No Bullet: its hull clipping already takes about a minute an
+// iteration on hull48 (collide/hull48/bullet_hull). hull16 and hull48 are in collide/ as well, with
+// every implementation; the others only here, where two implementations keep the suite short.
+static const struct {
+    const char *name;
+    int in_collide;
+} hull_size_scenes[] = {
+    {"hull8", 0},  {"hull16", 1},  {"hull32", 0},  {"hull48", 1},
+    {"hull64", 0}, {"hull128", 0}, {"hull256", 0}, {"hull_bunny", 0},
+};
+#define HULL_SIZE_SCENES (sizeof(hull_size_scenes) / sizeof(hull_size_scenes[0]))
+
 static bench_scene scenes[MAX_SCENES];
 static manyfold_case manyfold_cases[MAX_SCENES][MANYFOLD_IMPLS];
 static peer_case peer_cases[MAX_SCENES][PEERS];
 static cached_case cached_cases[MAX_SCENES][2];
 static manyfold_case thread_cases[THREAD_SCENES][THREAD_COUNTS];
 static size_case size_cases[SWEEP_SIZES];
+static manyfold_case hull_size_cases[HULL_SIZE_SCENES];
+static peer_case hull_size_peers[HULL_SIZE_SCENES];
 static uint32_t scene_count = 0;
 
 static int environment_flag(const char *name)
@@ -69,6 +84,14 @@ static bench_scene *scene_named(const char *name)
     for (uint32_t i = 0; i < scene_count; ++i)
         if (strcmp(scenes[i].scene.name, name) == 0) return &scenes[i];
     return NULL;
+}
+
+// Whether a scene gets the collide/ family: all but those made for the hull size family alone.
+static int in_collide(const char *name)
+{
+    for (size_t i = 0; i < HULL_SIZE_SCENES; ++i)
+        if (strcmp(name, hull_size_scenes[i].name) == 0) return hull_size_scenes[i].in_collide;
+    return 1;
 }
 
 static void register_cached(bench_scene *s, uint32_t index)
@@ -113,9 +136,66 @@ static void register_sizes(void)
     }
 }
 
+static void register_collide(bench_scene *s, uint32_t index)
+{
+    char name[128];
+    uint32_t pairs = s->scene.pair_count;
+    for (size_t i = 0; i < MANYFOLD_IMPLS; ++i) {
+        manyfold_cases[index][i] = (manyfold_case){s, manyfold_impls[i].isa, manyfold_impls[i].threads, 0};
+        snprintf(name, sizeof(name), "collide/%s/%s", s->scene.name, manyfold_impls[i].name);
+        bench_register(name, bench_collide_manyfold, &manyfold_cases[index][i], pairs);
+    }
+    register_cached(s, index);
+    for (size_t i = 0; i < PEERS; ++i) {
+        if (!peers[i].built || (peers[i].box_only && !s->box_only)) continue;
+        peer_cases[index][i] = (peer_case){.scene = s, .kind = peers[i].kind};
+        snprintf(name, sizeof(name), "collide/%s/%s", s->scene.name, peers[i].name);
+        bench_register(name, bench_collide_peer, &peer_cases[index][i], pairs);
+    }
+}
+
+// The hulls' mean vertex count over the scene's bodies: the size the family is read against (the
+// rocks' points on the shell that fall inside the hull are not vertices).
+static double mean_vertices(const scene *s)
+{
+    double sum = 0.0;
+    for (uint32_t body = 0; body < s->body_count; ++body) {
+        mf_shape_info info = {0};
+        mf_bank_shape_info(s->bank, s->body_shape[body], &info);
+        sum += info.vertex_count;
+    }
+    return s->body_count > 0 ? sum / s->body_count : 0.0;
+}
+
+// Also says each scene's mean vertex count in the context, as "hull_vertices".
+static void register_hull_sizes(void)
+{
+    char name[128], vertices[512] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < HULL_SIZE_SCENES; ++i) {
+        bench_scene *s = scene_named(hull_size_scenes[i].name);
+        if (s == NULL) continue;
+        uint32_t pairs = s->scene.pair_count;
+        hull_size_cases[i] = (manyfold_case){s, MF_ISA_AUTO, 1, 0};
+        snprintf(name, sizeof(name), "collide_hull_size/%s/manyfold_auto", s->scene.name);
+        bench_register(name, bench_collide_manyfold, &hull_size_cases[i], pairs);
+        if (BENCH_HAVE_ODE) {
+            hull_size_peers[i] = (peer_case){.scene = s, .kind = PEER_ODE};
+            snprintf(name, sizeof(name), "collide_hull_size/%s/ode", s->scene.name);
+            bench_register(name, bench_collide_peer, &hull_size_peers[i], pairs);
+        }
+        if (used < sizeof(vertices)) {
+            int n = snprintf(vertices + used, sizeof(vertices) - used, "%s%s=%.1f", used ? " " : "", s->scene.name,
+                             mean_vertices(&s->scene));
+            used += n > 0 ? (size_t)n : 0;
+        }
+    }
+    bench_context("hull_vertices", vertices);
+}
+
 int bench_suite_register(void)
 {
-    char name[128], sizes[512] = "", fingerprints[512] = "";
+    char sizes[512] = "", fingerprints[512] = "";
     size_t sizes_used = 0, fingerprints_used = 0;
     for (const char *const *scene_name = scene_names(); *scene_name != NULL && scene_count < MAX_SCENES; ++scene_name) {
         bench_scene *s = &scenes[scene_count];
@@ -125,18 +205,7 @@ int bench_suite_register(void)
             return 1;
         }
         uint32_t pairs = s->scene.pair_count;
-        for (size_t i = 0; i < MANYFOLD_IMPLS; ++i) {
-            manyfold_cases[scene_count][i] = (manyfold_case){s, manyfold_impls[i].isa, manyfold_impls[i].threads, 0};
-            snprintf(name, sizeof(name), "collide/%s/%s", *scene_name, manyfold_impls[i].name);
-            bench_register(name, bench_collide_manyfold, &manyfold_cases[scene_count][i], pairs);
-        }
-        register_cached(s, scene_count);
-        for (size_t i = 0; i < PEERS; ++i) {
-            if (!peers[i].built || (peers[i].box_only && !s->box_only)) continue;
-            peer_cases[scene_count][i] = (peer_case){.scene = s, .kind = peers[i].kind};
-            snprintf(name, sizeof(name), "collide/%s/%s", *scene_name, peers[i].name);
-            bench_register(name, bench_collide_peer, &peer_cases[scene_count][i], pairs);
-        }
+        if (in_collide(*scene_name)) register_collide(s, scene_count);
         if (sizes_used < sizeof(sizes)) {
             int n = snprintf(sizes + sizes_used, sizeof(sizes) - sizes_used, "%s%s=%u", sizes_used ? " " : "",
                              *scene_name, pairs);
@@ -152,6 +221,7 @@ int bench_suite_register(void)
     }
     register_threads();
     register_sizes();
+    register_hull_sizes();
     bench_context("manyfold_version", mf_version());
     bench_context("manyfold_isa_best", mf_isa_name(mf_isa_best()));
     bench_context("scene_pairs", sizes);
@@ -163,8 +233,9 @@ void bench_suite_release(void)
 {
     for (uint32_t i = 0; i < scene_count; ++i) {
         for (size_t k = 0; k < PEERS; ++k) bench_peer_release(&peer_cases[i][k]);
-        bench_scene_release(&scenes[i]);
     }
+    for (size_t i = 0; i < HULL_SIZE_SCENES; ++i) bench_peer_release(&hull_size_peers[i]);
+    for (uint32_t i = 0; i < scene_count; ++i) bench_scene_release(&scenes[i]);
     bench_size_release();
     scene_count = 0;
 }

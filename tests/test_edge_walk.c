@@ -1,9 +1,10 @@
-// The Gauss-map walk (kernel/src/edge_walk.c) against the all-pairs edge query it replaces for
+// The Gauss-map walk (kernel/src/edge_walk.c), every ISA's build, against the all-pairs edge query it replaces for
 // larger hulls, on random hull pairs (resting, tilted, random orientations; thin, lumpy and round
 // clouds of 8 to 64 points); and the vertex fans the walk steps through.
 #include "bank.h"
 #include "check.h"
 #include "context.h"
+#include "dispatch.h"
 #include "pair.h"
 #include "pairs.h"
 
@@ -21,17 +22,20 @@ static void vertex_fans_hold_each_edge_at_both_ends(void)
         for (uint32_t v = 0; v < h.vertex_count; ++v) {
             CHECKF(h.vertex_fan_count[v] >= 3, "shape %u vertex %u: %u edges", shape, v, h.vertex_fan_count[v]);
             for (uint32_t k = h.vertex_fan_first[v]; k < h.vertex_fan_first[v] + h.vertex_fan_count[v]; ++k) {
-                const mf_fan_edge *f = &h.fan[k];
-                uint32_t e = f->edge;
+                uint32_t e = h.fan_edge[k], other = h.fan_other[k], twin = h.fan_twin[k];
                 CHECK(e < h.edge_count);
                 if (e >= h.edge_count) continue;
-                int joins = (h.edge_vertex0[e] == v && h.edge_vertex1[e] == f->other) ||
-                            (h.edge_vertex1[e] == v && h.edge_vertex0[e] == f->other);
-                CHECKF(joins, "shape %u vertex %u: fan edge %u does not join it to %u", shape, v, e, f->other);
+                int joins = (h.edge_vertex0[e] == v && h.edge_vertex1[e] == other) ||
+                            (h.edge_vertex1[e] == v && h.edge_vertex0[e] == other);
+                CHECKF(joins, "shape %u vertex %u: fan edge %u does not join it to %u", shape, v, e, other);
+                // The twin is the same edge in the other vertex's fan.
+                CHECK(twin >= h.vertex_fan_first[other] &&
+                      twin < h.vertex_fan_first[other] + h.vertex_fan_count[other]);
+                CHECK(h.fan_edge[twin] == e && h.fan_other[twin] == v && h.fan_twin[twin] == k);
                 mf_vec3 n0 = mf_view_normal(&h, h.edge_face0[e]), n1 = mf_view_normal(&h, h.edge_face1[e]);
-                CHECK(f->normal0.x == n0.x && f->normal0.y == n0.y && f->normal0.z == n0.z);
-                CHECK(f->normal1.x == n1.x && f->normal1.y == n1.y && f->normal1.z == n1.z);
-                CHECK(f->direction.x == h.edge_x[e] && f->direction.y == h.edge_y[e] && f->direction.z == h.edge_z[e]);
+                float expected[9] = {n0.x, n0.y, n0.z, n1.x, n1.y, n1.z, h.edge_x[e], h.edge_y[e], h.edge_z[e]};
+                for (uint32_t r = 0; r < MF_FAN_ROWS; ++r)
+                    CHECKF(h.fan_rows[r * h.fan_stride + k] == expected[r], "shape %u entry %u row %u", shape, k, r);
                 ++listed;
             }
         }
@@ -69,8 +73,17 @@ static void walk_finds_the_all_pairs_answer(void)
         mf_mat3 rotation_a;
         mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &a, &b, &rotation_a);
         if (mf_uses_projection(&a, &b)) continue;
-        mf_edge_query all = mf_query_edges(&frame), walk = mf_query_edges_walk(&frame, scratch->b_face_vertex);
+        mf_edge_query all = mf_query_edges(&frame), walk = mf_edge_walk_scalar(&frame, scratch->b_face_vertex);
         ++walked;
+        // Every ISA's build walks alike.
+        for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
+            if (!mf_isa_supported((mf_isa)isa)) continue;
+            mf_edge_query wide = mf_dispatch((mf_isa)isa).walk(&frame, scratch->b_face_vertex);
+            CHECKF(wide.separation == walk.separation && wide.edge_a == walk.edge_a && wide.edge_b == walk.edge_b &&
+                       wide.normal.x == walk.normal.x && wide.normal.y == walk.normal.y &&
+                       wide.normal.z == walk.normal.z,
+                   "pair %u: %s walk differs from the scalar walk", index, mf_isa_name((mf_isa)isa));
+        }
         found += all.separation > -INFINITY;
         if (walk.separation == all.separation && walk.edge_a == all.edge_a && walk.edge_b == all.edge_b) {
             ++identical;

@@ -7,14 +7,16 @@ writes, under bench-results/ (or --out):
   results.json          Google Benchmark's own JSON output
   report.md             pairs per second, ratios (each implementation against the best peer,
                         AVX2 against scalar, threads against one thread), the peers' agreement,
-                        the cache (warm against cold), thread scaling and the size sweep
+                        the cache (warm against cold), thread scaling, the size sweep and the
+                        cost per pair against hull size
   pairs_per_second.png  pairs per second per scene and implementation (log scale)
   pairs_vs_size.png     pairs per second and peak memory against pair count (collide_size)
   thread_scaling.png    speed-up over one thread against threads (collide_threads)
+  hull_size.png         microseconds per pair against hull vertices (collide_hull_size)
 
 --json FILE skips the run and reports on an earlier results.json. The whole suite takes about six
 minutes on two cores with the defaults; Bullet's polyhedral clipping on the hull scenes is a third
-of it. --huge adds the 10^7-pair size (about a gigabyte and a minute more).
+of it, the hull size family (collide_hull_size, no Bullet) under a minute. --huge adds the 10^7-pair size (about a gigabyte and a minute more).
 """
 import argparse
 import json
@@ -28,7 +30,8 @@ import sys
 MANYFOLD_IMPLS = ["manyfold_scalar", "manyfold_sse", "manyfold_avx2", "manyfold_avx512", "manyfold_neon",
                   "manyfold_auto", "manyfold_auto_threads"]
 PEER_IMPLS = ["bullet_hull", "bullet_boxbox", "ode"]
-FAMILIES = ["collide", "collide_threads", "collide_size"]
+FAMILIES = ["collide", "collide_threads", "collide_size", "collide_hull_size"]
+NAMED_FAMILIES = ["collide", "collide_hull_size"]  # the last part of the name is an implementation
 CACHED_IMPLS = ["manyfold_auto_cached_cold", "manyfold_auto_cached_warm"]
 AGREEMENT_COUNTERS = ["both_touching", "normal_agree", "depth_agree", "only_manyfold", "only_peer",
                       "manifolds", "contacts"]
@@ -127,9 +130,9 @@ def run_suite(args, results_path):
 
 def load_results(path):
     """(context, families): families[family][(first, second)] is one benchmark's entry, the median
-    when repeated, else the run; families are "collide" (scene, impl), "collide_threads" (scene,
-    threads) and "collide_size" (scene, pairs), the numbers as ints. An entry may carry "cv": the
-    coefficient of variation of its repetitions' wall time."""
+    when repeated, else the run; families are "collide" and "collide_hull_size" (scene, impl),
+    "collide_threads" (scene, threads) and "collide_size" (scene, pairs), the numbers as ints. An
+    entry may carry "cv": the coefficient of variation of its repetitions' wall time."""
     with open(path) as f:
         document = json.load(f)
     families = {family: {} for family in FAMILIES}
@@ -139,7 +142,7 @@ def load_results(path):
         parts = name.split("/")
         if len(parts) != 3 or parts[0] not in FAMILIES:
             continue
-        second = parts[2] if parts[0] == "collide" else int(parts[2])
+        second = parts[2] if parts[0] in NAMED_FAMILIES else int(parts[2])
         results, key = families[parts[0]], (parts[1], second)
         repeated = entry.get("run_type") == "aggregate"
         if repeated and entry.get("aggregate_name") == "cv":
@@ -278,6 +281,7 @@ def report(context, families):
     out += cache_section(results)
     out += threads_section(families["collide_threads"])
     out += size_section(families["collide_size"])
+    out += hull_size_section(context, families["collide_hull_size"])
 
     out += ["## Peer agreement with manyfold", "",
             "Fractions of pairs. A pair is touching when its deepest contact penetrates. normal_agree "
@@ -372,6 +376,50 @@ def size_section(sizes):
                   rows), ""]
     if any(entry.get("peak_rss_reset") == 0 for entry in sizes.values()):
         out += ["The peak could not be reset on this system: a size's peak may be an earlier benchmark's.", ""]
+    return out
+
+
+def context_numbers(context, key):
+    """A context value written as "name=number name=number ..." (scene_pairs, hull_vertices)."""
+    numbers = {}
+    for word in context.get(key, "").split():
+        name, _, number = word.partition("=")
+        try:
+            numbers[name] = float(number)
+        except ValueError:
+            pass
+    return numbers
+
+
+def microseconds_per_pair(entry):
+    rate = pairs_per_second(entry)
+    return 1e6 / rate if rate else None
+
+
+def format_microseconds(value):
+    return "–" if value is None else f"{value:.3g}" if value < 100 else f"{value:,.0f}"
+
+
+def hull_size_section(context, sizes):
+    if not sizes:
+        return []
+    vertices = context_numbers(context, "hull_vertices")
+    out = ["## Hull size", "",
+           "`collide_hull_size/<scene>/<impl>`: rocks of 8 to 256 points (the points on their shell that fall "
+           "inside the hull are not vertices) and the Stanford bunny's hull, one thread, auto ISA, against ODE. "
+           "Vertices: the mean over the scene's bodies. The largest hulls exceed the wide pass's limits "
+           "(`kernel/src/rows.h`) and take the scalar path. manyfold / ode is the ratio of pairs per second "
+           "(above 1: manyfold is faster); contacts are per pair, manyfold's then ODE's.", ""]
+    rows = []
+    for scene in scenes_in_order(sizes):
+        manyfold_entry, ode_entry = sizes.get((scene, "manyfold_auto")), sizes.get((scene, "ode"))
+        manyfold, ode = microseconds_per_pair(manyfold_entry), microseconds_per_pair(ode_entry)
+        count = vertices.get(scene)
+        contacts = " / ".join("–" if entry is None or "contacts" not in entry else f"{entry['contacts']:.2f}"
+                              for entry in (manyfold_entry, ode_entry))
+        rows.append([scene, "–" if count is None else f"{count:.1f}", format_microseconds(manyfold),
+                     format_microseconds(ode), format_ratio(ode, manyfold), contacts])
+    out += [table(["scene", "vertices", "manyfold µs/pair", "ode µs/pair", "manyfold / ode", "contacts"], rows), ""]
     return out
 
 
@@ -473,6 +521,35 @@ def plot_threads(threads, path):
     plt.close(figure)
 
 
+def plot_hull_sizes(context, sizes, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    vertices = context_numbers(context, "hull_vertices")
+    figure, axes = plt.subplots(figsize=(8, 5))
+    for impl, marker in (("manyfold_auto", "o-"), ("ode", "s--")):
+        points = sorted((vertices[scene], microseconds_per_pair(sizes.get((scene, impl))), scene)
+                        for scene in scenes_in_order(sizes)
+                        if scene in vertices and microseconds_per_pair(sizes.get((scene, impl))))
+        rocks = [point for point in points if point[2] != "hull_bunny"]
+        line = axes.plot([v for v, _, _ in rocks], [t for _, t, _ in rocks], marker, label=impl)
+        for v, t, scene in points:
+            if scene == "hull_bunny":
+                axes.plot([v], [t], "*", markersize=12, color=line[0].get_color())
+                axes.annotate("bunny", (v, t), textcoords="offset points", xytext=(6, -4), fontsize="small")
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlabel("hull vertices (mean over the bodies)")
+    axes.set_ylabel("microseconds per pair (one thread)")
+    axes.set_title("cost per pair against hull size (lower is better)")
+    axes.legend(fontsize="small")
+    axes.grid(which="both", alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
 def main():
     global CLOCK
     args = parse_arguments()
@@ -497,6 +574,9 @@ def main():
     if families["collide_threads"] and CLOCK == "wall":
         plot_threads(families["collide_threads"], os.path.join(args.out, "thread_scaling.png"))
         written.append("thread_scaling.png")
+    if families["collide_hull_size"] and context_numbers(context, "hull_vertices"):
+        plot_hull_sizes(context, families["collide_hull_size"], os.path.join(args.out, f"hull_size{suffix}.png"))
+        written.append(f"hull_size{suffix}.png")
     print(text)
     print(f"\nwrote {', '.join(os.path.join(args.out, name) for name in written)}, {results_path}")
     return status

@@ -19,12 +19,12 @@ mf_status mf_bank_create(mf_bank **bank)
 void mf_bank_destroy(mf_bank *bank)
 {
     if (bank == NULL) return;
-    void *arrays[] = {bank->shapes,           bank->vertex_x,         bank->vertex_y,   bank->vertex_z,
-                      bank->vertex_fan_first, bank->vertex_fan_count, bank->fan,        bank->normal_x,
-                      bank->normal_y,         bank->normal_z,         bank->offset,     bank->face_loop_first,
-                      bank->face_loop_count,  bank->loop_vertex,      bank->loop_edge,  bank->edge_vertex0,
-                      bank->edge_vertex1,     bank->edge_face0,       bank->edge_face1, bank->edge_x,
-                      bank->edge_y,           bank->edge_z,           bank->rows};
+    void *arrays[] = {
+        bank->shapes,           bank->vertex_x,  bank->vertex_y,     bank->vertex_z,        bank->vertex_fan_first,
+        bank->vertex_fan_count, bank->fan_edge,  bank->fan_other,    bank->fan_twin,        bank->normal_x,
+        bank->normal_y,         bank->normal_z,  bank->offset,       bank->face_loop_first, bank->face_loop_count,
+        bank->loop_vertex,      bank->loop_edge, bank->edge_vertex0, bank->edge_vertex1,    bank->edge_face0,
+        bank->edge_face1,       bank->edge_x,    bank->edge_y,       bank->edge_z,          bank->rows};
     for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); ++i) free(arrays[i]);
     free(bank);
 }
@@ -60,8 +60,9 @@ static int reserve(mf_bank *b, uint32_t vertices, uint32_t faces, uint32_t loops
     void **face_arrays[] = {(void **)&b->normal_x, (void **)&b->normal_y,        (void **)&b->normal_z,
                             (void **)&b->offset,   (void **)&b->face_loop_first, (void **)&b->face_loop_count};
     size_t face_sizes[] = {4, 4, 4, 4, 4, 2};
-    void **loop_arrays[] = {(void **)&b->loop_vertex, (void **)&b->loop_edge, (void **)&b->fan};
-    size_t loop_sizes[] = {2, 2, sizeof(mf_fan_edge)};
+    void **loop_arrays[] = {(void **)&b->loop_vertex, (void **)&b->loop_edge, (void **)&b->fan_edge,
+                            (void **)&b->fan_other, (void **)&b->fan_twin};
+    size_t loop_sizes[] = {2, 2, 2, 2, 2};
     void **edge_arrays[] = {(void **)&b->edge_vertex0, (void **)&b->edge_vertex1, (void **)&b->edge_face0,
                             (void **)&b->edge_face1,   (void **)&b->edge_x,       (void **)&b->edge_y,
                             (void **)&b->edge_z};
@@ -69,7 +70,7 @@ static int reserve(mf_bank *b, uint32_t vertices, uint32_t faces, uint32_t loops
     return grow_group(shape_arrays, shape_sizes, 1, &b->shape_capacity, b->shape_count + 1) &&
            grow_group(vertex_arrays, vertex_sizes, 5, &b->vertex_capacity, b->vertex_count + vertices) &&
            grow_group(face_arrays, face_sizes, 6, &b->face_capacity, b->face_count + faces) &&
-           grow_group(loop_arrays, loop_sizes, 3, &b->loop_capacity, b->loop_count + loops) &&
+           grow_group(loop_arrays, loop_sizes, 5, &b->loop_capacity, b->loop_count + loops) &&
            grow_group(edge_arrays, edge_sizes, 7, &b->edge_capacity, b->edge_count + edges) &&
            grow_group(row_arrays, row_sizes, 1, &b->row_capacity, b->row_count + rows);
 }
@@ -144,14 +145,26 @@ static void write_fans(mf_bank *bank, uint32_t shape)
         at += count[v];
         count[v] = 0;
     }
-    mf_fan_edge *fan = bank->fan + s->loop_first;
+    uint16_t *edge = bank->fan_edge + s->loop_first, *other = bank->fan_other + s->loop_first;
+    uint16_t *twin = bank->fan_twin + s->loop_first;
+    uint32_t stride = mf_fan_stride(s->loop_count);
+    float *rows = bank->rows + s->fan_rows_first;
+    memset(rows, 0, MF_FAN_ROWS * stride * sizeof(float));
     for (uint32_t e = 0; e < s->edge_count; ++e) {
         uint32_t v0 = hull.edge_vertex0[e], v1 = hull.edge_vertex1[e];
-        mf_fan_edge entry = {mf_view_normal(&hull, hull.edge_face0[e]), mf_view_normal(&hull, hull.edge_face1[e]),
-                             (mf_vec3){hull.edge_x[e], hull.edge_y[e], hull.edge_z[e]}, (uint16_t)e, (uint16_t)v1};
-        fan[first[v0] + count[v0]++] = entry;
-        entry.other = (uint16_t)v0;
-        fan[first[v1] + count[v1]++] = entry;
+        uint32_t k0 = first[v0] + count[v0]++, k1 = first[v1] + count[v1]++;
+        edge[k0] = edge[k1] = (uint16_t)e;
+        other[k0] = (uint16_t)v1;
+        other[k1] = (uint16_t)v0;
+        twin[k0] = (uint16_t)k1;
+        twin[k1] = (uint16_t)k0;
+        mf_vec3 values[3] = {mf_view_normal(&hull, hull.edge_face0[e]), mf_view_normal(&hull, hull.edge_face1[e]),
+                             (mf_vec3){hull.edge_x[e], hull.edge_y[e], hull.edge_z[e]}};
+        for (uint32_t r = 0; r < 3; ++r) {
+            float components[3] = {values[r].x, values[r].y, values[r].z};
+            for (uint32_t c = 0; c < 3; ++c)
+                rows[(3 * r + c) * stride + k0] = rows[(3 * r + c) * stride + k1] = components[c];
+        }
     }
 }
 
@@ -217,7 +230,8 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     mf_rows rows = {vertex_count, face_count};
     int wide =
         vertex_count <= MF_WIDE_MAX_VERTICES && face_count <= MF_WIDE_MAX_FACES && edge_count <= MF_WIDE_MAX_EDGES;
-    uint32_t row_count = wide ? mf_rows_total(rows) + MF_EDGE_ROWS * mf_edge_rows_padded(edge_count) : 0;
+    uint32_t wide_rows = wide ? mf_rows_total(rows) + MF_EDGE_ROWS * mf_edge_rows_padded(edge_count) : 0;
+    uint32_t row_count = wide_rows + MF_FAN_ROWS * mf_fan_stride(loop_count);
     directed_edge *directed = malloc(loop_count * sizeof(directed_edge));
     if (directed == NULL) return MF_ERR_OUT_OF_MEMORY;
     if (!reserve(bank, vertex_count, face_count, loop_count, edge_count, row_count)) {
@@ -240,6 +254,7 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         .merged_facets = poly->merged_facets,
         .rows_first = wide ? bank->row_count : UINT32_MAX,
         .edge_rows_first = wide ? bank->row_count + mf_rows_total(rows) : UINT32_MAX,
+        .fan_rows_first = bank->row_count + wide_rows,
     };
     mf_status status = MF_OK;
 
@@ -376,7 +391,11 @@ mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape)
         .vertex_z = bank->vertex_z + s->vertex_first,
         .vertex_fan_first = bank->vertex_fan_first + s->vertex_first,
         .vertex_fan_count = bank->vertex_fan_count + s->vertex_first,
-        .fan = bank->fan + s->loop_first,
+        .fan_edge = bank->fan_edge + s->loop_first,
+        .fan_other = bank->fan_other + s->loop_first,
+        .fan_twin = bank->fan_twin + s->loop_first,
+        .fan_rows = bank->rows + s->fan_rows_first,
+        .fan_stride = mf_fan_stride(s->loop_count),
         .normal_x = bank->normal_x + s->face_first,
         .normal_y = bank->normal_y + s->face_first,
         .normal_z = bank->normal_z + s->face_first,

@@ -3,13 +3,6 @@
 
 #include "manyfold.h"
 
-// One edge around a vertex with what the Gauss-map walk (edge_walk.c) tests it by, in one place:
-// its faces' normals and its direction, the same floats as the edge arrays hold.
-typedef struct mf_fan_edge {
-    mf_vec3 normal0, normal1, direction;
-    uint16_t edge, other; // the edge, and the vertex at its other end
-} mf_fan_edge;
-
 // One shape's ranges in the bank's arrays. Indices stored inside a shape (loops, edges) are local
 // to it, so a shape's data reads the same wherever it sits.
 typedef struct mf_shape {
@@ -21,6 +14,7 @@ typedef struct mf_shape {
     uint32_t input_points, welded_points, merged_facets;
     uint32_t rows_first;      // into the bank's rows; UINT32_MAX when the hull is too large for the wide pass
     uint32_t edge_rows_first; // its edge rows (rows.h), after the bundle rows
+    uint32_t fan_rows_first;  // its fan rows (rows.h), for every shape
     // A parallelepiped (8 vertices, 12 edges in 3 directions, every vertex on an edge of each) has
     // so few edge axes that projecting onto all of them beats the Gauss-map test.
     uint32_t parallelepiped;
@@ -40,7 +34,7 @@ struct mf_bank {
     uint32_t shape_count, shape_capacity;
 
     float *vertex_x, *vertex_y, *vertex_z;
-    uint32_t *vertex_fan_first; // a vertex's edges: fan[first, first + count), shape-local
+    uint32_t *vertex_fan_first; // a vertex's edges: fan entries [first, first + count), shape-local
     uint16_t *vertex_fan_count;
     uint32_t vertex_count, vertex_capacity;
 
@@ -52,8 +46,9 @@ struct mf_bank {
     uint16_t *loop_vertex; // face vertex loops, counter-clockwise seen from outside
     uint16_t *loop_edge;   // the edge from loop_vertex[k] to the next vertex of the loop
     // Each edge meets two vertices, so the vertices' fans have as many entries as the loops: they
-    // share the loops' range.
-    mf_fan_edge *fan;
+    // share the loops' range. Per entry: the edge, the vertex at its other end, and where the same
+    // edge sits in that vertex's fan. The floats the walk tests are in the fan rows (rows.h).
+    uint16_t *fan_edge, *fan_other, *fan_twin;
     uint32_t loop_count, loop_capacity;
 
     uint16_t *edge_vertex0, *edge_vertex1, *edge_face0, *edge_face1; // face0 runs vertex0 -> vertex1
@@ -89,8 +84,9 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *polyhedron,
 typedef struct mf_hull_view {
     const float *vertex_x, *vertex_y, *vertex_z;
     const uint32_t *vertex_fan_first;
-    const uint16_t *vertex_fan_count;
-    const mf_fan_edge *fan;
+    const uint16_t *vertex_fan_count, *fan_edge, *fan_other, *fan_twin;
+    const float *fan_rows; // MF_FAN_ROWS rows of fan_stride floats
+    uint32_t fan_stride;
     const float *normal_x, *normal_y, *normal_z, *offset;
     const uint32_t *face_loop_first;
     const uint16_t *face_loop_count;

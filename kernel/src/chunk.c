@@ -67,7 +67,7 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
             if (have_frame) { // as mf_query_pair: the edge query, measured where it decides
                 frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 1, worker->scratch, &a,
                                           &b);
-                candidates.edge = mf_edge_query_walks(&a) ? mf_query_edges_walk(&frame, worker->scratch->b_face_vertex)
+                candidates.edge = mf_edge_query_walks(&a) ? context->kernel.walk(&frame, worker->scratch->b_face_vertex)
                                                           : context->kernel.edges(&frame);
                 mf_measure_edge_axis(&frame, &candidates);
             }
@@ -120,7 +120,8 @@ static void collide_scalar(const mf_context *context, mf_worker *worker, const m
 {
     mf_axis_candidates candidates;
     mf_axis used;
-    mf_collide_scalar(&context->config, worker->scratch, bank, bodies, pair, result, &candidates, &used);
+    mf_collide_scalar(&context->config, context->kernel.walk, worker->scratch, bank, bodies, pair, result, &candidates,
+                      &used);
     if (worker->caching) mf_cache_store(&result->cache, bodies, pair, &candidates, result->count > 0 ? &used : NULL);
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "edge_lanes.h"
+#include "edge_walk.h"
 #include "wide_pass.h"
 
 // Box pairs run end to end in lanes (box_pass.h); the scalar path has a width-1 build of it.
@@ -12,6 +13,7 @@ typedef struct mf_wide_kernel {
     mf_wide_axes_fn *axes; // NULL for the scalar path
     mf_box_pairs_fn *boxes;
     mf_edge_lanes_fn *edges; // NULL for the scalar path
+    mf_edge_walk_fn *walk;
     uint32_t width;
 } mf_wide_kernel;
 

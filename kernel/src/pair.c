@@ -191,14 +191,15 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
         result->contacts[k].point = mf_add(mf_mat3_mul(rotation_a, result->contacts[k].point), position_a);
 }
 
-void mf_collide_scalar(const mf_config *config, mf_pair_scratch *scratch, const mf_bank *bank, const mf_bodies *bodies,
-                       mf_pair pair, mf_pair_result *result, mf_axis_candidates *candidates, mf_axis *used)
+void mf_collide_scalar(const mf_config *config, mf_edge_walk_fn *walk, mf_pair_scratch *scratch, const mf_bank *bank,
+                       const mf_bodies *bodies, mf_pair pair, mf_pair_result *result, mf_axis_candidates *candidates,
+                       mf_axis *used)
 {
     mf_hull_view a, b;
     mf_mat3 rotation_a;
     mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 1, &a, &b, &rotation_a);
     result->count = 0;
     *used = (mf_axis){MF_AXIS_FACE_A, 0, 0, 0, {0, 0, 0}};
-    if (mf_query_pair(&frame, config->margin, scratch->b_face_vertex, candidates))
+    if (mf_query_pair(&frame, config->margin, walk, scratch->b_face_vertex, candidates))
         mf_contacts_for_pair(config, &frame, candidates, &rotation_a, bodies->transform[pair.a].p, result, used);
 }

@@ -21,6 +21,8 @@ void mf_contacts_from_axes(const mf_config *config, const mf_pair_frame *frame, 
 void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, const mf_axis_candidates *candidates,
                           const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result, mf_axis *used);
 
-// The whole scalar path for one pair; `candidates` and `used` tell what the search found.
-void mf_collide_scalar(const mf_config *config, mf_pair_scratch *scratch, const mf_bank *bank, const mf_bodies *bodies,
-                       mf_pair pair, mf_pair_result *result, mf_axis_candidates *candidates, mf_axis *used);
+// The whole scalar path for one pair; `candidates` and `used` tell what the search found. `walk`:
+// the ISA's build of the Gauss-map walk (they all answer the same).
+void mf_collide_scalar(const mf_config *config, mf_edge_walk_fn *walk, mf_pair_scratch *scratch, const mf_bank *bank,
+                       const mf_bodies *bodies, mf_pair pair, mf_pair_result *result, mf_axis_candidates *candidates,
+                       mf_axis *used);

@@ -45,3 +45,12 @@ static inline uint32_t mf_edge_rows_padded(uint32_t edges)
 {
     return (edges + MF_EDGE_LANES - 1) / MF_EDGE_LANES * MF_EDGE_LANES;
 }
+
+// Every shape keeps its vertex fans (bank.h) as rows for the Gauss-map walk (edge_walk.c), which
+// tests all the edges around a vertex at once: per fan entry its edge's normal0, normal1 and unit
+// direction, 3 components each. Each row has MF_FAN_PAD entries more than the shape has fan
+// entries, zeros, so that a full register loaded at the last fan stays within the rows.
+#define MF_FAN_ROWS 9
+#define MF_FAN_PAD 16
+
+static inline uint32_t mf_fan_stride(uint32_t fan_entries) { return fan_entries + MF_FAN_PAD; }

@@ -167,7 +167,8 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *c)
     else if (gap < c->edge.separation) c->edge.separation = gap;
 }
 
-int mf_query_pair(const mf_pair_frame *frame, float margin, uint32_t *face_vertex, mf_axis_candidates *c)
+int mf_query_pair(const mf_pair_frame *frame, float margin, mf_edge_walk_fn *walk, uint32_t *face_vertex,
+                  mf_axis_candidates *c)
 {
     *c = (mf_axis_candidates){.face_a = {-INFINITY, 0}, .face_b = {-INFINITY, 0}, .edge = {-INFINITY, 0, 0, {0, 0, 0}}};
     c->scale = frame->a->shape->radius + frame->b->shape->radius;
@@ -177,7 +178,7 @@ int mf_query_pair(const mf_pair_frame *frame, float margin, uint32_t *face_verte
     if (c->face_b.separation >= margin) return 0;
     c->projection = mf_uses_projection(frame->a, frame->b);
     if (c->projection) c->edge = mf_query_edge_directions(frame);
-    else if (mf_edge_query_walks(frame->a)) c->edge = mf_query_edges_walk(frame, face_vertex);
+    else if (mf_edge_query_walks(frame->a)) c->edge = walk(frame, face_vertex);
     else c->edge = mf_query_edges(frame);
     mf_measure_edge_axis(frame, c);
     return mf_is_touching(c, margin);

@@ -31,10 +31,12 @@ typedef struct scene {
     uint32_t pair_count;
 } scene;
 
-// Names: "box_box", "box_resting", "hull16", "hull48", "nearmiss", "crowd", "pile_step".
-// pair_count 0 means the scene's default size (20000; crowd 1000000). pile_step, a settled pile
-// with its broad phase's pairs, keeps every pair of the last body it drops, so it may hold a few
-// more pairs than asked for.
+// Names: "box_box", "box_resting", "hull16", "hull48", "nearmiss", "crowd", "pile_step", and the
+// rest of the hull size family: "hull8", "hull32", "hull64", "hull128", "hull256" (rocks of that
+// many points, like hull16 and hull48) and "hull_bunny" (the Stanford bunny's hull at rock size).
+// pair_count 0 means the scene's default size (20000; crowd 1000000, hull256 10000, hull_bunny
+// 4000). pile_step, a settled pile with its broad phase's pairs, keeps every pair of the last body
+// it drops, so it may hold a few more pairs than asked for.
 mf_status scene_make(const char *name, uint32_t pair_count, uint64_t seed, scene *out);
 void scene_free(scene *s);
 

@@ -1,6 +1,7 @@
-// The six scenes: how their shapes are chosen and how each pair's bodies are posed.
+// The scenes but pile_step: how their shapes are chosen and how each pair's bodies are posed.
 #include "scene_recipes.h"
 
+#include "scene_bunny.h"
 #include "scene_math.h"
 #include "scene_rock.h"
 #include "scene_store.h"
@@ -89,14 +90,53 @@ static mf_status rock_scene(scene *s, const char *name, uint32_t points, uint32_
     return status;
 }
 
+// The hull size family: the same rocks and overlaps with ever more points, so that the cost per
+// pair can be read against hull size. The more points on the shell, the more fall inside the hull:
+// hull32's rocks have about 29 vertices, hull256's about 106.
+mf_status scene_recipe_hull8(scene *s, uint32_t pair_count, scene_random *random)
+{
+    return rock_scene(s, "hull8", 8, pair_count, random);
+}
+
 mf_status scene_recipe_hull16(scene *s, uint32_t pair_count, scene_random *random)
 {
     return rock_scene(s, "hull16", 16, pair_count, random);
 }
 
+mf_status scene_recipe_hull32(scene *s, uint32_t pair_count, scene_random *random)
+{
+    return rock_scene(s, "hull32", 32, pair_count, random);
+}
+
 mf_status scene_recipe_hull48(scene *s, uint32_t pair_count, scene_random *random)
 {
     return rock_scene(s, "hull48", 48, pair_count, random);
+}
+
+mf_status scene_recipe_hull64(scene *s, uint32_t pair_count, scene_random *random)
+{
+    return rock_scene(s, "hull64", 64, pair_count, random);
+}
+
+mf_status scene_recipe_hull128(scene *s, uint32_t pair_count, scene_random *random)
+{
+    return rock_scene(s, "hull128", 128, pair_count, random);
+}
+
+mf_status scene_recipe_hull256(scene *s, uint32_t pair_count, scene_random *random)
+{
+    return rock_scene(s, "hull256", 256, pair_count, random);
+}
+
+// Every body the bunny's hull, the size of a rock, posed as in the rock scenes. One shape for all,
+// as a game's many copies of one asset: its rows stay in cache, where the rock pools' may not.
+mf_status scene_recipe_hull_bunny(scene *s, uint32_t pair_count, scene_random *random)
+{
+    uint32_t bunny;
+    mf_status status = scene_store_create(s, "hull_bunny", 2 * pair_count, pair_count);
+    if (status == MF_OK) status = scene_bunny_add(s, 1.0f, &bunny);
+    if (status == MF_OK) overlapping_pairs(s, pair_count, random, &bunny, 1);
+    return status;
 }
 
 // One ground slab (body 0, top face at y = 0) shared by a grid of unit boxes lying face down on it:

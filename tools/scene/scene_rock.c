@@ -4,7 +4,7 @@
 #include "scene_math.h"
 #include "scene_store.h"
 
-#define ROCK_MAX_POINTS 64
+#define ROCK_MAX_POINTS 256
 
 // Whether the hull of the points holds a ball of the given radius around the origin, tried in a
 // scratch bank so that a rejected rock leaves no trace in the scene. Fails only when the bank

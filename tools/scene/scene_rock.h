@@ -5,6 +5,6 @@
 #include "scene.h"
 #include "scene_random.h"
 
-// Registers a rock of point_count (at most 64) points at 85-100% of the radius, redrawn until its
+// Registers a rock of point_count (at most 256) points at 85-100% of the radius, redrawn until its
 // hull holds a ball of a quarter of the radius around the origin.
 mf_status scene_rock_add(scene *s, scene_random *random, uint32_t point_count, float radius, uint32_t *shape);
