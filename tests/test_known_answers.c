@@ -2,6 +2,7 @@
 // stream's rules (capacity, resumption, bounds, max_contacts). One behaviour per test.
 #include "check.h"
 #include "harness.h"
+#include "pairs.h"
 #include "pool.h"
 #include "reference.h"
 
@@ -66,7 +67,8 @@ static void check_crate_corners(const test_output *out, mf_transform crate, doub
         double world_corner[3];
         ref_pose_apply(&pose, local, world_corner);
         double distance;
-        uint32_t k = test_nearest_contact(out, world_corner[0], world_corner[1] - 0.5 * gap, world_corner[2], &distance);
+        uint32_t k =
+            test_nearest_contact(out, world_corner[0], world_corner[1] - 0.5 * gap, world_corner[2], &distance);
         CHECKF(distance < 1e-4, "corner %d (%.6f %.6f %.6f): nearest contact %.3g away", corner, world_corner[0],
                world_corner[1] - 0.5 * gap, world_corner[2], distance);
         CHECK_NEAR(out->contacts[k].separation, gap, 1e-5);
@@ -167,7 +169,8 @@ static void crate_overhanging_an_edge_gets_the_overlap_rectangle(void)
         for (int c = 0; c < 4; ++c) {
             double distance;
             uint32_t k = test_nearest_contact(&out, corners[c][0], ground_top - 0.0025, corners[c][1], &distance);
-            CHECKF(distance < 1e-4, "corner (%g, %g): nearest contact %.3g away", corners[c][0], corners[c][1], distance);
+            CHECKF(distance < 1e-4, "corner (%g, %g): nearest contact %.3g away", corners[c][0], corners[c][1],
+                   distance);
             CHECK_NEAR(out.contacts[k].separation, -0.005, 1e-5);
         }
     }
@@ -198,8 +201,8 @@ static void world_edge(const mf_bank *bank, uint32_t shape, mf_transform t, uint
     double wp[3], wq[3];
     ref_pose_apply(&pose, p, wp);
     ref_pose_apply(&pose, q, wq);
-    double length = sqrt((wq[0] - wp[0]) * (wq[0] - wp[0]) + (wq[1] - wp[1]) * (wq[1] - wp[1]) +
-                         (wq[2] - wp[2]) * (wq[2] - wp[2]));
+    double length =
+        sqrt((wq[0] - wp[0]) * (wq[0] - wp[0]) + (wq[1] - wp[1]) * (wq[1] - wp[1]) + (wq[2] - wp[2]) * (wq[2] - wp[2]));
     for (int c = 0; c < 3; ++c) {
         direction[c] = (wq[c] - wp[c]) / length;
         middle[c] = 0.5 * (wp[c] + wq[c]);
@@ -284,6 +287,68 @@ static void swapping_bodies_mirrors_the_manifold(void)
     crossed_cubes(&a, &b);
     check_mirrored(w.bank, w.cube, a, w.cube, b, "crossed cubes");
     mf_bank_destroy(w.bank);
+}
+
+// Random pairs of every kind (boxes, hulls, both; resting, tilted, crossing, near misses), each
+// collided as (a, b) and as (b, a), on every ISA: the two manifolds are exact mirrors.
+static void swapped_pairs_give_exactly_mirrored_manifolds(void)
+{
+    test_pool pool;
+    CHECK_EQ(test_pool_make(61, 16, 48, &pool), MF_OK);
+    enum { PAIRS = 3000 };
+    uint32_t *shapes = malloc(2 * PAIRS * sizeof(uint32_t));
+    mf_transform *transforms = malloc(2 * PAIRS * sizeof(mf_transform));
+    mf_pair *forward = malloc(PAIRS * sizeof(mf_pair)), *backward = malloc(PAIRS * sizeof(mf_pair));
+    mf_manifold *manifolds = malloc(2 * PAIRS * sizeof(mf_manifold));
+    mf_contact *contacts = malloc(2 * PAIRS * MF_MAX_CONTACTS * sizeof(mf_contact));
+    CHECK(shapes && transforms && forward && backward && manifolds && contacts);
+    for (uint32_t category = TEST_PAIRS_BOX;
+         shapes && transforms && forward && backward && manifolds && contacts && category <= TEST_PAIRS_MIXED;
+         ++category) {
+        for (uint32_t i = 0; i < PAIRS; ++i) {
+            test_make_pair(&pool, (test_category)category, 907, i, 0.02f, shapes + 2 * i, transforms + 2 * i);
+            forward[i] = (mf_pair){2 * i, 2 * i + 1};
+            backward[i] = (mf_pair){2 * i + 1, 2 * i};
+        }
+        mf_bodies bodies = {shapes, transforms, 2 * PAIRS};
+        uint32_t touching = 0;
+        for (int isa = MF_ISA_SCALAR; isa <= MF_ISA_NEON; ++isa) {
+            if (!mf_isa_supported((mf_isa)isa)) continue;
+            mf_config config = mf_config_default();
+            config.isa = (mf_isa)isa;
+            mf_context *context;
+            CHECK_EQ(mf_context_create(&config, &context), MF_OK);
+            mf_stream ab = {manifolds, PAIRS, 0, contacts, PAIRS * MF_MAX_CONTACTS, 0, 0};
+            mf_stream ba = {manifolds + PAIRS,       PAIRS, 0, contacts + PAIRS * MF_MAX_CONTACTS,
+                            PAIRS * MF_MAX_CONTACTS, 0,     0};
+            CHECK_EQ(mf_collide(context, pool.bank, &bodies, forward, PAIRS, &ab), MF_OK);
+            CHECK_EQ(mf_collide(context, pool.bank, &bodies, backward, PAIRS, &ba), MF_OK);
+            mf_context_destroy(context);
+            CHECKF(ab.manifold_count == ba.manifold_count, "category %u %s: %u vs %u manifolds", category,
+                   mf_isa_name((mf_isa)isa), ab.manifold_count, ba.manifold_count);
+            touching = ab.manifold_count;
+            for (uint32_t m = 0; m < ab.manifold_count && m < ba.manifold_count; ++m) {
+                const mf_manifold *x = &ab.manifolds[m], *y = &ba.manifolds[m];
+                int same = x->pair == y->pair && x->count == y->count && y->normal.x == -x->normal.x &&
+                           y->normal.y == -x->normal.y && y->normal.z == -x->normal.z;
+                for (uint32_t k = 0; same && k < x->count; ++k) {
+                    const mf_contact *c = &ab.contacts[x->first + k], *d = &ba.contacts[y->first + k];
+                    same = c->point.x == d->point.x && c->point.y == d->point.y && c->point.z == d->point.z &&
+                           c->separation == d->separation && d->id == swap_halves(c->id);
+                }
+                CHECKF(same, "category %u %s: pair %u is not mirrored exactly", category, mf_isa_name((mf_isa)isa),
+                       x->pair);
+            }
+        }
+        CHECKF(touching > PAIRS / 4, "category %u: only %u of %u pairs touch", category, touching, PAIRS);
+    }
+    free(shapes);
+    free(transforms);
+    free(forward);
+    free(backward);
+    free(manifolds);
+    free(contacts);
+    test_pool_free(&pool);
 }
 
 static void resting_ids_name_the_ground_face_and_the_crate_corners(void)
@@ -372,7 +437,8 @@ static void octagon_resting_keeps_as_many_corners_as_allowed(void)
                 ref_pose_apply(&pose, local, p);
                 mf_vec3 q = out.contacts[c].point;
                 p[1] -= 0.5 * out.contacts[c].separation;
-                best = fmin(best, sqrt((p[0] - q.x) * (p[0] - q.x) + (p[1] - q.y) * (p[1] - q.y) + (p[2] - q.z) * (p[2] - q.z)));
+                best = fmin(best, sqrt((p[0] - q.x) * (p[0] - q.x) + (p[1] - q.y) * (p[1] - q.y) +
+                                       (p[2] - q.z) * (p[2] - q.z)));
             }
             CHECKF(best < 1e-4, "max_contacts %u: contact %u is %.3g from every bottom corner", k, c, best);
             CHECK_NEAR(out.contacts[c].separation, -0.01, 1e-5);
@@ -392,8 +458,10 @@ static void nearly_touching_boxes_get_no_point_off_either_hull(void)
     uint32_t a, b;
     CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){0.342992932f, 0.287949651f, 0.9563393f}, &a), MF_OK);
     CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){0.908283174f, 0.124000072f, 0.585102022f}, &b), MF_OK);
-    mf_transform ta = {{-0.224176601f, 4.9430356f, 2.89894605f}, {0.458179861f, 0.386113763f, -0.373747587f, 0.708025515f}};
-    mf_transform tb = {{-0.00934692845f, 3.00134563f, 2.90108395f}, {-0.16508992f, 0.306104183f, 0.551097155f, -0.758509994f}};
+    mf_transform ta = {{-0.224176601f, 4.9430356f, 2.89894605f},
+                       {0.458179861f, 0.386113763f, -0.373747587f, 0.708025515f}};
+    mf_transform tb = {{-0.00934692845f, 3.00134563f, 2.90108395f},
+                       {-0.16508992f, 0.306104183f, 0.551097155f, -0.758509994f}};
     test_output out;
     CHECK_EQ(test_collide_pair(bank, NULL, a, ta, b, tb, &out), MF_OK);
     CHECK_EQ(test_reference_check(bank, NULL, a, ta, b, tb, &out), 0);
@@ -409,8 +477,10 @@ static void speculative_edge_contact_lies_on_both_surfaces(void)
     uint32_t a, b;
     CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){0.126547828f, 0.327702463f, 0.316575885f}, &a), MF_OK);
     CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){0.833858967f, 0.476751357f, 0.105632529f}, &b), MF_OK);
-    mf_transform ta = {{5.32909107f, 3.02068949f, 2.63771653f}, {0.60050869f, -0.657230675f, -0.23731789f, -0.388738215f}};
-    mf_transform tb = {{5.42446661f, 3.27743435f, 2.73894739f}, {-0.0306918062f, -0.947132587f, 0.318562895f, -0.0227057375f}};
+    mf_transform ta = {{5.32909107f, 3.02068949f, 2.63771653f},
+                       {0.60050869f, -0.657230675f, -0.23731789f, -0.388738215f}};
+    mf_transform tb = {{5.42446661f, 3.27743435f, 2.73894739f},
+                       {-0.0306918062f, -0.947132587f, 0.318562895f, -0.0227057375f}};
     mf_config config = mf_config_default();
     config.linear_slop = 0.0f;
     test_output out;
@@ -474,8 +544,13 @@ static output collide_all(const batch *b, const mf_config *config)
     output o = {0};
     uint32_t manifold_capacity, contact_capacity;
     mf_stream_bound(b->pair_count, config->max_contacts, &manifold_capacity, &contact_capacity);
-    mf_stream stream = {malloc(manifold_capacity * sizeof(mf_manifold)), manifold_capacity, 0,
-                        malloc(contact_capacity * sizeof(mf_contact)), contact_capacity, 0, 0};
+    mf_stream stream = {malloc(manifold_capacity * sizeof(mf_manifold)),
+                        manifold_capacity,
+                        0,
+                        malloc(contact_capacity * sizeof(mf_contact)),
+                        contact_capacity,
+                        0,
+                        0};
     mf_context *context;
     CHECK_EQ(mf_context_create(config, &context), MF_OK);
     mf_bodies bodies = {b->shapes, b->transforms, 2 * b->pair_count};
@@ -493,9 +568,15 @@ static output collide_all(const batch *b, const mf_config *config)
 static output collide_in_pieces(const batch *b, const mf_config *config, uint32_t manifold_capacity,
                                 uint32_t contact_capacity, uint32_t *calls)
 {
-    output o = {malloc(b->pair_count * sizeof(mf_manifold)), malloc(b->pair_count * MF_MAX_CONTACTS * sizeof(mf_contact)), 0, 0};
-    mf_stream stream = {malloc(manifold_capacity * sizeof(mf_manifold) + 1), manifold_capacity, 0,
-                        malloc(contact_capacity * sizeof(mf_contact) + 1), contact_capacity, 0, 0};
+    output o = {malloc(b->pair_count * sizeof(mf_manifold)),
+                malloc(b->pair_count * MF_MAX_CONTACTS * sizeof(mf_contact)), 0, 0};
+    mf_stream stream = {malloc(manifold_capacity * sizeof(mf_manifold) + 1),
+                        manifold_capacity,
+                        0,
+                        malloc(contact_capacity * sizeof(mf_contact) + 1),
+                        contact_capacity,
+                        0,
+                        0};
     mf_context *context;
     CHECK_EQ(mf_context_create(config, &context), MF_OK);
     mf_bodies bodies = {b->shapes, b->transforms, 2 * b->pair_count};
@@ -512,7 +593,8 @@ static output collide_in_pieces(const batch *b, const mf_config *config, uint32_
             mf_manifold manifold = stream.manifolds[m];
             CHECKF(manifold.pair < piece, "manifold for pair %u beyond pairs_done %u", manifold.pair, piece);
             manifold.pair += done;
-            for (uint32_t k = 0; k < manifold.count; ++k) o.contacts[o.contact_count + k] = stream.contacts[manifold.first + k];
+            for (uint32_t k = 0; k < manifold.count; ++k)
+                o.contacts[o.contact_count + k] = stream.contacts[manifold.first + k];
             manifold.first = o.contact_count;
             o.contact_count += manifold.count;
             o.manifolds[o.manifold_count++] = manifold;
@@ -561,10 +643,8 @@ static void stream_of_capacity_one_loses_nothing(void)
         uint32_t max_contacts, manifold_capacity, contact_capacity;
         const char *what;
     } cases[] = {
-        {4, 1, 4 * 120, "one manifold at a time"},
-        {4, 120, 4, "max_contacts contacts at a time"},
-        {1, 120, 1, "one contact at a time"},
-        {1, 1, 1, "one manifold and one contact at a time"},
+        {4, 1, 4 * 120, "one manifold at a time"}, {4, 120, 4, "max_contacts contacts at a time"},
+        {1, 120, 1, "one contact at a time"},      {1, 1, 1, "one manifold and one contact at a time"},
         {8, 2, 9, "two manifolds, nine contacts"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
@@ -626,8 +706,9 @@ static void stream_bound_never_gives_capacity_error(void)
         shapes[2 * i] = w.ground;
         transforms[2 * i] = test_pose(0, 0, 0, TEST_IDENTITY);
         shapes[2 * i + 1] = i % 2 ? w.octagon : w.crate;
-        transforms[2 * i + 1] = i % 2 ? test_pose(0.1 * i - 3, ground_top + 0.2 - 0.01, 0, test_quat_axis_angle(0, 1, 0, 0.1 * i))
-                                      : crate_pose(0.1 * i - 3, 0.5, 0.1 * i, -0.01);
+        transforms[2 * i + 1] =
+            i % 2 ? test_pose(0.1 * i - 3, ground_top + 0.2 - 0.01, 0, test_quat_axis_angle(0, 1, 0, 0.1 * i))
+                  : crate_pose(0.1 * i - 3, 0.5, 0.1 * i, -0.01);
         pairs[i] = (mf_pair){2 * i, 2 * i + 1};
     }
     mf_bodies bodies = {shapes, transforms, 2 * PAIRS};
@@ -637,8 +718,13 @@ static void stream_bound_never_gives_capacity_error(void)
         uint32_t manifold_capacity = 0, contact_capacity = 0;
         mf_stream_bound(PAIRS, k, &manifold_capacity, &contact_capacity);
         CHECK(manifold_capacity >= PAIRS && contact_capacity >= PAIRS * k);
-        mf_stream stream = {malloc(manifold_capacity * sizeof(mf_manifold)), manifold_capacity, 0,
-                            malloc(contact_capacity * sizeof(mf_contact)), contact_capacity, 0, 0};
+        mf_stream stream = {malloc(manifold_capacity * sizeof(mf_manifold)),
+                            manifold_capacity,
+                            0,
+                            malloc(contact_capacity * sizeof(mf_contact)),
+                            contact_capacity,
+                            0,
+                            0};
         mf_context *context;
         CHECK_EQ(mf_context_create(&config, &context), MF_OK);
         CHECK_EQ(mf_collide(context, w.bank, &bodies, pairs, PAIRS, &stream), MF_OK);
@@ -675,7 +761,8 @@ static void max_contacts_one_to_eight_is_respected(void)
             ref_pair_set(pair, &b.pool.reference[b.shapes[2 * i]], b.transforms[2 * i],
                          &b.pool.reference[b.shapes[2 * i + 1]], b.transforms[2 * i + 1]);
             char why[512];
-            int violations = ref_check_pair(pair, &config, manifold, o.contacts + manifold->first, &stats, why, sizeof(why));
+            int violations =
+                ref_check_pair(pair, &config, manifold, o.contacts + manifold->first, &stats, why, sizeof(why));
             CHECKF(violations == 0, "max_contacts %u, pair %u: %s", k, i, why);
         }
         output_free(&o);
@@ -781,6 +868,7 @@ static const test_case tests[] = {
     TEST_CASE(crate_overhanging_an_edge_gets_the_overlap_rectangle),
     TEST_CASE(crossed_edges_get_one_point),
     TEST_CASE(swapping_bodies_mirrors_the_manifold),
+    TEST_CASE(swapped_pairs_give_exactly_mirrored_manifolds),
     TEST_CASE(resting_ids_name_the_ground_face_and_the_crate_corners),
     TEST_CASE(non_unit_quaternions_are_normalised),
     TEST_CASE(octagon_resting_keeps_as_many_corners_as_allowed),

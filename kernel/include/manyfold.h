@@ -12,6 +12,9 @@
  *   their contacts contiguous.
  * - Feature ids are distinct within a manifold and do not change when the reference face switches
  *   between a and b.
+ * - Pair (b, a) gets exactly the mirror of pair (a, b)'s manifold: the normal negated, the same
+ *   points and separations, each id's halves exchanged. (Every pair is collided with the lower
+ *   body index as a, so the order a broad phase emits pairs in does not change the answer.)
  * - Quaternions are normalised on use; a zero or non-finite quaternion is refused.
  * - The bank may be read by many threads at once; adding shapes while any thread collides is a race.
  *   A context is used by one thread at a time; use one context per thread.

@@ -153,8 +153,8 @@ static int is_box_pair(const mf_bank *bank, const mf_bodies *bodies, mf_pair pai
     return bank->shapes[bodies->shape[pair.a]].box && bank->shapes[bodies->shape[pair.b]].box;
 }
 
-void mf_collide_chunk(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
-                      const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_result *results)
+static void collide_in_order(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
+                             const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_result *results)
 {
     worker->caching = cache != NULL;
     // The cache answers what it can; box pairs take the box path, the rest the search.
@@ -181,4 +181,33 @@ void mf_collide_chunk(const mf_context *context, mf_worker *worker, const mf_ban
     }
     for (uint32_t k = 0; k < miss_count; ++k)
         collide_scalar(context, worker, bank, bodies, pairs[misses[k]], &results[misses[k]]);
+}
+
+// The manifold of (b, a) from that of (a, b): the normal turns round and each id's halves trade
+// places; the points, midway between the surfaces, stay.
+static void mirror(mf_pair_result *result)
+{
+    result->normal = mf_neg(result->normal);
+    for (uint32_t k = 0; k < result->count; ++k) {
+        uint32_t id = result->contacts[k].id;
+        result->contacts[k].id = id << 16 | id >> 16;
+    }
+}
+
+void mf_collide_chunk(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
+                      const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_result *results)
+{
+    // Every pair is collided in one order, the lower body index as a, and mirrored where it came
+    // the other way round: the order a broad phase emits pairs in changes nothing but the mirror.
+    uint32_t swapped = 0;
+    for (uint32_t i = 0; i < count; ++i) swapped += pairs[i].a > pairs[i].b;
+    if (swapped == 0) {
+        collide_in_order(context, worker, bank, bodies, pairs, count, cache, results);
+        return;
+    }
+    for (uint32_t i = 0; i < count; ++i)
+        worker->canonical[i] = pairs[i].a > pairs[i].b ? (mf_pair){pairs[i].b, pairs[i].a} : pairs[i];
+    collide_in_order(context, worker, bank, bodies, worker->canonical, count, cache, results);
+    for (uint32_t i = 0; i < count; ++i)
+        if (pairs[i].a > pairs[i].b) mirror(&results[i]);
 }

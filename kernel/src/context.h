@@ -39,8 +39,9 @@ typedef struct mf_wide_scratch {
 // What one thread needs to collide a chunk.
 typedef struct mf_worker {
     mf_pair_scratch *scratch;
-    mf_wide_scratch *wide; // NULL for the scalar path
-    int caching;           // this chunk fills cache entries
+    mf_wide_scratch *wide;             // NULL for the scalar path
+    int caching;                       // this chunk fills cache entries
+    mf_pair canonical[MF_CHUNK_PAIRS]; // the chunk's pairs, lower body index first
     uint32_t misses[MF_CHUNK_PAIRS];
     uint32_t boxes[MF_CHUNK_PAIRS];    // box pairs, for the box pair path
     uint32_t fallback[MF_CHUNK_PAIRS]; // box pairs whose first axis gave no contact
