@@ -677,10 +677,11 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
         mf_floatw outward = mf_mulw(s.ref_sign, pick3(rotation_ref[i], s.ref_axis));
         normal[i] = mf_selectw(use_a, outward, mf_negw(outward));
     }
-    mf_floatw k1 = next_axis(s.ref_axis);
+    mf_floatw k1 = next_axis(s.ref_axis), deepest = mf_splatw(INFINITY);
     for (uint32_t n = 0; n < max_contacts; ++n) {
         // The point sits on the incident face; the midpoint is half the separation back.
         mf_floatw separation = mf_subw(picked[n].c[2], s.top);
+        deepest = mf_selectw(mf_ltw(mf_splatw((float)n), count), mf_minw(deepest, separation), deepest);
         mf_floatw w = mf_mulw(s.ref_sign, mf_addw(picked[n].c[2], mf_mulw(mf_splatw(-0.5f), separation)));
         mf_floatw local[3];
         for (int i = 0; i < 3; ++i) {
@@ -704,7 +705,11 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
         store_row(out, row + 4, mf_selectw(use_a, reference, incident));
         store_row(out, row + 5, mf_selectw(use_a, incident, reference));
     }
-    mf_maskw fallback = mf_andw(mf_andnotw(use_edge, mf_eqw(count, zero)), touching);
+    // A face lane without contacts, or whose clip misses where the boxes overlap (its deepest contact
+    // does not attain the best separation), goes to the general path, which tries the next axes
+    // (pair.c, mf_contacts_for_pair).
+    mf_maskw misses = mf_orw(mf_eqw(count, zero), mf_gtw(deepest, mf_addw(best, allowance)));
+    mf_maskw fallback = mf_andw(mf_andnotw(use_edge, misses), touching);
 
     // Edge axes: one contact, in place of contact 0.
     if (mf_anyw(mf_andw(use_edge, touching))) {

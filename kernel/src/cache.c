@@ -136,9 +136,11 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
     float best_bound = entry->best + moved;
     if (!(entry->best < 0.0f && best_bound < 0.0f && axis.separation >= best_bound - config->linear_slop)) return 0;
 
+    // The cached axis is within the slop of the best: its contacts must attain its own separation.
     uint32_t used;
-    mf_contacts_from_axes(config, &frame, &axis, 1, projection, &rotation_a, bodies->transform[pair.a].p, result,
-                          &used);
+    float allowance = config->linear_slop + 4e-6f * (a.shape->radius + b.shape->radius + fabsf(axis.separation));
+    mf_contacts_from_axes(config, &frame, &axis, 1, projection, axis.separation + allowance, &rotation_a,
+                          bodies->transform[pair.a].p, result, &used);
     if (result->count == 0) return 0;
     next.best = best_bound;
     result->cache = next;

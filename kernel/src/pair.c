@@ -62,6 +62,13 @@ static uint32_t face_contacts(const mf_config *config, const mf_pair_frame *fram
     return count;
 }
 
+static float deepest_separation(const mf_contact *contacts, uint32_t count)
+{
+    float deepest = INFINITY;
+    for (uint32_t k = 0; k < count; ++k) deepest = mf_minf(deepest, contacts[k].separation);
+    return deepest;
+}
+
 // The separation along a face axis, measured again: the queries keep only each hull's best face.
 static float face_separation(const mf_pair_frame *frame, const mf_axis *axis)
 {
@@ -84,7 +91,7 @@ static float face_separation(const mf_pair_frame *frame, const mf_axis *axis)
 // A nearly flat surface (slivers, thin hulls) is many faces whose separations differ by little;
 // the best of them can lie beside the overlap while a neighbour covers it.
 static uint32_t nearby_face_contacts(const mf_config *config, const mf_pair_frame *frame, float best, float allowance,
-                                     mf_vec3 *normal, mf_contact contacts[MF_MAX_CONTACTS], mf_axis *used)
+                                     float attain, mf_vec3 *normal, mf_contact contacts[MF_MAX_CONTACTS], mf_axis *used)
 {
     for (uint32_t h = 0; h < 2; ++h) {
         uint32_t face_count = h == 0 ? frame->a->face_count : frame->b->face_count;
@@ -93,7 +100,7 @@ static uint32_t nearby_face_contacts(const mf_config *config, const mf_pair_fram
             axis.separation = face_separation(frame, &axis);
             if (axis.separation + allowance < best) continue;
             uint32_t count = face_contacts(config, frame, &axis, normal, contacts);
-            if (count > 0) {
+            if (count > 0 && deepest_separation(contacts, count) <= attain) {
                 *used = axis;
                 return count;
             }
@@ -124,71 +131,99 @@ static uint32_t deepest_vertex_contact(const mf_pair_frame *frame, const mf_axis
     return 1;
 }
 
-void mf_contacts_from_axes(const mf_config *config, const mf_pair_frame *frame, mf_axis *axes, uint32_t count,
-                           int projection, const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result,
-                           uint32_t *used)
+// The contacts of one axis in a's frame, with their normal; how many (0 if it yields none).
+static uint32_t axis_contacts(const mf_config *config, const mf_pair_frame *frame, mf_axis *axis, int projection,
+                              mf_vec3 *normal, mf_contact contacts[MF_MAX_CONTACTS])
 {
-    mf_vec3 normal = {0, 0, 0};
-    uint32_t contacts = 0, r = 0;
-    for (; r < count; ++r) {
-        mf_axis *axis = &axes[r];
-        if (axis->kind != MF_AXIS_EDGES) {
-            contacts = face_contacts(config, frame, axis, &normal, result->contacts);
-        } else {
-            if (projection) mf_resolve_direction_edges(frame, axis);
-            contacts = (uint32_t)mf_edge_contact(frame, axis, &result->contacts[0]);
-            normal = axis->normal;
-        }
-        if (contacts > 0) break;
-    }
-    *used = r;
-    result->count = contacts;
+    if (axis->kind != MF_AXIS_EDGES) return face_contacts(config, frame, axis, normal, contacts);
+    if (projection) mf_resolve_direction_edges(frame, axis);
+    *normal = axis->normal;
+    return (uint32_t)mf_edge_contact(frame, axis, &contacts[0]);
+}
+
+static void to_world(const mf_mat3 *rotation_a, mf_vec3 position_a, mf_vec3 normal, mf_pair_result *result)
+{
+    assert(result->count == 0 || mf_dot(normal, normal) > 0.5f);
     result->normal = mf_mat3_mul(rotation_a, normal);
-    for (uint32_t k = 0; k < contacts; ++k)
+    for (uint32_t k = 0; k < result->count; ++k)
         result->contacts[k].point = mf_add(mf_mat3_mul(rotation_a, result->contacts[k].point), position_a);
 }
 
-// The axes within the slop of the best are tried in order of preference until one yields
-// contacts; a speculative pair for which none does has no contact within the margin and gets no
-// manifold.
+void mf_contacts_from_axes(const mf_config *config, const mf_pair_frame *frame, mf_axis *axes, uint32_t count,
+                           int projection, float attain, const mf_mat3 *rotation_a, mf_vec3 position_a,
+                           mf_pair_result *result, uint32_t *used)
+{
+    mf_vec3 normal = {0, 0, 0};
+    uint32_t r = 0;
+    result->count = 0;
+    for (; r < count; ++r) {
+        result->count = axis_contacts(config, frame, &axes[r], projection, &normal, result->contacts);
+        if (result->count > 0 && deepest_separation(result->contacts, result->count) <= attain) break;
+        result->count = 0;
+    }
+    *used = r;
+    to_world(rotation_a, position_a, normal, result);
+}
+
+// The contacts of a touching pair come from the first of these levels that gives any:
+//   1. The axes within the slop of the best, in order of preference (a's face, b's face, the edge
+//      axis), whose contacts attain the best separation within the allowance: a face whose clip
+//      misses where the bodies overlap must not stand for the overlap (it would report them apart).
+//   2. Penetrating pairs: a's and b's best faces even beyond the slop, likewise attaining. A nearly
+//      parallel edge pair can look better than the faces by float noise while its edges do not meet.
+//   3. Penetrating pairs: every face within the allowance of the best, likewise. A nearly flat
+//      surface is many faces of almost the same separation, and the best can lie beside the overlap.
+//   4. The first axis of level 1 that gave contacts at all, attaining or not: better than none.
+//   5. Penetrating pairs: one contact at the incident hull's deepest vertex (a deep overlap of small
+//      faces that miss each other). It lies on the incident surface and the reference face's plane.
+// A speculative pair none of whose axes gives a contact within the margin gets no manifold.
 void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, const mf_axis_candidates *candidates,
                           const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result, mf_axis *used)
 {
-    mf_axis ranked[5];
-    uint32_t ranked_count = mf_rank_axes(candidates, config->linear_slop, ranked);
-    float best = mf_best_separation(candidates);
+    float best = mf_best_separation(candidates), allowance = mf_rank_allowance(candidates, config->linear_slop);
+    float attain = best + allowance;
+    int penetrating = best < 0.0f;
     const mf_face_query *a = &candidates->face_a, *b = &candidates->face_b;
-    // Should none of those yield contacts in a penetrating pair, the faces beyond the slop follow: a
-    // near-parallel edge pair can look better than the faces by float noise while its edges do not
-    // meet. (A speculative pair without contacts simply has none.)
-    if (best < 0.0f) {
-        ranked[ranked_count++] = (mf_axis){MF_AXIS_FACE_A, a->separation, a->face, 0, {0, 0, 0}};
-        ranked[ranked_count++] = (mf_axis){MF_AXIS_FACE_B, b->separation, 0, b->face, {0, 0, 0}};
+    mf_axis ranked[5];
+    uint32_t first_level = mf_rank_axes(candidates, config->linear_slop, ranked), count = first_level;
+    if (penetrating) {
+        ranked[count++] = (mf_axis){MF_AXIS_FACE_A, a->separation, a->face, 0, {0, 0, 0}};
+        ranked[count++] = (mf_axis){MF_AXIS_FACE_B, b->separation, 0, b->face, {0, 0, 0}};
     }
-    mf_axis keep[5];
-    memcpy(keep, ranked, sizeof(keep)); // edge axes get resolved in place; the cache wants them unresolved
-    uint32_t r;
-    mf_contacts_from_axes(config, frame, ranked, ranked_count, candidates->projection, rotation_a, position_a, result,
-                          &r);
-    if (r < ranked_count) {
-        *used = keep[r];
-        return;
-    }
-    *used = ranked[0];
-    if (!(best < 0.0f)) return; // speculative, and no contact within the margin
     mf_vec3 normal = {0, 0, 0};
-    result->count = nearby_face_contacts(config, frame, best, mf_rank_allowance(candidates, config->linear_slop),
-                                         &normal, result->contacts, used);
-    if (result->count == 0) {
+    mf_contact contacts[MF_MAX_CONTACTS];
+    uint32_t fallback = count, fallback_count = 0;
+    mf_vec3 fallback_normal = {0, 0, 0};
+    result->count = 0;
+    for (uint32_t r = 0; r < count && result->count == 0; ++r) { // levels 1 and 2
+        mf_axis axis = ranked[r]; // edge axes get resolved in place; the cache wants them unresolved
+        uint32_t n = axis_contacts(config, frame, &axis, candidates->projection, &normal, contacts);
+        if (n > 0 && deepest_separation(contacts, n) <= attain) {
+            result->count = n;
+            memcpy(result->contacts, contacts, n * sizeof(mf_contact));
+            *used = ranked[r];
+        } else if (n > 0 && r < first_level && fallback_count == 0) {
+            fallback = r, fallback_count = n, fallback_normal = normal;
+            memcpy(result->contacts, contacts, n * sizeof(mf_contact)); // kept until something attains
+        }
+    }
+    if (result->count == 0 && penetrating) { // level 3
+        result->count = nearby_face_contacts(config, frame, best, allowance, attain, &normal, contacts, used);
+        if (result->count > 0) memcpy(result->contacts, contacts, result->count * sizeof(mf_contact));
+    }
+    if (result->count == 0 && fallback_count > 0) { // level 4
+        result->count = fallback_count;
+        normal = fallback_normal;
+        *used = ranked[fallback];
+    }
+    if (result->count == 0) *used = ranked[0];
+    if (result->count == 0 && penetrating) { // level 5
         mf_axis face = a->separation >= b->separation ? (mf_axis){MF_AXIS_FACE_A, a->separation, a->face, 0, {0, 0, 0}}
                                                       : (mf_axis){MF_AXIS_FACE_B, b->separation, 0, b->face, {0, 0, 0}};
         result->count = deepest_vertex_contact(frame, &face, &normal, &result->contacts[0]);
         *used = face;
     }
-    assert(result->count == 0 || mf_dot(normal, normal) > 0.5f);
-    result->normal = mf_mat3_mul(rotation_a, normal);
-    for (uint32_t k = 0; k < result->count; ++k)
-        result->contacts[k].point = mf_add(mf_mat3_mul(rotation_a, result->contacts[k].point), position_a);
+    to_world(rotation_a, position_a, normal, result);
 }
 
 void mf_collide_scalar(const mf_config *config, mf_edge_walk_fn *walk, mf_pair_scratch *scratch, const mf_bank *bank,

@@ -10,11 +10,11 @@
 mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
                              int for_queries, mf_hull_view *a, mf_hull_view *b, mf_mat3 *rotation_a);
 
-// Contacts from the first of `axes` that yields any (world space); the result is empty if none
-// does. `used` gets the index of that axis (or count).
+// Contacts from the first of `axes` that yields any whose deepest separation is at most `attain`
+// (world space); the result is empty if none does. `used` gets the index of that axis (or count).
 void mf_contacts_from_axes(const mf_config *config, const mf_pair_frame *frame, mf_axis *axes, uint32_t count,
-                           int projection, const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result,
-                           uint32_t *used);
+                           int projection, float attain, const mf_mat3 *rotation_a, mf_vec3 position_a,
+                           mf_pair_result *result, uint32_t *used);
 
 // The contacts of a touching pair from its query results; `used` as above, into the ranking of
 // mf_rank_axes followed by a's and b's faces.
