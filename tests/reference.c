@@ -170,7 +170,8 @@ void ref_pair_set(ref_pair *pair, const ref_hull *a, mf_transform transform_a, c
             pair->y[h][i] = w[1];
             pair->z[h][i] = w[2];
         }
-        for (uint32_t f = 0; f < hull->face_count; ++f) rotate(&pair->pose[h], hull->normals + 3 * f, pair->normal[h] + 3 * f);
+        for (uint32_t f = 0; f < hull->face_count; ++f)
+            rotate(&pair->pose[h], hull->normals + 3 * f, pair->normal[h] + 3 * f);
         for (uint32_t e = 0; e < hull->edge_count; ++e) {
             uint32_t v0 = hull->edges[2 * e], v1 = hull->edges[2 * e + 1];
             double d[3] = {pair->x[h][v1] - pair->x[h][v0], pair->y[h][v1] - pair->y[h][v0],
@@ -263,8 +264,10 @@ static ref_axis best_axis_gauss_map(const ref_pair *pair)
             double n[3] = {h == 0 ? m[0] : -m[0], h == 0 ? m[1] : -m[1], h == 0 ? m[2] : -m[2]};
             double s = oriented_separation(pair, n);
             if (s > best.separation) {
-                best = (ref_axis){.separation = s, .normal = {n[0], n[1], n[2]},
-                                  .kind = h == 0 ? REF_AXIS_FACE_A : REF_AXIS_FACE_B, .feature_a = h == 0 ? f : 0,
+                best = (ref_axis){.separation = s,
+                                  .normal = {n[0], n[1], n[2]},
+                                  .kind = h == 0 ? REF_AXIS_FACE_A : REF_AXIS_FACE_B,
+                                  .feature_a = h == 0 ? f : 0,
                                   .feature_b = h == 1 ? f : 0};
             }
         }
@@ -282,8 +285,11 @@ static ref_axis best_axis_gauss_map(const ref_pair *pair)
             for (int c = 0; c < 3; ++c) u[c] *= sign / length;
             double s = oriented_separation(pair, u);
             if (s > best.separation) {
-                best = (ref_axis){.separation = s, .normal = {u[0], u[1], u[2]}, .kind = REF_AXIS_EDGES,
-                                  .feature_a = i, .feature_b = j};
+                best = (ref_axis){.separation = s,
+                                  .normal = {u[0], u[1], u[2]},
+                                  .kind = REF_AXIS_EDGES,
+                                  .feature_a = i,
+                                  .feature_b = j};
             }
         }
     }
@@ -300,8 +306,10 @@ static ref_axis best_axis(const ref_pair *pair, int gauss_map)
             int flip = 0;
             double s = axis_separation(pair, n, best.separation, &flip);
             if (s > best.separation) {
-                best = (ref_axis){.separation = s, .kind = h == 0 ? REF_AXIS_FACE_A : REF_AXIS_FACE_B,
-                                  .feature_a = h == 0 ? f : 0, .feature_b = h == 1 ? f : 0};
+                best = (ref_axis){.separation = s,
+                                  .kind = h == 0 ? REF_AXIS_FACE_A : REF_AXIS_FACE_B,
+                                  .feature_a = h == 0 ? f : 0,
+                                  .feature_b = h == 1 ? f : 0};
                 for (int c = 0; c < 3; ++c) best.normal[c] = flip ? -n[c] : n[c];
             }
         }
@@ -320,6 +328,87 @@ static ref_axis best_axis(const ref_pair *pair, int gauss_map)
                 best = (ref_axis){.separation = s, .kind = REF_AXIS_EDGES, .feature_a = i, .feature_b = j};
                 for (int c = 0; c < 3; ++c) best.normal[c] = flip ? -u[c] : u[c];
             }
+        }
+    }
+    return best;
+}
+
+static void world_vertex(const ref_pair *pair, int h, uint32_t v, double out[3])
+{
+    out[0] = pair->x[h][v];
+    out[1] = pair->y[h][v];
+    out[2] = pair->z[h][v];
+}
+
+// Distance between segments p1 q1 and p2 q2 (Ericson, Real-Time Collision Detection 5.1.9, in
+// double): the lines' closest points clamped to the segments, each end recomputed.
+static double segment_distance(const double p1[3], const double q1[3], const double p2[3], const double q2[3])
+{
+    double d1[3], d2[3], r[3];
+    for (int k = 0; k < 3; ++k) d1[k] = q1[k] - p1[k], d2[k] = q2[k] - p2[k], r[k] = p1[k] - p2[k];
+    double a = dot3(d1, d1), e = dot3(d2, d2), b = dot3(d1, d2), c = dot3(d1, r), f = dot3(d2, r);
+    double denominator = a * e - b * b, s = 0.0, t;
+    if (denominator > 1e-18 * a * e) s = fmin(fmax((b * f - c * e) / denominator, 0.0), 1.0);
+    t = e > 0.0 ? (b * s + f) / e : 0.0;
+    if (t < 0.0 || t > 1.0) {
+        t = fmin(fmax(t, 0.0), 1.0);
+        s = a > 0.0 ? fmin(fmax((b * t - c) / a, 0.0), 1.0) : 0.0;
+    }
+    double gap[3];
+    for (int k = 0; k < 3; ++k) gap[k] = p1[k] + s * d1[k] - p2[k] - t * d2[k];
+    return sqrt(dot3(gap, gap));
+}
+
+// Distance from a vertex to face f of hull h, if its foot on the face's plane lies inside the face
+// (on the inner side of every edge of the face, as the face's vertex average is); else INFINITY.
+static double face_distance(const ref_pair *pair, int h, uint32_t f, const double point[3])
+{
+    const ref_hull *hull = pair->hull[h];
+    const double *n = pair->normal[h] + 3 * f;
+    double center[3] = {0, 0, 0}, any[3] = {0, 0, 0};
+    uint32_t corners = 0;
+    for (uint32_t e = 0; e < hull->edge_count; ++e) {
+        if (hull->edge_faces[2 * e] != f && hull->edge_faces[2 * e + 1] != f) continue;
+        for (int end = 0; end < 2; ++end) { // each corner twice: the vertex average, strictly inside
+            world_vertex(pair, h, hull->edges[2 * e + end], any);
+            for (int k = 0; k < 3; ++k) center[k] += any[k];
+            ++corners;
+        }
+    }
+    for (int k = 0; k < 3; ++k) center[k] /= corners;
+    double height = n[0] * (point[0] - any[0]) + n[1] * (point[1] - any[1]) + n[2] * (point[2] - any[2]);
+    double foot[3] = {point[0] - height * n[0], point[1] - height * n[1], point[2] - height * n[2]};
+    for (uint32_t e = 0; e < hull->edge_count; ++e) {
+        if (hull->edge_faces[2 * e] != f && hull->edge_faces[2 * e + 1] != f) continue;
+        double p[3], q[3], along[3], to_foot[3], to_center[3], side_foot[3], side_center[3];
+        world_vertex(pair, h, hull->edges[2 * e], p);
+        world_vertex(pair, h, hull->edges[2 * e + 1], q);
+        for (int k = 0; k < 3; ++k)
+            along[k] = q[k] - p[k], to_foot[k] = foot[k] - p[k], to_center[k] = center[k] - p[k];
+        cross3(along, to_foot, side_foot);
+        cross3(along, to_center, side_center);
+        if (dot3(side_foot, n) * dot3(side_center, n) < 0.0) return INFINITY;
+    }
+    return fabs(height);
+}
+
+double ref_distance(const ref_pair *pair)
+{
+    double best = INFINITY, p[3], q[3], r[3], t[3];
+    for (int h = 0; h < 2; ++h)
+        for (uint32_t v = 0; v < pair->hull[h]->vertex_count; ++v) {
+            world_vertex(pair, h, v, p);
+            for (uint32_t f = 0; f < pair->hull[1 - h]->face_count; ++f)
+                best = fmin(best, face_distance(pair, 1 - h, f, p));
+        }
+    const ref_hull *a = pair->hull[0], *b = pair->hull[1];
+    for (uint32_t i = 0; i < a->edge_count; ++i) {
+        world_vertex(pair, 0, a->edges[2 * i], p);
+        world_vertex(pair, 0, a->edges[2 * i + 1], q);
+        for (uint32_t j = 0; j < b->edge_count; ++j) {
+            world_vertex(pair, 1, b->edges[2 * j], r);
+            world_vertex(pair, 1, b->edges[2 * j + 1], t);
+            best = fmin(best, segment_distance(p, q, r, t));
         }
     }
     return best;
@@ -352,8 +441,10 @@ static double feature_distance(const ref_hull *hull, const ref_pose *pose, uint3
         return sqrt(dot3(e, e));
     }
     if (kind == MF_FEATURE_EDGE && index < hull->edge_count) {
-        const double *p = hull->vertices + 3 * hull->edges[2 * index], *q = hull->vertices + 3 * hull->edges[2 * index + 1];
-        double pq[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]}, px[3] = {local[0] - p[0], local[1] - p[1], local[2] - p[2]};
+        const double *p = hull->vertices + 3 * hull->edges[2 * index],
+                     *q = hull->vertices + 3 * hull->edges[2 * index + 1];
+        double pq[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]},
+               px[3] = {local[0] - p[0], local[1] - p[1], local[2] - p[2]};
         double t = fmin(1.0, fmax(0.0, dot3(px, pq) / dot3(pq, pq)));
         double e[3] = {px[0] - t * pq[0], px[1] - t * pq[1], px[2] - t * pq[2]};
         return sqrt(dot3(e, e));
@@ -378,7 +469,7 @@ static void violation(int *violations, char *why, size_t why_size, const char *f
 // The rules, per pair:
 // - presence: a manifold iff the brute-force separation < margin (not judged within the band, nor
 //   for separated pairs whose Gauss-map-only answer is below the margin while the unpruned one is not;
-//   a speculative pair, separation >= 0, may have none: the header's empty-clip exception);
+//   a speculative pair, separation >= 0, has none only if the hulls are not nearer than the margin);
 // - the normal is unit and within linear_slop (+ tolerance) of the best axis' separation (the
 //   Gauss-map-only best for separated pairs);
 // - 1 <= count <= max_contacts, ids distinct;
@@ -407,21 +498,31 @@ int ref_check_pair(const ref_pair *pair, const mf_config *config, const mf_manif
     }
     int straddles = sat.separation < margin - REF_AMBIGUITY_BAND && best.separation >= margin;
     stats->candidate_ambiguous += straddles;
-    // The header's exception: a speculative pair (separation >= 0) whose faces come within the margin
-    // nowhere inside the reference face gets no manifold. Only the kernel's clip knows that, so a
-    // speculative pair without a manifold is accepted and counted.
-    int speculative_exception = manifold == NULL && sat.separation >= -REF_AMBIGUITY_BAND &&
-                                sat.separation < margin - REF_AMBIGUITY_BAND;
-    stats->speculative_without_manifold += speculative_exception;
+    // A speculative pair (separation >= 0) whose hulls are not nearer than the margin gets no
+    // manifold: the true distance decides, measured here exactly when the kernel gave none.
+    int speculative_exception = 0;
+    if (manifold == NULL && sat.separation >= -REF_AMBIGUITY_BAND && sat.separation < margin - REF_AMBIGUITY_BAND) {
+        double distance = ref_distance(pair);
+        speculative_exception = distance >= margin - REF_AMBIGUITY_BAND;
+        stats->speculative_without_manifold += speculative_exception;
+        if (!speculative_exception)
+            violation(&violations, why, why_size,
+                      "presence: the hulls are %.9g apart (separation %.9g), nearer than the margin %g, but the "
+                      "kernel gave no manifold",
+                      distance, sat.separation, margin);
+    }
     if (fabs(best.separation - margin) < REF_AMBIGUITY_BAND || fabs(sat.separation - margin) < REF_AMBIGUITY_BAND) {
         ++stats->ambiguous;
     } else if (straddles || speculative_exception) {
-        // either answer is a correct SAT; or the documented speculative exception
+        // either answer is a correct SAT; or a speculative pair that is farther apart than the axes say
     } else if ((best.separation < margin) != (manifold != NULL)) {
         violation(&violations, why, why_size,
                   "presence: brute-force separation %.9g (Gauss-map only %.9g; axis %s %u/%u, normal %.6f %.6f %.6f) "
                   "vs margin %g, but the kernel gave %s",
-                  best.separation, sat.separation, best.kind == REF_AXIS_EDGES ? "edges" : best.kind == REF_AXIS_FACE_A ? "face a" : "face b",
+                  best.separation, sat.separation,
+                  best.kind == REF_AXIS_EDGES    ? "edges"
+                  : best.kind == REF_AXIS_FACE_A ? "face a"
+                                                 : "face b",
                   best.feature_a, best.feature_b, best.normal[0], best.normal[1], best.normal[2], margin,
                   manifold != NULL ? "a manifold" : "none");
     }
@@ -512,13 +613,13 @@ void ref_stats_print(const char *label, const ref_stats *stats)
 {
     printf("%s: pairs %llu, ambiguous %llu (within %g of the margin), touching %llu, contacts %llu, edge axes %llu, "
            "separated with a smaller Gauss-map answer %llu (straddling the margin %llu), speculative without a "
-           "manifold %llu, failed %llu; worst surface error %.3g (x hull radius), worst normal deficit %.3g, worst depth excess "
+           "manifold %llu, failed %llu; worst surface error %.3g (x hull radius), worst normal deficit %.3g, worst "
+           "depth excess "
            "%.3g, worst normal length error %.3g, worst feature distance %.3g (x hull radius)\n",
            label, (unsigned long long)stats->pairs, (unsigned long long)stats->ambiguous, stats->ambiguity_band,
            (unsigned long long)stats->touching, (unsigned long long)stats->contacts,
            (unsigned long long)stats->edge_axes, (unsigned long long)stats->gauss_map_smaller,
            (unsigned long long)stats->candidate_ambiguous, (unsigned long long)stats->speculative_without_manifold,
-           (unsigned long long)stats->failed_pairs, stats->max_surface_error,
-           stats->max_normal_deficit, stats->max_depth_excess, stats->max_normal_length_error,
-           stats->max_feature_error);
+           (unsigned long long)stats->failed_pairs, stats->max_surface_error, stats->max_normal_deficit,
+           stats->max_depth_excess, stats->max_normal_length_error, stats->max_feature_error);
 }

@@ -13,14 +13,14 @@
 // loops (Newell) and offsets are the support over all vertices, so they do not repeat the bank's.
 typedef struct ref_hull {
     uint32_t vertex_count, face_count, edge_count;
-    double *vertices; // xyz per vertex
-    double *normals;  // xyz per face, unit, outward
-    double *offsets;  // per face: max over vertices of dot(normal, vertex)
-    uint32_t *edges;  // vertex0, vertex1 per edge
+    double *vertices;     // xyz per vertex
+    double *normals;      // xyz per face, unit, outward
+    double *offsets;      // per face: max over vertices of dot(normal, vertex)
+    uint32_t *edges;      // vertex0, vertex1 per edge
     uint32_t *edge_faces; // face0, face1 per edge
-    double radius;    // largest vertex distance from the local origin
-    double center[3]; // vertex average
-    double inradius;  // radius of a ball around `center` inside the hull
+    double radius;        // largest vertex distance from the local origin
+    double center[3];     // vertex average
+    double inradius;      // radius of a ball around `center` inside the hull
 } ref_hull;
 
 mf_status ref_hull_load(const mf_bank *bank, uint32_t shape, ref_hull *hull);
@@ -40,9 +40,9 @@ typedef struct ref_pair {
     const ref_hull *hull[2];
     ref_pose pose[2];
     double center[2][3];
-    double *x[2], *y[2], *z[2];  // world vertices, structure of arrays
-    double *normal[2];           // world face normals, xyz per face
-    double *edge[2];             // world unit edge directions, xyz per edge
+    double *x[2], *y[2], *z[2]; // world vertices, structure of arrays
+    double *normal[2];          // world face normals, xyz per face
+    double *edge[2];            // world unit edge directions, xyz per edge
     uint32_t capacity_vertices, capacity_faces, capacity_edges;
 } ref_pair;
 
@@ -77,23 +77,27 @@ ref_axis ref_best_axis(const ref_pair *pair);
 // smaller, because a non-Minkowski edge pair may separate more than any true SAT candidate.
 ref_axis ref_best_axis_gauss_map(const ref_pair *pair);
 
+// The distance between two hulls that do not overlap, by brute force: every vertex against every
+// face it projects into, every edge against every edge.
+double ref_distance(const ref_pair *pair);
+
 // max over faces of (dot(n_i, x) - d_i) for a world point: 0 on the surface, < 0 inside.
 double ref_signed_distance(const ref_hull *hull, const ref_pose *pose, const double world[3]);
 
 // What the checker saw, summed over pairs.
 typedef struct ref_stats {
-    uint64_t pairs;      // pairs checked
-    uint64_t ambiguous;  // best separation within the ambiguity band of the margin: presence not judged
-    uint64_t touching;   // pairs with a manifold
+    uint64_t pairs;     // pairs checked
+    uint64_t ambiguous; // best separation within the ambiguity band of the margin: presence not judged
+    uint64_t touching;  // pairs with a manifold
     uint64_t contacts;
-    uint64_t edge_axes;  // brute-force best axis was an edge pair (among touching pairs)
+    uint64_t edge_axes; // brute-force best axis was an edge pair (among touching pairs)
     uint64_t failed_pairs;
-    uint64_t candidate_ambiguous; // separated pairs whose unpruned and Gauss-map answers straddle the margin
-    uint64_t gauss_map_smaller;   // separated pairs where the Gauss-map answer is smaller by > the band
-    uint64_t speculative_without_manifold; // the header's empty-clip exception, taken
-    double max_surface_error;  // |signed distance| of pushed-apart contact points / hull size
-    double max_normal_deficit; // best separation - separation along the kernel's normal (absolute)
-    double max_depth_excess;   // separation along the normal - contact separation (absolute, > 0 is deeper)
+    uint64_t candidate_ambiguous;          // separated pairs whose unpruned and Gauss-map answers straddle the margin
+    uint64_t gauss_map_smaller;            // separated pairs where the Gauss-map answer is smaller by > the band
+    uint64_t speculative_without_manifold; // speculative pairs without a manifold, not nearer than the margin
+    double max_surface_error;              // |signed distance| of pushed-apart contact points / hull size
+    double max_normal_deficit;             // best separation - separation along the kernel's normal (absolute)
+    double max_depth_excess;               // separation along the normal - contact separation (absolute, > 0 is deeper)
     double max_normal_length_error;
     double max_feature_error; // distance of a pushed-apart point from the feature its id names / hull size
     double ambiguity_band;

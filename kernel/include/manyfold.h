@@ -6,9 +6,8 @@
  *   surfaces: point - 0.5*separation*normal is on a's surface, point + 0.5*separation*normal on b's.
  *   (Last resort, see README.md: a deep overlap whose faces miss each other gets one contact at the
  *   incident hull's deepest vertex, on the reference face's plane rather than inside the face.)
- * - A pair gets a manifold iff its separation (the largest over the separating-axis candidates) is
- *   below config.margin, except a speculative pair (separation >= 0) whose faces come within the
- *   margin nowhere inside the reference face (README.md). Manifolds come in increasing pair order,
+ * - A pair gets a manifold iff its bodies overlap or are nearer than config.margin: the true
+ *   distance decides for separated pairs (README.md). Manifolds come in increasing pair order,
  *   their contacts contiguous.
  * - Feature ids are distinct within a manifold and do not change when the reference face switches
  *   between a and b.

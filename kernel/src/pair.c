@@ -2,6 +2,7 @@
 // scalar path.
 #include "pair.h"
 
+#include "closest.h"
 #include "reduce.h"
 
 #include <assert.h>
@@ -131,6 +132,26 @@ static uint32_t deepest_vertex_contact(const mf_pair_frame *frame, const mf_axis
     return 1;
 }
 
+// Level 6 below: one contact at the closest points of a speculative pair, if nearer than the margin.
+static uint32_t closest_contact(const mf_config *config, const mf_pair_frame *frame, const mf_axis *axis,
+                                mf_vec3 *normal, mf_contact *contact)
+{
+    mf_vec3 direction = axis->normal;
+    if (axis->kind == MF_AXIS_FACE_A) direction = mf_view_normal(frame->a, axis->feature_a);
+    if (axis->kind == MF_AXIS_FACE_B)
+        direction = mf_neg(mf_mat3_mul(&frame->rotation, mf_view_normal(frame->b, axis->feature_b)));
+    mf_closest closest;
+    if (!mf_closest_points(frame, direction, config->margin, &closest)) return 0;
+    // Points nearly touching have no direction of their own: the axis stands in.
+    mf_vec3 gap = mf_sub(closest.point_b, closest.point_a);
+    *normal = closest.distance > 1e-6f * (frame->a->shape->radius + frame->b->shape->radius)
+                  ? mf_scale(gap, 1.0f / closest.distance)
+                  : direction;
+    *contact = (mf_contact){mf_scale(mf_add(closest.point_a, closest.point_b), 0.5f), closest.distance,
+                            (uint32_t)closest.feature_a << 16 | closest.feature_b};
+    return 1;
+}
+
 // The contacts of one axis in a's frame, with their normal; how many (0 if it yields none).
 static uint32_t axis_contacts(const mf_config *config, const mf_pair_frame *frame, mf_axis *axis, int projection,
                               mf_vec3 *normal, mf_contact contacts[MF_MAX_CONTACTS])
@@ -176,7 +197,9 @@ void mf_contacts_from_axes(const mf_config *config, const mf_pair_frame *frame, 
 //   4. The first axis of level 1 that gave contacts at all, attaining or not: better than none.
 //   5. Penetrating pairs: one contact at the incident hull's deepest vertex (a deep overlap of small
 //      faces that miss each other). It lies on the incident surface and the reference face's plane.
-// A speculative pair none of whose axes gives a contact within the margin gets no manifold.
+//   6. Speculative pairs: one contact at the hulls' closest points if they are nearer than the
+//      margin. The true distance decides, not the clip: the faces of the best axis can miss each
+//      other while the hulls come close beside them.
 void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, const mf_axis_candidates *candidates,
                           const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result, mf_axis *used)
 {
@@ -223,6 +246,8 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
         result->count = deepest_vertex_contact(frame, &face, &normal, &result->contacts[0]);
         *used = face;
     }
+    if (result->count == 0 && !penetrating) // level 6
+        result->count = closest_contact(config, frame, &ranked[0], &normal, &result->contacts[0]);
     to_world(rotation_a, position_a, normal, result);
 }
 
