@@ -163,8 +163,13 @@ static void collide_in_order(const mf_context *context, mf_worker *worker, const
         if (cache != NULL &&
             mf_cache_answer(&context->config, worker->scratch, bank, bodies, pairs[i], &cache[i], &results[i]))
             continue;
-        if (is_box_pair(bank, bodies, pairs[i])) worker->boxes[box_count++] = i;
-        else misses[miss_count++] = i;
+        if (is_box_pair(bank, bodies, pairs[i])) {
+            worker->boxes[box_count++] = i;
+        } else if (cache == NULL && mf_apart_along_centres(bank, bodies, pairs[i], context->config.margin)) {
+            results[i].count = 0; // a near miss, proven by the centres' axis before any query
+        } else {
+            misses[miss_count++] = i;
+        }
     }
     if (box_count > 0) {
         mf_box_job job = {&context->config, bank,    bodies,           pairs, worker->boxes, box_count,

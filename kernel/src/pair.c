@@ -251,6 +251,28 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
     to_world(rotation_a, position_a, normal, result);
 }
 
+int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, float margin)
+{
+    const mf_transform *ta = &bodies->transform[pair.a], *tb = &bodies->transform[pair.b];
+    const mf_shape *a = &bank->shapes[bodies->shape[pair.a]], *b = &bank->shapes[bodies->shape[pair.b]];
+    mf_mat3 rotation_a = mf_mat3_from_quat(mf_quat_normalize(ta->q));
+    mf_mat3 rotation_b = mf_mat3_from_quat(mf_quat_normalize(tb->q));
+    mf_vec3 centre_a = mf_add(mf_mat3_mul(&rotation_a, a->centroid), ta->p);
+    mf_vec3 centre_b = mf_add(mf_mat3_mul(&rotation_b, b->centroid), tb->p);
+    mf_vec3 between = mf_sub(centre_b, centre_a);
+    float length = mf_length(between);
+    // Each hull holds its centroid, so the gap along this axis is at most the centroids' distance.
+    if (!(length >= margin) || !(length > 0.0f)) return 0;
+    mf_vec3 axis = mf_scale(between, 1.0f / length);
+    // Each hull's extent along the axis, in its own frame: a's highest point, b's lowest.
+    mf_vec3 axis_a = mf_mat3_mul_transposed(&rotation_a, axis), axis_b = mf_mat3_mul_transposed(&rotation_b, axis);
+    mf_hull_view va = mf_bank_view(bank, bodies->shape[pair.a]), vb = mf_bank_view(bank, bodies->shape[pair.b]);
+    float high_a = -INFINITY, low_b = INFINITY;
+    for (uint32_t v = 0; v < va.vertex_count; ++v) high_a = mf_maxf(high_a, mf_dot(axis_a, mf_view_vertex(&va, v)));
+    for (uint32_t v = 0; v < vb.vertex_count; ++v) low_b = mf_minf(low_b, mf_dot(axis_b, mf_view_vertex(&vb, v)));
+    return low_b + mf_dot(axis, tb->p) - (high_a + mf_dot(axis, ta->p)) >= margin;
+}
+
 void mf_collide_scalar(const mf_config *config, mf_edge_walk_fn *walk, mf_pair_scratch *scratch, const mf_bank *bank,
                        const mf_bodies *bodies, mf_pair pair, mf_pair_result *result, mf_axis_candidates *candidates,
                        mf_axis *used)
