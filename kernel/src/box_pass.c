@@ -640,7 +640,7 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
 
     // The ranking of sat.c: a's face, then b's, then the edges, each if within the allowance.
     mf_floatw best = mf_maxw(mf_maxw(q.face_a, q.face_b), q.edge);
-    mf_floatw allowance =
+    mf_floatw allowance = // as mf_allowance
         mf_addw(mf_splatw(config->linear_slop), mf_mulw(mf_splatw(4e-6f), mf_addw(mf_loadw(in.scale), mf_absw(best))));
     mf_maskw all = mf_eqw(zero, zero);
     mf_maskw use_a = mf_gew(mf_addw(q.face_a, allowance), best);
@@ -708,7 +708,7 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
     // A face lane without contacts, or whose clip misses where the boxes overlap (its deepest contact
     // does not attain the best separation), goes to the general path, which tries the next axes
     // (pair.c, mf_contacts_for_pair).
-    mf_maskw misses = mf_orw(mf_eqw(count, zero), mf_gtw(deepest, mf_addw(best, allowance)));
+    mf_maskw misses = mf_orw(mf_eqw(count, zero), mf_andnotw(mf_lew(deepest, mf_addw(best, allowance)), all));
     mf_maskw fallback = mf_andw(mf_andnotw(use_edge, misses), touching);
 
     // Edge axes: one contact, in place of contact 0.

@@ -138,7 +138,7 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
 
     // The cached axis is within the slop of the best: its contacts must attain its own separation.
     uint32_t used;
-    float allowance = config->linear_slop + 4e-6f * (a.shape->radius + b.shape->radius + fabsf(axis.separation));
+    float allowance = mf_allowance(config->linear_slop, a.shape->radius + b.shape->radius, axis.separation);
     mf_contacts_from_axes(config, &frame, &axis, 1, projection, axis.separation + allowance, &rotation_a,
                           bodies->transform[pair.a].p, result, &used);
     if (result->count == 0) return 0;

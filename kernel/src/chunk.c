@@ -37,8 +37,8 @@ static mf_pair_frame frame_from_bundle(const mf_bank *bank, const mf_bodies *bod
 }
 
 // Runs the bundles of `bins` through the wide pass (face queries; edge-direction axes of
-// parallelepipeds), runs the edge query of each lane that lives on with lanes across a's edges,
-// and clips the touching ones.
+// parallelepipeds), runs the edge query of each lane that lives on (all pairs in lanes across a's
+// edges, or the Gauss-map walk for larger hulls: mf_edge_query_walks), and clips the touching ones.
 static void collide_bundles(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
                             const mf_pair *pairs, mf_pair_result *results)
 {
@@ -67,8 +67,9 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
             if (have_frame) { // as mf_query_pair: the edge query, measured where it decides
                 frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 1, worker->scratch, &a,
                                           &b);
-                candidates.edge = mf_edge_query_walks(&a) ? context->kernel.walk(&frame, worker->scratch->b_face_vertex)
-                                                          : context->kernel.edges(&frame);
+                candidates.edge = mf_edge_query_walks(&a, &b)
+                                      ? context->kernel.walk(&frame, worker->scratch->b_face_vertex)
+                                      : context->kernel.edges(&frame);
                 mf_measure_edge_axis(&frame, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {

@@ -221,8 +221,6 @@ mf_edge_query MF_NAMED(mf_edge_walk, MF_WIDE_NAME)(const mf_pair_frame *frame, u
             from = to;
             to = b->edge_face0[j];
         }
-        // Both ends in one region: a region is convex, so the arc stays inside and crosses nothing.
-        if (face_vertex[from] != NO_VERTEX && face_vertex[from] == face_vertex[to]) continue;
         if (face_vertex[from] == NO_VERTEX) face_vertex[from] = climb(a, last, mf_neg(frame->b_normals[from]));
         uint32_t end = walk(frame, j, face_vertex[from], &found);
         // The walk must end in the region of the arc's far end; a region already placed needs no

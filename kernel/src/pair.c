@@ -88,7 +88,7 @@ static float face_separation(const mf_pair_frame *frame, const mf_axis *axis)
     return support - offset;
 }
 
-// Next to last resort: every face of either hull within `allowance` of the best axis, in turn.
+// Level 3 below: every face of either hull within `allowance` of the best axis, in turn.
 // A nearly flat surface (slivers, thin hulls) is many faces whose separations differ by little;
 // the best of them can lie beside the overlap while a neighbour covers it.
 static uint32_t nearby_face_contacts(const mf_config *config, const mf_pair_frame *frame, float best, float allowance,
@@ -110,7 +110,7 @@ static uint32_t nearby_face_contacts(const mf_config *config, const mf_pair_fram
     return 0;
 }
 
-// Last resort for a penetrating pair none of whose axes gave a contact (deep overlap of small
+// Level 5 below, for a penetrating pair none of whose axes gave a contact (deep overlap of small
 // faces): one contact at the incident hull's deepest vertex below the reference face, so the
 // bodies are still pushed apart. It lies on the incident surface and the reference face's plane.
 static uint32_t deepest_vertex_contact(const mf_pair_frame *frame, const mf_axis *axis, mf_vec3 *normal,

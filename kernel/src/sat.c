@@ -128,9 +128,9 @@ void mf_resolve_direction_edges(const mf_pair_frame *frame, mf_axis *axis)
 float mf_rank_allowance(const mf_axis_candidates *c, float linear_slop)
 {
     // Each axis is measured against the best one, so whichever is used is never worse than the
-    // best by more than one linear_slop. A float-noise allowance keeps ties (an edge axis that is
+    // best by more than one linear_slop. The float-noise part keeps ties (an edge axis that is
     // also a face normal) even when the slop is zero.
-    return linear_slop + 4e-6f * (c->scale + fabsf(mf_best_separation(c)));
+    return mf_allowance(linear_slop, c->scale, mf_best_separation(c));
 }
 
 uint32_t mf_rank_axes(const mf_axis_candidates *c, float linear_slop, mf_axis ranked[3])
@@ -178,7 +178,7 @@ int mf_query_pair(const mf_pair_frame *frame, float margin, mf_edge_walk_fn *wal
     if (c->face_b.separation >= margin) return 0;
     c->projection = mf_uses_projection(frame->a, frame->b);
     if (c->projection) c->edge = mf_query_edge_directions(frame);
-    else if (mf_edge_query_walks(frame->a)) c->edge = walk(frame, face_vertex);
+    else if (mf_edge_query_walks(frame->a, frame->b)) c->edge = walk(frame, face_vertex);
     else c->edge = mf_query_edges(frame);
     mf_measure_edge_axis(frame, c);
     return mf_is_touching(c, margin);

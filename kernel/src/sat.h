@@ -114,14 +114,26 @@ mf_edge_query mf_query_edges(const mf_pair_frame *frame);
 // E_a x E_b. `face_vertex` is scratch for one entry per face of b.
 typedef mf_edge_query mf_edge_walk_fn(const mf_pair_frame *frame, uint32_t *face_vertex);
 
-// Hulls whose a side has at least this many edges walk (mf_edge_walk_fn); smaller ones try all
-// pairs, in lanes across a's edges on the wide path, which is faster there: 1.2x the walk on
-// 16-point rocks (42 edges), 1.1x on 32-point rocks (about 80 edges), even at 40 vertices (about
-// 115 edges) on AVX2 and AVX-512. A function of the shapes alone, so that every ISA takes the same
-// search for a pair.
+// Which edge query a pair takes, a function of the shapes alone so that every ISA searches alike.
+// Trying all pairs in lanes across a's edges costs about E_b * E_a / W, the walk about E_b steps
+// of a few fan tests: measured on AVX2 and AVX-512, all pairs are faster on 16-point rocks (42
+// edges, 1.2x) and 32-point rocks (about 80 edges, 1.1x), the walk from about 100 edges of a.
+// Pairs beyond the wide limits search per pair without lanes, where a small a against a large b
+// (a box against the bunny's hull) walks too.
 #define MF_EDGE_WALK_MIN_EDGES 100u
+#define MF_EDGE_WALK_MIN_PAIRS 20000u
 
-static inline int mf_edge_query_walks(const mf_hull_view *a) { return a->edge_count >= MF_EDGE_WALK_MIN_EDGES; }
+static inline int mf_edge_query_walks(const mf_hull_view *a, const mf_hull_view *b)
+{
+    return a->edge_count >= MF_EDGE_WALK_MIN_EDGES || a->edge_count * b->edge_count >= MF_EDGE_WALK_MIN_PAIRS;
+}
+
+// How far from the best separation an axis may be and still serve: the slop, and a float-noise
+// allowance relative to the pair's size `scale` (its radii summed) and the separation.
+static inline float mf_allowance(float linear_slop, float scale, float best)
+{
+    return linear_slop + 4e-6f * (scale + fabsf(best));
+}
 
 // Edge query of two parallelepipeds: the 9 axes of their edge directions, both hulls projected
 // onto each. edge_a and edge_b hold direction indices until mf_resolve_direction_edges.

@@ -4,8 +4,8 @@
 //   2. b's vertices into a's frame and a's into b's; b's edges (normals, directions, points) into
 //      a's frame
 //   3. face queries of a and b: for each face, the least projection of the other hull
-//   4. for parallelepipeds, the 9 edge-direction axes; other hulls walk their edge query per lane
-//      after this pass (mf_query_edges), where the work diverges per pair.
+//   4. for parallelepipeds, the 9 edge-direction axes; other hulls run their edge query per lane
+//      after this pass (edge_lanes.c or edge_walk.c), where the work diverges per pair.
 #include "wide.h"
 #include "wide_pass.h"
 

@@ -40,7 +40,7 @@ typedef struct mf_bundle_axes {
 #define MF_WIDE_WORK_FLOATS (6 * MF_WIDE_MAX_VERTICES * MF_WIDE_MAX_WIDTH)
 
 // The face queries of every lane, and for parallelepipeds the edge-direction axes (other hulls
-// leave the edge results at -infinity: their edge query walks per lane, mf_query_edges).
+// leave the edge results at -infinity: their edge query runs per lane after this pass).
 // faces_only: skip the edge-direction axes too, to find the lanes that live on.
 typedef void mf_wide_axes_fn(const mf_bundle *bundle, float margin, int faces_only, float *work, mf_bundle_axes *axes);
 
