@@ -67,9 +67,11 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
             if (have_frame) { // as mf_query_pair: the edge query, measured where it decides
                 frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 1, worker->scratch, &a,
                                           &b);
-                candidates.edge = mf_edge_query_walks(&a, &b)
-                                      ? context->kernel.walk(&frame, worker->scratch->b_face_vertex)
-                                      : context->kernel.edges(&frame);
+                mf_query_scratch query = mf_query_scratch_of(worker->scratch);
+                mf_pair_frame culled;
+                mf_cull_edges(&frame, &candidates, config->linear_slop, &query, &culled);
+                candidates.edge = mf_edge_query_walks(&a, &b) ? context->kernel.walk(&culled, query.face_vertex)
+                                                              : context->kernel.edges(&culled);
                 mf_measure_edge_axis(&frame, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {

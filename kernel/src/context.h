@@ -14,7 +14,14 @@ typedef struct mf_pair_scratch {
     mf_vec3 b_normals[MF_MAX_HULL_FACES];      // b's face normals in a's frame
     mf_vec3 b_directions[MF_MAX_HULL_EDGES];   // b's edge directions in a's frame
     uint32_t b_face_vertex[MF_MAX_HULL_FACES]; // the edge walk's vertex of a for each face of b
+    float b_depth[MF_MAX_HULL_VERTICES];       // b's vertices' depths in a (mf_query_faces)
+    uint16_t b_edges[MF_MAX_HULL_EDGES];       // b's edges the edge query tries (mf_cull_edges)
 } mf_pair_scratch;
+
+static inline mf_query_scratch mf_query_scratch_of(mf_pair_scratch *s)
+{
+    return (mf_query_scratch){s->b_face_vertex, s->b_depth, s->b_edges};
+}
 
 // One pair's manifold, held until the chunk is written out in pair order.
 typedef struct mf_pair_result {

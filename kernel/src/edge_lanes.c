@@ -37,7 +37,9 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
     for (int l = 0; l < W; ++l) lane_offsets[l] = (float)l;
     mf_floatw lane_index = mf_loadw(lane_offsets);
     edge_lanes_best best = {mf_splatw(-INFINITY), zero, zero, {zero, zero, zero}};
-    for (uint32_t j = 0; j < b->edge_count; ++j) {
+    uint32_t b_count = frame->b_edges != NULL ? frame->b_edge_count : b->edge_count;
+    for (uint32_t k = 0; k < b_count; ++k) {
+        uint32_t j = frame->b_edges != NULL ? frame->b_edges[k] : k;
         mf_vec3w b_normal0 = splat3(frame->b_normals[b->edge_face0[j]]);
         mf_vec3w b_normal1 = splat3(frame->b_normals[b->edge_face1[j]]);
         mf_vec3w b_direction = splat3(frame->b_directions[j]);

@@ -214,7 +214,9 @@ mf_edge_query MF_NAMED(mf_edge_walk, MF_WIDE_NAME)(const mf_pair_frame *frame, u
     // b's edges come sorted by their lower vertex, so the next arc starts near where the last one
     // ended: the climb to its first region is short, and each face's region is found once.
     uint32_t last = 0;
-    for (uint32_t j = 0; j < b->edge_count; ++j) {
+    uint32_t b_count = frame->b_edges != NULL ? frame->b_edge_count : b->edge_count;
+    for (uint32_t k = 0; k < b_count; ++k) {
+        uint32_t j = frame->b_edges != NULL ? frame->b_edges[k] : k;
         // A walk finds the same crossings in either direction: start at the end already placed.
         uint32_t from = b->edge_face0[j], to = b->edge_face1[j];
         if (face_vertex[from] == NO_VERTEX && face_vertex[to] != NO_VERTEX) {

@@ -282,6 +282,7 @@ void mf_collide_scalar(const mf_config *config, mf_edge_walk_fn *walk, mf_pair_s
     mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 1, &a, &b, &rotation_a);
     result->count = 0;
     *used = (mf_axis){MF_AXIS_FACE_A, 0, 0, 0, {0, 0, 0}};
-    if (mf_query_pair(&frame, config->margin, walk, scratch->b_face_vertex, candidates))
+    mf_query_scratch query = mf_query_scratch_of(scratch);
+    if (mf_query_pair(&frame, config, walk, &query, candidates))
         mf_contacts_for_pair(config, &frame, candidates, &rotation_a, bodies->transform[pair.a].p, result, used);
 }

@@ -2,6 +2,8 @@
 // Convex Polyhedra", GDC 2013): face queries, Gauss-map edge query, biased axis choice.
 #include "sat.h"
 
+#include <stddef.h>
+
 mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vertices, uint32_t other_count,
                              float margin)
 {
@@ -15,6 +17,23 @@ mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vert
         if (separation > margin) break;
     }
     return best;
+}
+
+uint32_t mf_edges_near_surface(const mf_hull_view *hull, const float *depth, float reach, uint16_t *kept)
+{
+    uint32_t count = 0;
+    for (uint32_t e = 0; e < hull->edge_count; ++e) {
+        uint32_t v0 = hull->edge_vertex0[e], v1 = hull->edge_vertex1[e];
+        float d0 = depth[v0], d1 = depth[v1];
+        if (d0 < -reach && d1 < -reach) continue; // deeper than reach all along: depth is convex
+        // Out by more than reach all along: depth changes by at most the distance moved, so along
+        // an edge of length L it is at least (d0 + d1 - L) / 2.
+        float out = d0 + d1 - 2.0f * reach;
+        mf_vec3 along = mf_sub(mf_view_vertex(hull, v1), mf_view_vertex(hull, v0));
+        if (out > 0.0f && out * out > mf_dot(along, along)) continue;
+        kept[count++] = (uint16_t)e;
+    }
+    return count;
 }
 
 // Edge pair (i, j) as a Gauss-map candidate: the axis, oriented from a to b, and the distance of
@@ -31,8 +50,10 @@ mf_edge_query mf_query_edges(const mf_pair_frame *frame)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     mf_edge_query best = {-INFINITY, 0, 0, {0, 0, 0}};
+    uint32_t b_count = frame->b_edges != NULL ? frame->b_edge_count : b->edge_count;
     for (uint32_t i = 0; i < a->edge_count; ++i) {
-        for (uint32_t j = 0; j < b->edge_count; ++j) {
+        for (uint32_t k = 0; k < b_count; ++k) {
+            uint32_t j = frame->b_edges != NULL ? frame->b_edges[k] : k;
             mf_vec3 axis;
             float separation;
             if (edge_pair_axis(frame, i, j, frame->b_normals[b->edge_face0[j]], frame->b_normals[b->edge_face1[j]],
@@ -167,19 +188,52 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *c)
     else if (gap < c->edge.separation) c->edge.separation = gap;
 }
 
-int mf_query_pair(const mf_pair_frame *frame, float margin, mf_edge_walk_fn *walk, uint32_t *face_vertex,
-                  mf_axis_candidates *c)
+void mf_cull_edges(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
+                   const mf_query_scratch *scratch, mf_pair_frame *culled)
 {
+    *culled = *frame;
+    const mf_hull_view *a = frame->a, *b = frame->b;
+    float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
+    // Deep overlaps bring nearly every edge near the other surface: not worth the depths.
+    if (!(faces < 0.0f) || !(faces > -0.1f * candidates->scale)) return;
+    float *depth = scratch->b_depth, deepest = INFINITY;
+    for (uint32_t v = 0; v < b->vertex_count; ++v) depth[v] = -INFINITY;
+    for (uint32_t f = 0; f < a->face_count; ++f) {
+        mf_vec3 normal = mf_view_normal(a, f);
+        float offset = a->offset[f];
+        for (uint32_t v = 0; v < b->vertex_count; ++v)
+            depth[v] = mf_maxf(depth[v], mf_dot(normal, frame->b_vertices[v]) - offset);
+    }
+    for (uint32_t v = 0; v < b->vertex_count; ++v) deepest = mf_minf(deepest, depth[v]);
+    // Only where the hulls surely overlap (a vertex of b inside a): the best edge axis of a
+    // separated pair need not cross near either surface.
+    if (!(deepest < -1e-5f * candidates->scale)) return;
+    // An edge axis that could rank (within twice the allowance of the faces) overlaps by less than
+    // this; a hair more for the float noise of the depths.
+    float reach = 2.0f * mf_allowance(linear_slop, candidates->scale, faces) - faces + 1e-5f * candidates->scale;
+    culled->b_edges = scratch->b_edges;
+    culled->b_edge_count = mf_edges_near_surface(b, depth, reach, scratch->b_edges);
+}
+
+int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_edge_walk_fn *walk,
+                  const mf_query_scratch *scratch, mf_axis_candidates *c)
+{
+    float margin = config->margin;
     *c = (mf_axis_candidates){.face_a = {-INFINITY, 0}, .face_b = {-INFINITY, 0}, .edge = {-INFINITY, 0, 0, {0, 0, 0}}};
     c->scale = frame->a->shape->radius + frame->b->shape->radius;
+    c->projection = mf_uses_projection(frame->a, frame->b);
     c->face_a = mf_query_faces(frame->a, frame->b_vertices, frame->b->vertex_count, margin);
     if (c->face_a.separation >= margin) return 0;
     c->face_b = mf_query_faces(frame->b, frame->a_vertices, frame->a->vertex_count, margin);
     if (c->face_b.separation >= margin) return 0;
-    c->projection = mf_uses_projection(frame->a, frame->b);
-    if (c->projection) c->edge = mf_query_edge_directions(frame);
-    else if (mf_edge_query_walks(frame->a, frame->b)) c->edge = walk(frame, face_vertex);
-    else c->edge = mf_query_edges(frame);
+    if (c->projection) {
+        c->edge = mf_query_edge_directions(frame);
+    } else {
+        mf_pair_frame culled;
+        mf_cull_edges(frame, c, config->linear_slop, scratch, &culled);
+        c->edge =
+            mf_edge_query_walks(frame->a, frame->b) ? walk(&culled, scratch->face_vertex) : mf_query_edges(&culled);
+    }
     mf_measure_edge_axis(frame, c);
     return mf_is_touching(c, margin);
 }

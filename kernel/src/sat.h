@@ -14,6 +14,10 @@ typedef struct mf_pair_frame {
     const mf_vec3 *a_vertices;   // a's vertices in b's frame
     const mf_vec3 *b_normals;    // b's face normals in a's frame
     const mf_vec3 *b_directions; // b's edge directions in a's frame
+    // b's edges the edge query tries (mf_cull_edges), ascending; NULL: all of them. (Every search
+    // tries all of a's: the wide one runs in lanes across them.)
+    const uint16_t *b_edges;
+    uint32_t b_edge_count;
 } mf_pair_frame;
 
 typedef enum mf_axis_kind { MF_AXIS_FACE_A, MF_AXIS_FACE_B, MF_AXIS_EDGES } mf_axis_kind;
@@ -45,6 +49,12 @@ typedef struct mf_edge_query {
 // once a face separates by more than `margin`.
 mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vertices, uint32_t other_count,
                              float margin);
+
+// The edges of `hull` that come within `reach` of the other hull's surface, from inside or out,
+// given each vertex's depth in the other hull (its largest height over the other's face planes,
+// negative inside): into `kept`, ascending; returns how many. The edge pair of an overlapping pair's best edge axis crosses at points that close: its
+// edges lie on the two surfaces and the points are the axis' separation apart.
+uint32_t mf_edges_near_surface(const mf_hull_view *hull, const float *depth, float reach, uint16_t *kept);
 
 // Whether edge a (faces a0, a1) and edge b (faces b0, b1) build a face of the Minkowski difference
 // a - b, read off each edge's direction against the other edge's face normals. Edge face0 runs
@@ -177,7 +187,23 @@ float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal);
 // edges that do not support the hulls along the axis.
 void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *candidates);
 
-// Runs the three queries of the pair; returns 0 if it is apart by `margin` or more.
-// `walk` and its scratch `face_vertex` (an entry per face of b) serve hulls that walk.
-int mf_query_pair(const mf_pair_frame *frame, float margin, mf_edge_walk_fn *walk, uint32_t *face_vertex,
-                  mf_axis_candidates *candidates);
+// Scratch of the queries, an entry per face, vertex or edge of the hull named.
+typedef struct mf_query_scratch {
+    uint32_t *face_vertex; // b's faces, for the walk
+    float *b_depth;        // b's vertices' depths in a (mf_cull_edges)
+    uint16_t *b_edges;     // b's edges kept for the edge query
+} mf_query_scratch;
+
+// The frame with only b's edges that can make an edge axis rank (within twice the allowance of the
+// better face). For a pair that surely overlaps (a vertex of b inside a), but not deeply (by less
+// than a tenth of its size), the edges near a's surface (mf_edges_near_surface): the best
+// axis is then the face of the Minkowski difference nearest the origin, and the foot of the
+// origin on it lies inside it, so an edge pair that makes it crosses where both edges are that
+// close to each other. For other pairs, all.
+void mf_cull_edges(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
+                   const mf_query_scratch *scratch, mf_pair_frame *culled);
+
+// Runs the three queries of the pair; returns 0 if it is apart by the margin or more. `walk`
+// serves hulls that walk (mf_edge_query_walks).
+int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_edge_walk_fn *walk,
+                  const mf_query_scratch *scratch, mf_axis_candidates *candidates);
