@@ -161,7 +161,7 @@ static void write_fans(mf_bank *bank, uint32_t shape)
         mf_vec3 values[3] = {mf_view_normal(&hull, hull.edge_face0[e]), mf_view_normal(&hull, hull.edge_face1[e]),
                              (mf_vec3){hull.edge_x[e], hull.edge_y[e], hull.edge_z[e]}};
         for (uint32_t r = 0; r < 3; ++r) {
-            float components[3] = {values[r].x, values[r].y, values[r].z};
+            const float components[3] = {values[r].x, values[r].y, values[r].z};
             for (uint32_t c = 0; c < 3; ++c)
                 rows[(3 * r + c) * stride + k0] = rows[(3 * r + c) * stride + k1] = components[c];
         }

@@ -90,7 +90,8 @@ static inline mf_vec3w batch3(float rows[3][BATCH], uint32_t k)
 static void measure(crossings *c)
 {
     // Lanes past the count measure zeros, which fail the parallel test.
-    for (uint32_t k = c->count; k % W != 0; ++k) {
+    uint32_t padded = (c->count + W - 1) / W * W;
+    for (uint32_t k = c->count; k < padded; ++k) {
         for (uint32_t r = 0; r < 3; ++r) c->a_direction[r][k] = c->b_direction[r][k] = c->between[r][k] = 0.0f;
         c->sign[k] = 1.0f;
     }
@@ -117,18 +118,22 @@ static void measure(crossings *c)
     c->count = 0;
 }
 
+static inline void put(float rows[3][BATCH], uint32_t k, mf_vec3 v)
+{
+    rows[0][k] = v.x;
+    rows[1][k] = v.y;
+    rows[2][k] = v.z;
+}
+
 // Queues the crossing of a's edge i and b's edge j, oriented by `a0` (mf_edge_pair_crosses).
 static void add(crossings *c, const mf_pair_frame *frame, uint32_t i, uint32_t j, float a0)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     mf_vec3 between = mf_sub(frame->b_vertices[b->edge_vertex0[j]], mf_view_vertex(a, a->edge_vertex0[i]));
-    mf_vec3 values[3] = {{a->edge_x[i], a->edge_y[i], a->edge_z[i]}, frame->b_directions[j], between};
     uint32_t k = c->count++;
-    for (uint32_t r = 0; r < 3; ++r) {
-        c->a_direction[r][k] = (&values[0].x)[r];
-        c->b_direction[r][k] = (&values[1].x)[r];
-        c->between[r][k] = (&values[2].x)[r];
-    }
+    put(c->a_direction, k, (mf_vec3){a->edge_x[i], a->edge_y[i], a->edge_z[i]});
+    put(c->b_direction, k, frame->b_directions[j]);
+    put(c->between, k, between);
     c->sign[k] = a0 > 0.0f ? 1.0f : -1.0f;
     c->edge_a[k] = i;
     c->edge_b[k] = j;
