@@ -374,6 +374,12 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     bank->loop_count += loop_count;
     bank->edge_count += edge_count;
     bank->row_count += row_count;
+    s.inner_radius = INFINITY;
+    for (uint32_t f = s.face_first; f < s.face_first + face_count; ++f) {
+        mf_vec3 normal = {bank->normal_x[f], bank->normal_y[f], bank->normal_z[f]};
+        s.inner_radius = fminf(s.inner_radius, bank->offset[f] - mf_dot(normal, s.centroid));
+    }
+    s.inner_radius = fmaxf(0.0f, s.inner_radius * (1.0f - 1e-5f));
     find_parallelepiped(bank, &s);
     bank->shapes[bank->shape_count] = s;
     write_fans(bank, bank->shape_count);

@@ -255,14 +255,19 @@ int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair
 {
     const mf_transform *ta = &bodies->transform[pair.a], *tb = &bodies->transform[pair.b];
     const mf_shape *a = &bank->shapes[bodies->shape[pair.a]], *b = &bank->shapes[bodies->shape[pair.b]];
+    // Small hulls' queries cost about what this test does.
+    if (a->vertex_count + b->vertex_count < MF_APART_MIN_VERTICES) return 0;
+    // Each hull holds a ball around its centroid, so the gap along the centroids' line is at most
+    // their distance less the balls' radii: most touching pairs are let through here, cheaply.
+    float reach = mf_length(mf_sub(tb->p, ta->p)) + mf_length(a->centroid) + mf_length(b->centroid);
+    if (!(reach - a->inner_radius - b->inner_radius >= margin)) return 0;
     mf_mat3 rotation_a = mf_mat3_from_quat(mf_quat_normalize(ta->q));
     mf_mat3 rotation_b = mf_mat3_from_quat(mf_quat_normalize(tb->q));
     mf_vec3 centre_a = mf_add(mf_mat3_mul(&rotation_a, a->centroid), ta->p);
     mf_vec3 centre_b = mf_add(mf_mat3_mul(&rotation_b, b->centroid), tb->p);
     mf_vec3 between = mf_sub(centre_b, centre_a);
     float length = mf_length(between);
-    // Each hull holds its centroid, so the gap along this axis is at most the centroids' distance.
-    if (!(length >= margin) || !(length > 0.0f)) return 0;
+    if (!(length - a->inner_radius - b->inner_radius >= margin) || !(length > 0.0f)) return 0;
     mf_vec3 axis = mf_scale(between, 1.0f / length);
     // Each hull's extent along the axis, in its own frame: a's highest point, b's lowest.
     mf_vec3 axis_a = mf_mat3_mul_transposed(&rotation_a, axis), axis_b = mf_mat3_mul_transposed(&rotation_b, axis);

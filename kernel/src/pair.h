@@ -25,7 +25,9 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
 // the pair is then apart, whatever the separating axes say (its distance is at least that gap).
 // A few dot products per vertex instead of the face queries, for the many near misses a broad
 // phase emits.
+// Pairs with fewer vertices between them than this skip the test (a box and a 16-point rock do).
 int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, float margin);
+#define MF_APART_MIN_VERTICES 32u
 
 // The whole scalar path for one pair; `candidates` and `used` tell what the search found. `walk`:
 // the ISA's build of the Gauss-map walk (they all answer the same).

@@ -196,10 +196,11 @@ typedef struct mf_query_scratch {
 
 // The frame with only b's edges that can make an edge axis rank (within twice the allowance of the
 // better face). For a pair that surely overlaps (a vertex of b inside a), but not deeply (by less
-// than a tenth of its size), the edges near a's surface (mf_edges_near_surface): the best
-// axis is then the face of the Minkowski difference nearest the origin, and the foot of the
-// origin on it lies inside it, so an edge pair that makes it crosses where both edges are that
-// close to each other. For other pairs, all.
+// than a tenth of its size), the edges near a's surface (mf_edges_near_surface): the best axis is
+// then the face of the Minkowski difference nearest the origin, and the foot of the origin on it
+// lies inside it, so an edge pair that makes it crosses where both edges are that close to each
+// other. For other pairs, all.
+
 void mf_cull_edges(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
                    const mf_query_scratch *scratch, mf_pair_frame *culled);
 
