@@ -3,11 +3,20 @@
 #pragma once
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int check_failures;
+
+// `count` times MF_TEST_SCALE, at least 1: the sanitizer run checks fewer pairs.
+static inline uint32_t test_scaled(uint32_t count)
+{
+    const char *text = getenv("MF_TEST_SCALE");
+    double scale = text != NULL && text[0] != '\0' ? atof(text) : 1.0;
+    return scale * count < 1.0 ? 1 : (uint32_t)(scale * count);
+}
 
 static void check_fail(const char *file, int line, const char *expression, const char *format, ...)
 #if defined(__GNUC__)

@@ -44,14 +44,6 @@ static void vertex_fans_hold_each_edge_at_both_ends(void)
     test_pool_free(&pool);
 }
 
-// Pairs to try: `count` times MF_TEST_SCALE (the sanitizer run checks fewer).
-static uint32_t scaled(uint32_t count)
-{
-    const char *text = getenv("MF_TEST_SCALE");
-    double scale = text != NULL && text[0] != '\0' ? atof(text) : 1.0;
-    return scale * count < 1.0 ? 1 : (uint32_t)(scale * count);
-}
-
 // Walks every ISA's build over pairs of the pool (with `shape_override`, unless UINT32_MAX, as a or
 // b in turn)
 // and holds the scalar walk against the all-pairs search.
@@ -111,7 +103,7 @@ static void walk_finds_the_all_pairs_answer(void)
 {
     test_pool pool;
     CHECK_EQ(test_pool_make(43, 0, 48, &pool), MF_OK);
-    compare_walks(&pool, UINT32_MAX, scaled(20000), 5005);
+    compare_walks(&pool, UINT32_MAX, test_scaled(20000), 5005);
     test_pool_free(&pool);
 }
 
@@ -134,7 +126,7 @@ static void walk_crosses_vertices_of_many_edges(void)
     for (uint32_t v = 0; v < view.vertex_count; ++v)
         widest = view.vertex_fan_count[v] > widest ? view.vertex_fan_count[v] : widest;
     CHECKF(widest > 64, "the widest fan has %u edges", widest);
-    compare_walks(&pool, cone, scaled(4000), 6006);
+    compare_walks(&pool, cone, test_scaled(4000), 6006);
     test_pool_free(&pool);
 }
 

@@ -16,13 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static uint32_t scaled(uint32_t count)
-{
-    const char *text = getenv("MF_TEST_SCALE");
-    double scale = text != NULL && text[0] != '\0' ? atof(text) : 1.0;
-    return scale * count < 1.0 ? 1 : (uint32_t)(scale * count);
-}
-
 // Moves b along `direction` (from a's origin) until the brute force's separation is `target`;
 // returns the separation reached.
 static double place(ref_pair *pair, const ref_hull *a, mf_transform ta, const ref_hull *b, mf_transform *tb,
@@ -40,6 +33,33 @@ static double place(ref_pair *pair, const ref_hull *a, mf_transform ta, const re
     return separation;
 }
 
+// Two random hulls of the pool in random orientations, b moved along a random direction until the
+// brute force's separation is a random target in [low, high); returns the separation reached.
+static double random_near_pair(const test_pool *pool, ref_pair *pair, test_random *random, double low, double high,
+                               uint32_t shapes[2], mf_transform transforms[2])
+{
+    shapes[0] = test_random_int(random, 0, pool->hull_count - 1);
+    shapes[1] = test_random_int(random, 0, pool->hull_count - 1);
+    transforms[0] = (mf_transform){{0, 0, 0}, test_random_rotation(random)};
+    transforms[1] = (mf_transform){{0, 0, 0}, test_random_rotation(random)};
+    double direction[3];
+    test_random_direction(random, direction);
+    double target = test_random_range(random, low, high);
+    return place(pair, &pool->reference[shapes[0]], transforms[0], &pool->reference[shapes[1]], &transforms[1],
+                 direction, target);
+}
+
+// Collides the one pair (0, 1) of these two bodies; returns whether it got a manifold.
+static int collide_one(mf_context *context, const mf_bank *bank, uint32_t shapes[2], mf_transform transforms[2],
+                       mf_manifold *manifold, mf_contact contacts[MF_MAX_CONTACTS])
+{
+    mf_bodies bodies = {shapes, transforms, 2};
+    mf_pair one = {0, 1};
+    mf_stream stream = {manifold, 1, 0, contacts, MF_MAX_CONTACTS, 0, 0};
+    CHECK_EQ(mf_collide(context, bank, &bodies, &one, 1, &stream), MF_OK);
+    return stream.manifold_count == 1;
+}
+
 static void overlapping_pairs_are_never_reported_apart(void)
 {
     test_pool pool;
@@ -49,28 +69,20 @@ static void overlapping_pairs_are_never_reported_apart(void)
     CHECK_EQ(mf_context_create(&config, &context), MF_OK);
     ref_pair *pair = ref_pair_create();
     test_random random = test_random_seed(72, 1);
-    uint32_t pairs = scaled(3000), overlapping = 0, failed = 0;
+    uint32_t pairs = test_scaled(3000), overlapping = 0, failed = 0;
     double worst = -INFINITY;
     for (uint32_t i = 0; i < pairs; ++i) {
-        uint32_t shapes[2] = {test_random_int(&random, 0, 47), test_random_int(&random, 0, 47)};
-        mf_transform transforms[2] = {{{0, 0, 0}, test_random_rotation(&random)},
-                                      {{0, 0, 0}, test_random_rotation(&random)}};
-        double direction[3];
-        test_random_direction(&random, direction);
-        double target = test_random_range(&random, -0.005, 0.0);
-        const ref_hull *a = &pool.reference[shapes[0]], *b = &pool.reference[shapes[1]];
-        double separation = place(pair, a, transforms[0], b, &transforms[1], direction, target);
+        uint32_t shapes[2];
+        mf_transform transforms[2];
+        double separation = random_near_pair(&pool, pair, &random, -0.005, 0.0, shapes, transforms);
         if (!(separation < -1e-4)) continue; // the overlapping ones, clear of float noise at zero
         ++overlapping;
-        mf_bodies bodies = {shapes, transforms, 2};
-        mf_pair one = {0, 1};
+        const ref_hull *a = &pool.reference[shapes[0]], *b = &pool.reference[shapes[1]];
         mf_manifold manifold;
         mf_contact contacts[MF_MAX_CONTACTS];
-        mf_stream stream = {&manifold, 1, 0, contacts, MF_MAX_CONTACTS, 0, 0};
-        CHECK_EQ(mf_collide(context, pool.bank, &bodies, &one, 1, &stream), MF_OK);
+        int touching = collide_one(context, pool.bank, shapes, transforms, &manifold, contacts);
         double deepest = INFINITY;
-        for (uint32_t k = 0; stream.manifold_count == 1 && k < manifold.count; ++k)
-            deepest = fmin(deepest, contacts[k].separation);
+        for (uint32_t k = 0; touching && k < manifold.count; ++k) deepest = fmin(deepest, contacts[k].separation);
         // The contacts attain the best separation within the slop, up to float noise of the pair's size.
         double excess = deepest - (separation + config.linear_slop + 1e-5 * (a->radius + b->radius));
         worst = fmax(worst, deepest - separation);
@@ -100,35 +112,27 @@ static void pairs_nearer_than_the_margin_get_a_manifold(void)
     CHECK_EQ(mf_context_create(&config, &context), MF_OK);
     ref_pair *pair = ref_pair_create();
     test_random random = test_random_seed(74, 1);
-    uint32_t pairs = scaled(2000), near = 0, far = 0, judged = 0, failed = 0;
+    uint32_t pairs = test_scaled(2000), near = 0, far = 0, judged = 0, failed = 0;
     for (uint32_t i = 0; i < pairs; ++i) {
-        uint32_t shapes[2] = {test_random_int(&random, 0, 47), test_random_int(&random, 0, 47)};
-        mf_transform transforms[2] = {{{0, 0, 0}, test_random_rotation(&random)},
-                                      {{0, 0, 0}, test_random_rotation(&random)}};
-        double direction[3];
-        test_random_direction(&random, direction);
-        double target = test_random_range(&random, 0.0, 0.030);
-        const ref_hull *a = &pool.reference[shapes[0]], *b = &pool.reference[shapes[1]];
-        double separation = place(pair, a, transforms[0], b, &transforms[1], direction, target);
+        uint32_t shapes[2];
+        mf_transform transforms[2];
+        double separation = random_near_pair(&pool, pair, &random, 0.0, 0.030, shapes, transforms);
         if (!(separation > 1e-4)) continue;
         double distance = ref_distance(pair);
         // Near the margin either answer is float noise.
         if (fabs(distance - config.margin) < 1e-4) continue;
         ++judged;
-        mf_bodies bodies = {shapes, transforms, 2};
-        mf_pair one = {0, 1};
         mf_manifold manifold;
         mf_contact contacts[MF_MAX_CONTACTS];
-        mf_stream stream = {&manifold, 1, 0, contacts, MF_MAX_CONTACTS, 0, 0};
-        CHECK_EQ(mf_collide(context, pool.bank, &bodies, &one, 1, &stream), MF_OK);
+        int touching = collide_one(context, pool.bank, shapes, transforms, &manifold, contacts);
         int expected = distance < config.margin;
         near += expected;
         far += !expected;
-        if ((stream.manifold_count == 1) != expected) {
+        if (touching != expected) {
             ++failed;
             if (failed <= 5)
                 printf("pair %u (shapes %u, %u): separation %.6f, distance %.6f, %s manifold\n", i, shapes[0],
-                       shapes[1], separation, distance, stream.manifold_count == 1 ? "a" : "no");
+                       shapes[1], separation, distance, touching ? "a" : "no");
         }
     }
     printf("%u separated pairs judged: %u nearer than the margin, %u farther; %u got the wrong presence\n", judged,
