@@ -137,10 +137,9 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
     if (!(entry->best < 0.0f && best_bound < 0.0f && axis.separation >= best_bound - config->linear_slop)) return 0;
 
     // The cached axis is within the slop of the best: its contacts must attain its own separation.
-    uint32_t used;
     float allowance = mf_allowance(config->linear_slop, a.shape->radius + b.shape->radius, axis.separation);
-    mf_contacts_from_axes(config, &frame, &axis, 1, projection, axis.separation + allowance, &rotation_a,
-                          bodies->transform[pair.a].p, result, &used);
+    mf_contacts_of_axis(config, &frame, &axis, projection, axis.separation + allowance, &rotation_a,
+                        bodies->transform[pair.a].p, result);
     if (result->count == 0) return 0;
     next.best = best_bound;
     result->cache = next;

@@ -68,11 +68,8 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
                 frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 1, worker->scratch, &a,
                                           &b);
                 mf_query_scratch query = mf_query_scratch_of(worker->scratch);
-                mf_pair_frame culled;
-                mf_cull_edges(&frame, &candidates, config->linear_slop, &query, &culled);
-                candidates.edge = mf_edge_query_walks(&a, &b) ? context->kernel.walk(&culled, query.face_vertex)
-                                                              : context->kernel.edges(&culled);
-                mf_measure_edge_axis(&frame, &candidates);
+                mf_query_edges_of_pair(&frame, config->linear_slop, context->kernel.walk, context->kernel.edges, &query,
+                                       &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {
                 if (worker->caching) mf_cache_store(&result->cache, bodies, pair, &candidates, NULL);

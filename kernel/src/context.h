@@ -15,7 +15,7 @@ typedef struct mf_pair_scratch {
     mf_vec3 b_directions[MF_MAX_HULL_EDGES];   // b's edge directions in a's frame
     uint32_t b_face_vertex[MF_MAX_HULL_FACES]; // the edge walk's vertex of a for each face of b
     float b_depth[MF_MAX_HULL_VERTICES];       // b's vertices' depths in a (mf_query_faces)
-    uint16_t b_edges[MF_MAX_HULL_EDGES];       // b's edges the edge query tries (mf_cull_edges)
+    uint16_t b_edges[MF_MAX_HULL_EDGES];       // b's edges the edge query tries (the cull)
 } mf_pair_scratch;
 
 static inline mf_query_scratch mf_query_scratch_of(mf_pair_scratch *s)

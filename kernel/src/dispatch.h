@@ -12,7 +12,7 @@ typedef void mf_box_pairs_fn(struct mf_box_job *job);
 typedef struct mf_wide_kernel {
     mf_wide_axes_fn *axes; // NULL for the scalar path
     mf_box_pairs_fn *boxes;
-    mf_edge_lanes_fn *edges; // NULL for the scalar path
+    mf_edge_search_fn *edges; // NULL for the scalar path
     mf_edge_walk_fn *walk;
     uint32_t width;
 } mf_wide_kernel;

@@ -7,6 +7,4 @@
 
 // What mf_query_edges (sat.c) returns, for a pair whose hull a has edge rows (within the wide
 // limits); the frame needs b's normals, edge directions and vertices in a's frame.
-typedef mf_edge_query mf_edge_lanes_fn(const mf_pair_frame *frame);
-
-mf_edge_lanes_fn mf_edge_lanes_sse, mf_edge_lanes_avx2, mf_edge_lanes_avx512, mf_edge_lanes_neon;
+mf_edge_search_fn mf_edge_lanes_sse, mf_edge_lanes_avx2, mf_edge_lanes_avx512, mf_edge_lanes_neon;

@@ -170,19 +170,12 @@ static void to_world(const mf_mat3 *rotation_a, mf_vec3 position_a, mf_vec3 norm
         result->contacts[k].point = mf_add(mf_mat3_mul(rotation_a, result->contacts[k].point), position_a);
 }
 
-void mf_contacts_from_axes(const mf_config *config, const mf_pair_frame *frame, mf_axis *axes, uint32_t count,
-                           int projection, float attain, const mf_mat3 *rotation_a, mf_vec3 position_a,
-                           mf_pair_result *result, uint32_t *used)
+void mf_contacts_of_axis(const mf_config *config, const mf_pair_frame *frame, mf_axis *axis, int projection,
+                         float attain, const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result)
 {
     mf_vec3 normal = {0, 0, 0};
-    uint32_t r = 0;
-    result->count = 0;
-    for (; r < count; ++r) {
-        result->count = axis_contacts(config, frame, &axes[r], projection, &normal, result->contacts);
-        if (result->count > 0 && deepest_separation(result->contacts, result->count) <= attain) break;
-        result->count = 0;
-    }
-    *used = r;
+    result->count = axis_contacts(config, frame, axis, projection, &normal, result->contacts);
+    if (result->count > 0 && !(deepest_separation(result->contacts, result->count) <= attain)) result->count = 0;
     to_world(rotation_a, position_a, normal, result);
 }
 

@@ -10,14 +10,13 @@
 mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
                              int for_queries, mf_hull_view *a, mf_hull_view *b, mf_mat3 *rotation_a);
 
-// Contacts from the first of `axes` that yields any whose deepest separation is at most `attain`
-// (world space); the result is empty if none does. `used` gets the index of that axis (or count).
-void mf_contacts_from_axes(const mf_config *config, const mf_pair_frame *frame, mf_axis *axes, uint32_t count,
-                           int projection, float attain, const mf_mat3 *rotation_a, mf_vec3 position_a,
-                           mf_pair_result *result, uint32_t *used);
+// The contacts of one axis (world space) if their deepest separation is at most `attain`; else the
+// result is empty. An edge axis of parallelepipeds gets its edges resolved in place.
+void mf_contacts_of_axis(const mf_config *config, const mf_pair_frame *frame, mf_axis *axis, int projection,
+                         float attain, const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result);
 
-// The contacts of a touching pair from its query results; `used` as above, into the ranking of
-// mf_rank_axes followed by a's and b's faces.
+// The contacts of a touching pair from its query results (the levels in pair.c); `used` gets the
+// axis they came from, unresolved.
 void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, const mf_axis_candidates *candidates,
                           const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result, mf_axis *used);
 

@@ -188,8 +188,14 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *c)
     else if (gap < c->edge.separation) c->edge.separation = gap;
 }
 
-void mf_cull_edges(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                   const mf_query_scratch *scratch, mf_pair_frame *culled)
+// The frame with only b's edges that can make an edge axis rank (within twice the allowance of the
+// better face). For a pair that surely overlaps (a vertex of b inside a), but not deeply (by less
+// than a tenth of its size), the edges near a's surface (mf_edges_near_surface): the best axis is
+// then the face of the Minkowski difference nearest the origin, and the foot of the origin on it
+// lies inside it, so an edge pair that makes it crosses where both edges are that close to each
+// other. For other pairs, all.
+static void cull_edges(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
+                       const mf_query_scratch *scratch, mf_pair_frame *culled)
 {
     *culled = *frame;
     const mf_hull_view *a = frame->a, *b = frame->b;
@@ -215,6 +221,15 @@ void mf_cull_edges(const mf_pair_frame *frame, const mf_axis_candidates *candida
     culled->b_edge_count = mf_edges_near_surface(b, depth, reach, scratch->b_edges);
 }
 
+void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_edge_walk_fn *walk,
+                            mf_edge_search_fn *all_pairs, const mf_query_scratch *scratch, mf_axis_candidates *c)
+{
+    mf_pair_frame culled;
+    cull_edges(frame, c, linear_slop, scratch, &culled);
+    c->edge = mf_edge_query_walks(frame->a, frame->b) ? walk(&culled, scratch->face_vertex) : all_pairs(&culled);
+    mf_measure_edge_axis(frame, c);
+}
+
 int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_edge_walk_fn *walk,
                   const mf_query_scratch *scratch, mf_axis_candidates *c)
 {
@@ -226,14 +241,7 @@ int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_edge_w
     if (c->face_a.separation >= margin) return 0;
     c->face_b = mf_query_faces(frame->b, frame->a_vertices, frame->a->vertex_count, margin);
     if (c->face_b.separation >= margin) return 0;
-    if (c->projection) {
-        c->edge = mf_query_edge_directions(frame);
-    } else {
-        mf_pair_frame culled;
-        mf_cull_edges(frame, c, config->linear_slop, scratch, &culled);
-        c->edge =
-            mf_edge_query_walks(frame->a, frame->b) ? walk(&culled, scratch->face_vertex) : mf_query_edges(&culled);
-    }
-    mf_measure_edge_axis(frame, c);
+    if (c->projection) c->edge = mf_query_edge_directions(frame);
+    else mf_query_edges_of_pair(frame, config->linear_slop, walk, mf_query_edges, scratch, c);
     return mf_is_touching(c, margin);
 }

@@ -14,7 +14,7 @@ typedef struct mf_pair_frame {
     const mf_vec3 *a_vertices;   // a's vertices in b's frame
     const mf_vec3 *b_normals;    // b's face normals in a's frame
     const mf_vec3 *b_directions; // b's edge directions in a's frame
-    // b's edges the edge query tries (mf_cull_edges), ascending; NULL: all of them. (Every search
+    // b's edges the edge query tries (culled: mf_query_edges_of_pair), ascending; NULL: all of them. (Every search
     // tries all of a's: the wide one runs in lanes across them.)
     const uint16_t *b_edges;
     uint32_t b_edge_count;
@@ -190,19 +190,19 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *candid
 // Scratch of the queries, an entry per face, vertex or edge of the hull named.
 typedef struct mf_query_scratch {
     uint32_t *face_vertex; // b's faces, for the walk
-    float *b_depth;        // b's vertices' depths in a (mf_cull_edges)
+    float *b_depth;        // b's vertices' depths in a (for the cull)
     uint16_t *b_edges;     // b's edges kept for the edge query
 } mf_query_scratch;
 
-// The frame with only b's edges that can make an edge axis rank (within twice the allowance of the
-// better face). For a pair that surely overlaps (a vertex of b inside a), but not deeply (by less
-// than a tenth of its size), the edges near a's surface (mf_edges_near_surface): the best axis is
-// then the face of the Minkowski difference nearest the origin, and the foot of the origin on it
-// lies inside it, so an edge pair that makes it crosses where both edges are that close to each
-// other. For other pairs, all.
+// An all-pairs edge search: mf_query_edges, or its build in lanes (edge_lanes.h).
+typedef mf_edge_query mf_edge_search_fn(const mf_pair_frame *frame);
 
-void mf_cull_edges(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                   const mf_query_scratch *scratch, mf_pair_frame *culled);
+// The edge query of a pair that is not apart along a face and not two parallelepipeds, the same on
+// the scalar and the wide path: b's edges culled where a shallow overlap allows (sat.c), then the
+// walk or `all_pairs` as mf_edge_query_walks says, then the winner measured (mf_measure_edge_axis).
+void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_edge_walk_fn *walk,
+                            mf_edge_search_fn *all_pairs, const mf_query_scratch *scratch,
+                            mf_axis_candidates *candidates);
 
 // Runs the three queries of the pair; returns 0 if it is apart by the margin or more. `walk`
 // serves hulls that walk (mf_edge_query_walks).
