@@ -74,7 +74,9 @@ void test_make_pair(const test_pool *pool, test_category kind, uint64_t seed, ui
     }
 
     double small = fmin(a->radius, b->radius), u = test_random_unit(&random), gap;
-    if (u < 0.55) gap = -test_random_range(&random, 0.0, 0.25 * small);
+    // Deep overlaps as the rock scenes pose them, then shallow ones, near contacts and misses.
+    if (u < 0.2) gap = -test_random_range(&random, 0.25 * small, 1.5 * small);
+    else if (u < 0.55) gap = -test_random_range(&random, 0.0, 0.25 * small);
     else if (u < 0.75) gap = test_random_range(&random, -0.002, margin);
     else if (u < 0.9) gap = test_random_range(&random, margin, margin + 0.1);
     else gap = test_random_range(&random, -1e-4, 1e-4);

@@ -15,12 +15,17 @@ typedef struct mf_pair_scratch {
     mf_vec3 b_directions[MF_MAX_HULL_EDGES];   // b's edge directions in a's frame
     uint32_t b_face_vertex[MF_MAX_HULL_FACES]; // the edge walk's vertex of a for each face of b
     float b_depth[MF_MAX_HULL_VERTICES];       // b's vertices' depths in a (mf_query_faces)
-    uint16_t b_edges[MF_MAX_HULL_EDGES];       // b's edges the edge query tries (the cull)
+    float a_face_gap[MF_MAX_HULL_FACES];       // the cull's common point below each face plane
+    float b_face_gap[MF_MAX_HULL_FACES];
+    uint16_t a_edges[MF_MAX_HULL_EDGES]; // the edges the edge query tries (the cull)
+    uint16_t b_edges[MF_MAX_HULL_EDGES];
+    float a_edge_rows[MF_EDGE_ROWS * MF_WIDE_MAX_EDGES]; // rows of a's kept edges (rows.h)
 } mf_pair_scratch;
 
 static inline mf_query_scratch mf_query_scratch_of(mf_pair_scratch *s)
 {
-    return (mf_query_scratch){s->b_face_vertex, s->b_depth, s->b_edges};
+    return (mf_query_scratch){s->b_face_vertex, s->b_depth, s->a_face_gap, s->b_face_gap,
+                              s->a_edges,       s->b_edges, s->a_edge_rows};
 }
 
 // One pair's manifold, held until the chunk is written out in pair order.

@@ -29,8 +29,10 @@ static inline mf_vec3w edge_row3(const float *rows, uint32_t padded, uint32_t fi
 mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
-    const float *rows = a->edge_rows;
-    uint32_t padded = mf_edge_rows_padded(a->edge_count);
+    // With a's edges culled, lane i holds the i-th kept edge: kept edges ascend, so ties still go
+    // to the lowest edge.
+    const float *rows = frame->a_edge_rows != NULL ? frame->a_edge_rows : a->edge_rows;
+    uint32_t padded = mf_edge_rows_padded(frame->a_edge_rows != NULL ? frame->a_edge_count : a->edge_count);
     mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f), minus_one = mf_splatw(-1.0f);
     mf_floatw sine = mf_splatw(MF_PARALLEL_SINE);
     MF_ALIGNED_LANES(lane_offsets);
@@ -93,5 +95,6 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
             (separations[l] == result.separation && (i < result.edge_a || (i == result.edge_a && j < result.edge_b))))
             result = (mf_edge_query){separations[l], i, j, {normal_x[l], normal_y[l], normal_z[l]}};
     }
+    if (frame->a_edge_rows != NULL && result.separation > -INFINITY) result.edge_a = frame->a_edges[result.edge_a];
     return result;
 }

@@ -1,6 +1,7 @@
 // Separating-axis test between convex polyhedra (Gregorius, "The Separating Axis Test between
 // Convex Polyhedra", GDC 2013): face queries, Gauss-map edge query, biased axis choice.
 #include "sat.h"
+#include "rows.h"
 
 #include <stddef.h>
 
@@ -50,8 +51,10 @@ mf_edge_query mf_query_edges(const mf_pair_frame *frame)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     mf_edge_query best = {-INFINITY, 0, 0, {0, 0, 0}};
+    uint32_t a_count = frame->a_edges != NULL ? frame->a_edge_count : a->edge_count;
     uint32_t b_count = frame->b_edges != NULL ? frame->b_edge_count : b->edge_count;
-    for (uint32_t i = 0; i < a->edge_count; ++i) {
+    for (uint32_t n = 0; n < a_count; ++n) {
+        uint32_t i = frame->a_edges != NULL ? frame->a_edges[n] : n;
         for (uint32_t k = 0; k < b_count; ++k) {
             uint32_t j = frame->b_edges != NULL ? frame->b_edges[k] : k;
             mf_vec3 axis;
@@ -197,7 +200,6 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *c)
 static void cull_edges(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
                        const mf_query_scratch *scratch, mf_pair_frame *culled)
 {
-    *culled = *frame;
     const mf_hull_view *a = frame->a, *b = frame->b;
     float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
     // Deep overlaps bring nearly every edge near the other surface: not worth the depths.
@@ -221,12 +223,92 @@ static void cull_edges(const mf_pair_frame *frame, const mf_axis_candidates *can
     culled->b_edge_count = mf_edges_near_surface(b, depth, reach, scratch->b_edges);
 }
 
+// Each face plane's height over p, positive inside; returns the least.
+static float face_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap)
+{
+    float least = INFINITY;
+    for (uint32_t f = 0; f < hull->face_count; ++f) {
+        gap[f] = hull->offset[f] - mf_dot(mf_view_normal(hull, f), p);
+        least = mf_minf(least, gap[f]);
+    }
+    return least;
+}
+
+// The edges with a face plane within `reach` of the point the gaps were measured from, ascending.
+static uint32_t edges_near_point(const mf_hull_view *hull, const float *gap, float reach, uint16_t *kept)
+{
+    uint32_t count = 0;
+    for (uint32_t e = 0; e < hull->edge_count; ++e)
+        if (mf_minf(gap[hull->edge_face0[e]], gap[hull->edge_face1[e]]) <= reach) kept[count++] = (uint16_t)e;
+    return count;
+}
+
+// For an overlapping pair, only the edges around a point p inside both hulls. Take an edge pair's
+// Minkowski face with axis n (a to b): edge i of a supports a along n, edge j of b supports b
+// along -n, so its separation is -(n.(a_i - p) + n.(p - b_j)). Each term is at least p's gap to
+// the nearer of the edge's two face planes: n lies between their normals, and a positive sinusoid
+// over an arc shorter than pi is least at an end. An edge pair that could rank (within twice the
+// allowance of the better face, as in cull_edges) thus has gaps summing to under `reach`: each
+// edge's under reach less the other hull's least gap. Deep overlaps keep a tenth of the pairs or
+// fewer. Returns 0 where the guess at p is not inside both.
+static int cull_around_common_point(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
+                                    const mf_query_scratch *scratch, mf_pair_frame *culled)
+{
+    const mf_hull_view *a = frame->a, *b = frame->b;
+    float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
+    if (!(faces < 0.0f)) return 0;
+    // The guess: on the line through the centroids, halfway between the far ends of each hull's
+    // rough extent (between its inner and outer radius) along it.
+    mf_vec3 centre_b = mf_add(mf_mat3_mul(&frame->rotation, b->centroid), frame->translation);
+    mf_vec3 line = mf_sub(centre_b, a->centroid);
+    float length = mf_length(line);
+    mf_vec3 along = length > 0.0f ? mf_scale(line, 1.0f / length) : (mf_vec3){0.0f, 0.0f, 0.0f};
+    float extent_a = 0.5f * (a->shape->inner_radius + a->shape->radius);
+    float extent_b = 0.5f * (b->shape->inner_radius + b->shape->radius);
+    mf_vec3 end_a = mf_add(a->centroid, mf_scale(along, extent_a)), end_b = mf_sub(centre_b, mf_scale(along, extent_b));
+    mf_vec3 p = mf_scale(mf_add(end_a, end_b), 0.5f);
+    float least_a = face_gaps(a, p, scratch->a_face_gap);
+    if (!(least_a > 0.0f)) return 0;
+    mf_vec3 p_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(p, frame->translation));
+    float least_b = face_gaps(b, p_in_b, scratch->b_face_gap);
+    if (!(least_b > 0.0f)) return 0;
+    // As in cull_edges, with a hair more on each side for the float noise of the gaps.
+    float noise = 1e-5f * candidates->scale;
+    float reach = 2.0f * mf_allowance(linear_slop, candidates->scale, faces) - faces + noise;
+    culled->a_edges = scratch->a_edges;
+    culled->a_edge_count = edges_near_point(a, scratch->a_face_gap, reach - least_b + noise, scratch->a_edges);
+    culled->b_edges = scratch->b_edges;
+    culled->b_edge_count = edges_near_point(b, scratch->b_face_gap, reach - least_a + noise, scratch->b_edges);
+    return 1;
+}
+
+// The edge rows of a's kept edges back to back, padded with zeros as the shape's own.
+static void compact_edge_rows(const mf_hull_view *a, const uint16_t *edges, uint32_t count, float *rows)
+{
+    uint32_t from = mf_edge_rows_padded(a->edge_count), to = mf_edge_rows_padded(count);
+    for (uint32_t r = 0; r < MF_EDGE_ROWS; ++r) {
+        const float *source = a->edge_rows + (size_t)r * from;
+        float *target = rows + (size_t)r * to;
+        for (uint32_t k = 0; k < count; ++k) target[k] = source[edges[k]];
+        for (uint32_t k = count; k < to; ++k) target[k] = 0.0f;
+    }
+}
+
 void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_edge_walk_fn *walk,
                             mf_edge_search_fn *all_pairs, const mf_query_scratch *scratch, mf_axis_candidates *c)
 {
-    mf_pair_frame culled;
-    cull_edges(frame, c, linear_slop, scratch, &culled);
-    c->edge = mf_edge_query_walks(frame->a, frame->b) ? walk(&culled, scratch->face_vertex) : all_pairs(&culled);
+    mf_pair_frame culled = *frame;
+    if (!cull_around_common_point(frame, c, linear_slop, scratch, &culled))
+        cull_edges(frame, c, linear_slop, scratch, &culled);
+    if (mf_edge_query_walks(&culled)) {
+        c->edge = walk(&culled, scratch->face_vertex);
+    } else {
+        if (culled.a_edges != NULL && frame->a->edge_rows != NULL) {
+            compact_edge_rows(frame->a, culled.a_edges, culled.a_edge_count, scratch->a_edge_rows);
+            culled.a_edge_rows = scratch->a_edge_rows;
+        }
+        c->edge = all_pairs(&culled);
+    }
     mf_measure_edge_axis(frame, c);
 }
 

@@ -5,6 +5,8 @@
 #include "bank.h"
 #include "vec.h"
 
+#include <stddef.h>
+
 // One pair seen from body a: b's geometry moved into a's frame where the queries need it.
 typedef struct mf_pair_frame {
     const mf_hull_view *a, *b;
@@ -14,10 +16,12 @@ typedef struct mf_pair_frame {
     const mf_vec3 *a_vertices;   // a's vertices in b's frame
     const mf_vec3 *b_normals;    // b's face normals in a's frame
     const mf_vec3 *b_directions; // b's edge directions in a's frame
-    // b's edges the edge query tries (culled: mf_query_edges_of_pair), ascending; NULL: all of them. (Every search
-    // tries all of a's: the wide one runs in lanes across them.)
-    const uint16_t *b_edges;
-    uint32_t b_edge_count;
+    // The edges the edge query tries (culled: mf_query_edges_of_pair), ascending; NULL: all of them.
+    // The walk tries all of a's: it crosses a's whole Gauss map.
+    const uint16_t *a_edges, *b_edges;
+    uint32_t a_edge_count, b_edge_count;
+    // With a_edges, their edge rows (rows.h) back to back for the search in lanes; NULL without.
+    const float *a_edge_rows;
 } mf_pair_frame;
 
 typedef enum mf_axis_kind { MF_AXIS_FACE_A, MF_AXIS_FACE_B, MF_AXIS_EDGES } mf_axis_kind;
@@ -124,18 +128,20 @@ mf_edge_query mf_query_edges(const mf_pair_frame *frame);
 // E_a x E_b. `face_vertex` is scratch for one entry per face of b.
 typedef mf_edge_query mf_edge_walk_fn(const mf_pair_frame *frame, uint32_t *face_vertex);
 
-// Which edge query a pair takes, a function of the shapes alone so that every ISA searches alike.
-// Trying all pairs in lanes across a's edges costs about E_b * E_a / W, the walk about E_b steps
-// of a few fan tests: measured on AVX2 and AVX-512, all pairs are faster on 16-point rocks (42
-// edges, 1.2x) and 32-point rocks (about 80 edges, 1.1x), the walk from about 100 edges of a.
-// Pairs beyond the wide limits search per pair without lanes, where a small a against a large b
-// (a box against the bunny's hull) walks too.
+// Which edge query a pair takes, a function of the edges it tries (after the cull, which every ISA
+// makes alike) so that every ISA searches alike. Trying all pairs in lanes across a's edges costs
+// about E_b * E_a / W, the walk about E_b steps of a few fan tests: measured on AVX2 and AVX-512,
+// all pairs are faster on 16-point rocks (42 edges, 1.2x) and 32-point rocks (about 80 edges,
+// 1.1x), the walk from about 100 edges of a. Pairs beyond the wide limits search per pair without
+// lanes, where a small a against a large b (a box against the bunny's hull) walks too.
 #define MF_EDGE_WALK_MIN_EDGES 100u
 #define MF_EDGE_WALK_MIN_PAIRS 20000u
 
-static inline int mf_edge_query_walks(const mf_hull_view *a, const mf_hull_view *b)
+static inline int mf_edge_query_walks(const mf_pair_frame *frame)
 {
-    return a->edge_count >= MF_EDGE_WALK_MIN_EDGES || a->edge_count * b->edge_count >= MF_EDGE_WALK_MIN_PAIRS;
+    uint32_t a = frame->a_edges != NULL ? frame->a_edge_count : frame->a->edge_count;
+    uint32_t b = frame->b_edges != NULL ? frame->b_edge_count : frame->b->edge_count;
+    return a >= MF_EDGE_WALK_MIN_EDGES || a * b >= MF_EDGE_WALK_MIN_PAIRS;
 }
 
 // How far from the best separation an axis may be and still serve: the slop, and a float-noise
@@ -189,17 +195,19 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *candid
 
 // Scratch of the queries, an entry per face, vertex or edge of the hull named.
 typedef struct mf_query_scratch {
-    uint32_t *face_vertex; // b's faces, for the walk
-    float *b_depth;        // b's vertices' depths in a (for the cull)
-    uint16_t *b_edges;     // b's edges kept for the edge query
+    uint32_t *face_vertex;          // b's faces, for the walk
+    float *b_depth;                 // b's vertices' depths in a (for the cull)
+    float *a_face_gap, *b_face_gap; // the common point's distance to each face plane (the cull)
+    uint16_t *a_edges, *b_edges;    // the edges kept for the edge query
+    float *a_edge_rows;             // MF_EDGE_ROWS rows of a's kept edges, for hulls with edge rows
 } mf_query_scratch;
 
 // An all-pairs edge search: mf_query_edges, or its build in lanes (edge_lanes.h).
 typedef mf_edge_query mf_edge_search_fn(const mf_pair_frame *frame);
 
 // The edge query of a pair that is not apart along a face and not two parallelepipeds, the same on
-// the scalar and the wide path: b's edges culled where a shallow overlap allows (sat.c), then the
-// walk or `all_pairs` as mf_edge_query_walks says, then the winner measured (mf_measure_edge_axis).
+// the scalar and the wide path: the edges culled where an overlap allows (sat.c), then the walk or
+// `all_pairs` as mf_edge_query_walks says, then the winner measured (mf_measure_edge_axis).
 void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_edge_walk_fn *walk,
                             mf_edge_search_fn *all_pairs, const mf_query_scratch *scratch,
                             mf_axis_candidates *candidates);
