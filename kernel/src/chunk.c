@@ -9,8 +9,8 @@
 #include <assert.h>
 
 // The clip pass's frame for one lane of a bundle, from what the wide pass computed: the same
-// values the scalar setup would produce, without computing them again. With `for_edges`, also b's
-// normals and edge directions in a's frame, which the edge query walks with.
+// values the scalar setup would produce, without computing them again. With `for_edges`, also room
+// for b's normals and edge directions in a's frame, which the edge query fills (mf_rotate_b_edges).
 static mf_pair_frame frame_from_bundle(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
                                        const mf_wide_scratch *wide, uint32_t lane, uint32_t b_rows, int for_edges,
                                        mf_pair_scratch *scratch, mf_hull_view *a, mf_hull_view *b)
@@ -27,11 +27,6 @@ static mf_pair_frame frame_from_bundle(const mf_bank *bank, const mf_bodies *bod
     if (for_edges) {
         frame.b_normals = scratch->b_normals;
         frame.b_directions = scratch->b_directions;
-        for (uint32_t f = 0; f < b->face_count; ++f)
-            scratch->b_normals[f] = mf_mat3_mul(&frame.rotation, mf_view_normal(b, f));
-        for (uint32_t e = 0; e < b->edge_count; ++e)
-            scratch->b_directions[e] =
-                mf_mat3_mul(&frame.rotation, (mf_vec3){b->edge_x[e], b->edge_y[e], b->edge_z[e]});
     }
     return frame;
 }

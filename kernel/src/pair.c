@@ -32,12 +32,7 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
     for (uint32_t v = 0; v < a->vertex_count; ++v)
         scratch->a_vertices[v] =
             mf_mat3_mul_transposed(&frame.rotation, mf_sub(mf_view_vertex(a, v), frame.translation));
-    if (mf_uses_projection(a, b)) return frame; // the edge query projects onto edge directions instead
     assert(b->edge_count <= MF_MAX_HULL_EDGES);
-    for (uint32_t f = 0; f < b->face_count; ++f)
-        scratch->b_normals[f] = mf_mat3_mul(&frame.rotation, mf_view_normal(b, f));
-    for (uint32_t e = 0; e < b->edge_count; ++e)
-        scratch->b_directions[e] = mf_mat3_mul(&frame.rotation, (mf_vec3){b->edge_x[e], b->edge_y[e], b->edge_z[e]});
     return frame;
 }
 

@@ -4,9 +4,9 @@
 
 #include "context.h"
 
-// b moved into a's frame: b's vertices always; with `for_queries` also a's vertices in b's frame
-// and, unless the pair's edge query projects (parallelepipeds), b's normals and edge directions,
-// which only the scalar queries read.
+// b moved into a's frame: b's vertices always; with `for_queries` also a's vertices in b's frame.
+// b's normals and edge directions point into the scratch, filled by the edge query for the edges it
+// keeps (mf_rotate_b_edges).
 mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
                              int for_queries, mf_hull_view *a, mf_hull_view *b, mf_mat3 *rotation_a);
 

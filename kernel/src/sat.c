@@ -296,12 +296,32 @@ static void compact_edge_rows(const mf_hull_view *a, const uint16_t *edges, uint
     }
 }
 
+void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *directions)
+{
+    const mf_hull_view *b = frame->b;
+    const mf_mat3 *r = &frame->rotation;
+    if (frame->b_edges == NULL) {
+        for (uint32_t f = 0; f < b->face_count; ++f) normals[f] = mf_mat3_mul(r, mf_view_normal(b, f));
+        for (uint32_t e = 0; e < b->edge_count; ++e)
+            directions[e] = mf_mat3_mul(r, (mf_vec3){b->edge_x[e], b->edge_y[e], b->edge_z[e]});
+        return;
+    }
+    // Kept edges share faces, but rotating a face twice costs less than remembering which were.
+    for (uint32_t k = 0; k < frame->b_edge_count; ++k) {
+        uint32_t e = frame->b_edges[k], f0 = b->edge_face0[e], f1 = b->edge_face1[e];
+        normals[f0] = mf_mat3_mul(r, mf_view_normal(b, f0));
+        normals[f1] = mf_mat3_mul(r, mf_view_normal(b, f1));
+        directions[e] = mf_mat3_mul(r, (mf_vec3){b->edge_x[e], b->edge_y[e], b->edge_z[e]});
+    }
+}
+
 void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_edge_walk_fn *walk,
                             mf_edge_search_fn *all_pairs, const mf_query_scratch *scratch, mf_axis_candidates *c)
 {
     mf_pair_frame culled = *frame;
     if (!cull_around_common_point(frame, c, linear_slop, scratch, &culled))
         cull_edges(frame, c, linear_slop, scratch, &culled);
+    mf_rotate_b_edges(&culled, scratch->b_normals, scratch->b_directions);
     if (mf_edge_query_walks(&culled)) {
         c->edge = walk(&culled, scratch->face_vertex);
     } else {

@@ -195,11 +195,12 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *candid
 
 // Scratch of the queries, an entry per face, vertex or edge of the hull named.
 typedef struct mf_query_scratch {
-    uint32_t *face_vertex;          // b's faces, for the walk
-    float *b_depth;                 // b's vertices' depths in a (for the cull)
-    float *a_face_gap, *b_face_gap; // the common point's distance to each face plane (the cull)
-    uint16_t *a_edges, *b_edges;    // the edges kept for the edge query
-    float *a_edge_rows;             // MF_EDGE_ROWS rows of a's kept edges, for hulls with edge rows
+    uint32_t *face_vertex;             // b's faces, for the walk
+    float *b_depth;                    // b's vertices' depths in a (for the cull)
+    float *a_face_gap, *b_face_gap;    // the common point's distance to each face plane (the cull)
+    uint16_t *a_edges, *b_edges;       // the edges kept for the edge query
+    float *a_edge_rows;                // MF_EDGE_ROWS rows of a's kept edges, for hulls with edge rows
+    mf_vec3 *b_normals, *b_directions; // what the frame's point to, filled for b's kept edges
 } mf_query_scratch;
 
 // An all-pairs edge search: mf_query_edges, or its build in lanes (edge_lanes.h).
@@ -211,6 +212,10 @@ typedef mf_edge_query mf_edge_search_fn(const mf_pair_frame *frame);
 void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_edge_walk_fn *walk,
                             mf_edge_search_fn *all_pairs, const mf_query_scratch *scratch,
                             mf_axis_candidates *candidates);
+
+// b's edge directions in a's frame, and its face normals, for the frame's b_edges (NULL: all) and
+// their faces, into `normals` and `directions` (what the frame's b_normals, b_directions point to).
+void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *directions);
 
 // Runs the three queries of the pair; returns 0 if it is apart by the margin or more. `walk`
 // serves hulls that walk (mf_edge_query_walks).
