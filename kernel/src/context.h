@@ -24,8 +24,15 @@ typedef struct mf_pair_scratch {
 
 static inline mf_query_scratch mf_query_scratch_of(mf_pair_scratch *s)
 {
-    return (mf_query_scratch){s->b_face_vertex, s->b_depth,     s->a_face_gap, s->b_face_gap,  s->a_edges,
-                              s->b_edges,       s->a_edge_rows, s->b_normals,  s->b_directions};
+    return (mf_query_scratch){.face_vertex = s->b_face_vertex,
+                              .b_depth = s->b_depth,
+                              .a_face_gap = s->a_face_gap,
+                              .b_face_gap = s->b_face_gap,
+                              .a_edges = s->a_edges,
+                              .b_edges = s->b_edges,
+                              .a_edge_rows = s->a_edge_rows,
+                              .b_normals = s->b_normals,
+                              .b_directions = s->b_directions};
 }
 
 // One pair's manifold, held until the chunk is written out in pair order.

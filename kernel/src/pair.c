@@ -178,6 +178,8 @@ void mf_contacts_of_axis(const mf_config *config, const mf_pair_frame *frame, mf
 //   1. The axes within the slop of the best, in order of preference (a's face, b's face, the edge
 //      axis), whose contacts attain the best separation within the allowance: a face whose clip
 //      misses where the bodies overlap must not stand for the overlap (it would report them apart).
+//      An edge contact lies between the edges' closest points, at its axis' true separation: it
+//      attains within the edge axis' own noise (mf_edge_axis_noise), which can exceed the allowance.
 //   2. Penetrating pairs: a's and b's best faces even beyond the slop, likewise attaining. A nearly
 //      parallel edge pair can look better than the faces by float noise while its edges do not meet.
 //   3. Penetrating pairs: every face within the allowance of the best, likewise. A nearly flat
@@ -209,7 +211,8 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
     for (uint32_t r = 0; r < count && result->count == 0; ++r) { // levels 1 and 2
         mf_axis axis = ranked[r]; // edge axes get resolved in place; the cache wants them unresolved
         uint32_t n = axis_contacts(config, frame, &axis, candidates->projection, &normal, contacts);
-        if (n > 0 && deepest_separation(contacts, n) <= attain) {
+        float bar = axis.kind == MF_AXIS_EDGES ? attain + mf_edge_axis_noise(candidates->scale, best) : attain;
+        if (n > 0 && deepest_separation(contacts, n) <= bar) {
             result->count = n;
             memcpy(result->contacts, contacts, n * sizeof(mf_contact));
             *used = ranked[r];

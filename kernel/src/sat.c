@@ -186,41 +186,16 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *c)
     // Float noise aside, the gap equals the distance between the edges' lines. Where it does not,
     // the Gauss-map test was fooled and the true best pair may be any other: search again,
     // measuring every contender (rare: nearly degenerate arcs of slivers and thin hulls).
-    if (gap < c->edge.separation - 1e-5f * (c->scale + fabsf(c->edge.separation)))
+    if (gap < c->edge.separation - mf_edge_axis_noise(c->scale, c->edge.separation))
         c->edge = query_edges_measured(frame);
     else if (gap < c->edge.separation) c->edge.separation = gap;
 }
 
-// The frame with only b's edges that can make an edge axis rank (within twice the allowance of the
-// better face). For a pair that surely overlaps (a vertex of b inside a), but not deeply (by less
-// than a tenth of its size), the edges near a's surface (mf_edges_near_surface): the best axis is
-// then the face of the Minkowski difference nearest the origin, and the foot of the origin on it
-// lies inside it, so an edge pair that makes it crosses where both edges are that close to each
-// other. For other pairs, all.
-static void cull_edges(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                       const mf_query_scratch *scratch, mf_pair_frame *culled)
+// How far from the better face axis an edge axis may fall and still rank: twice the allowance
+// (mf_rank_axes measures against the best), a hair more for the float noise of the depths and gaps.
+static float cull_reach(const mf_axis_candidates *candidates, float linear_slop, float faces)
 {
-    const mf_hull_view *a = frame->a, *b = frame->b;
-    float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
-    // Deep overlaps bring nearly every edge near the other surface: not worth the depths.
-    if (!(faces < 0.0f) || !(faces > -0.1f * candidates->scale)) return;
-    float *depth = scratch->b_depth, deepest = INFINITY;
-    for (uint32_t v = 0; v < b->vertex_count; ++v) depth[v] = -INFINITY;
-    for (uint32_t f = 0; f < a->face_count; ++f) {
-        mf_vec3 normal = mf_view_normal(a, f);
-        float offset = a->offset[f];
-        for (uint32_t v = 0; v < b->vertex_count; ++v)
-            depth[v] = mf_maxf(depth[v], mf_dot(normal, frame->b_vertices[v]) - offset);
-    }
-    for (uint32_t v = 0; v < b->vertex_count; ++v) deepest = mf_minf(deepest, depth[v]);
-    // Only where the hulls surely overlap (a vertex of b inside a): the best edge axis of a
-    // separated pair need not cross near either surface.
-    if (!(deepest < -1e-5f * candidates->scale)) return;
-    // An edge axis that could rank (within twice the allowance of the faces) overlaps by less than
-    // this; a hair more for the float noise of the depths.
-    float reach = 2.0f * mf_allowance(linear_slop, candidates->scale, faces) - faces + 1e-5f * candidates->scale;
-    culled->b_edges = scratch->b_edges;
-    culled->b_edge_count = mf_edges_near_surface(b, depth, reach, scratch->b_edges);
+    return 2.0f * mf_allowance(linear_slop, candidates->scale, faces) - faces + 1e-5f * candidates->scale;
 }
 
 // Each face plane's height over p, positive inside; returns the least.
@@ -234,33 +209,50 @@ static float face_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap)
     return least;
 }
 
-// The edges with a face plane within `reach` of the point the gaps were measured from, ascending.
-static uint32_t edges_near_point(const mf_hull_view *hull, const float *gap, float reach, uint16_t *kept)
+// Of `edges` (NULL: all `count` of the hull's), those with a face plane within `reach` of the point
+// the gaps were measured from, into `kept` (which may be `edges`), ascending; returns how many.
+static uint32_t edges_near_point(const mf_hull_view *hull, const float *gap, float reach, const uint16_t *edges,
+                                 uint32_t count, uint16_t *kept)
 {
-    uint32_t count = 0;
-    for (uint32_t e = 0; e < hull->edge_count; ++e) { // without a branch: a third or so are kept, unpredictably
-        kept[count] = (uint16_t)e;
-        count += mf_minf(gap[hull->edge_face0[e]], gap[hull->edge_face1[e]]) <= reach;
+    uint32_t kept_count = 0;
+    for (uint32_t k = 0; k < count; ++k) { // without a branch: a third or so are kept, unpredictably
+        uint32_t e = edges != NULL ? edges[k] : k;
+        kept[kept_count] = (uint16_t)e;
+        kept_count += mf_minf(gap[hull->edge_face0[e]], gap[hull->edge_face1[e]]) <= reach;
     }
-    return count;
+    return kept_count;
 }
 
-// For an overlapping pair, only the edges around a point p inside both hulls. Take an edge pair's
-// Minkowski face with axis n (a to b): edge i of a supports a along n, edge j of b supports b
-// along -n, so its separation is -(n.(a_i - p) + n.(p - b_j)). Each term is at least p's gap to
-// the nearer of the edge's two face planes: n lies between their normals, and a positive sinusoid
-// over an arc shorter than pi is least at an end. An edge pair that could rank (within twice the
-// allowance of the better face, as in cull_edges) thus has gaps summing to under `reach`: each
-// edge's under reach less the other hull's least gap. Deep overlaps keep a tenth of the pairs or
-// fewer. Returns 0 where the guess at p is not inside both.
-static int cull_around_common_point(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
+// Only the edges around a point p inside both hulls, given its gaps to every face plane of each
+// and the least of each. Take an edge pair's Minkowski face with axis n (a to b): edge i of a
+// supports a along n, edge j of b supports b along -n, so its separation is
+// -(n.(a_i - p) + n.(p - b_j)). Each term is at least p's gap to the nearer of the edge's two face
+// planes: n lies between their normals, and a positive sinusoid over an arc shorter than pi is
+// least at an end. An edge pair that could rank thus has gaps summing to under the reach: each
+// edge's under the reach less the other hull's least gap. b's edges already culled stay culled.
+static void keep_edges_around_point(const mf_pair_frame *frame, float least_a, float least_b, float reach, float noise,
                                     const mf_query_scratch *scratch, mf_pair_frame *culled)
+{
+    const mf_hull_view *a = frame->a, *b = frame->b;
+    culled->a_edges = scratch->a_edges;
+    culled->a_edge_count =
+        edges_near_point(a, scratch->a_face_gap, reach - least_b + noise, NULL, a->edge_count, scratch->a_edges);
+    uint32_t b_count = culled->b_edges != NULL ? culled->b_edge_count : b->edge_count;
+    culled->b_edge_count =
+        edges_near_point(b, scratch->b_face_gap, reach - least_a + noise, culled->b_edges, b_count, scratch->b_edges);
+    culled->b_edges = scratch->b_edges;
+}
+
+// Deep overlaps: around a guess at the middle of the overlap, on the line through the centroids,
+// halfway between the far ends of each hull's rough extent (between its inner and outer radius)
+// along it. They keep a tenth of the edge pairs or fewer. Returns 0 where the guess is not inside
+// both hulls.
+static int cull_around_centroids(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
+                                 const mf_query_scratch *scratch, mf_pair_frame *culled)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
     if (!(faces < 0.0f)) return 0;
-    // The guess: on the line through the centroids, halfway between the far ends of each hull's
-    // rough extent (between its inner and outer radius) along it.
     mf_vec3 centre_b = mf_add(mf_mat3_mul(&frame->rotation, b->centroid), frame->translation);
     mf_vec3 line = mf_sub(centre_b, a->centroid);
     float length = mf_length(line);
@@ -274,14 +266,47 @@ static int cull_around_common_point(const mf_pair_frame *frame, const mf_axis_ca
     mf_vec3 p_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(p, frame->translation));
     float least_b = face_gaps(b, p_in_b, scratch->b_face_gap);
     if (!(least_b > 0.0f)) return 0;
-    // As in cull_edges, with a hair more on each side for the float noise of the gaps.
     float noise = 1e-5f * candidates->scale;
-    float reach = 2.0f * mf_allowance(linear_slop, candidates->scale, faces) - faces + noise;
-    culled->a_edges = scratch->a_edges;
-    culled->a_edge_count = edges_near_point(a, scratch->a_face_gap, reach - least_b + noise, scratch->a_edges);
-    culled->b_edges = scratch->b_edges;
-    culled->b_edge_count = edges_near_point(b, scratch->b_face_gap, reach - least_a + noise, scratch->b_edges);
+    keep_edges_around_point(frame, least_a, least_b, cull_reach(candidates, linear_slop, faces), noise, scratch,
+                            culled);
     return 1;
+}
+
+// Shallow overlaps (a vertex of b inside a, faces overlapping by under a tenth of the pair's
+// size): b's edges near a's surface (mf_edges_near_surface), since the best axis is then the face
+// of the Minkowski difference nearest the origin, and the foot of the origin on it lies inside
+// it, so an edge pair that makes it crosses where both edges are that close to each other. Then
+// both hulls' edges around b's deepest vertex (keep_edges_around_point; its least gap in b is 0).
+static void cull_shallow(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
+                         const mf_query_scratch *scratch, mf_pair_frame *culled)
+{
+    const mf_hull_view *a = frame->a, *b = frame->b;
+    float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
+    // Deep overlaps bring nearly every edge near the other surface: not worth the depths.
+    if (!(faces < 0.0f) || !(faces > -0.1f * candidates->scale)) return;
+    float *depth = scratch->b_depth, deepest = INFINITY;
+    uint32_t deepest_vertex = 0;
+    for (uint32_t v = 0; v < b->vertex_count; ++v) depth[v] = -INFINITY;
+    for (uint32_t f = 0; f < a->face_count; ++f) {
+        mf_vec3 normal = mf_view_normal(a, f);
+        float offset = a->offset[f];
+        for (uint32_t v = 0; v < b->vertex_count; ++v)
+            depth[v] = mf_maxf(depth[v], mf_dot(normal, frame->b_vertices[v]) - offset);
+    }
+    for (uint32_t v = 0; v < b->vertex_count; ++v) {
+        if (depth[v] < deepest) deepest_vertex = v;
+        deepest = mf_minf(deepest, depth[v]);
+    }
+    // Only where the hulls surely overlap (a vertex of b inside a): the best edge axis of a
+    // separated pair need not cross near either surface.
+    if (!(deepest < -1e-5f * candidates->scale)) return;
+    float reach = cull_reach(candidates, linear_slop, faces);
+    culled->b_edges = scratch->b_edges;
+    culled->b_edge_count = mf_edges_near_surface(b, depth, reach, scratch->b_edges);
+    float least_a = face_gaps(a, frame->b_vertices[deepest_vertex], scratch->a_face_gap);
+    if (!(least_a > 0.0f)) return;
+    face_gaps(b, mf_view_vertex(b, deepest_vertex), scratch->b_face_gap);
+    keep_edges_around_point(frame, least_a, 0.0f, reach, 1e-5f * candidates->scale, scratch, culled);
 }
 
 // The edge rows of a's kept edges back to back, padded with zeros as the shape's own.
@@ -319,8 +344,8 @@ void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_ed
                             mf_edge_search_fn *all_pairs, const mf_query_scratch *scratch, mf_axis_candidates *c)
 {
     mf_pair_frame culled = *frame;
-    if (!cull_around_common_point(frame, c, linear_slop, scratch, &culled))
-        cull_edges(frame, c, linear_slop, scratch, &culled);
+    if (!cull_around_centroids(frame, c, linear_slop, scratch, &culled))
+        cull_shallow(frame, c, linear_slop, scratch, &culled);
     mf_rotate_b_edges(&culled, scratch->b_normals, scratch->b_directions);
     if (mf_edge_query_walks(&culled)) {
         c->edge = walk(&culled, scratch->face_vertex);
