@@ -19,7 +19,6 @@ typedef struct mf_pair_scratch {
     float b_face_gap[MF_MAX_HULL_FACES];
     uint16_t a_edges[MF_MAX_HULL_EDGES]; // the edges the edge query tries (the cull)
     uint16_t b_edges[MF_MAX_HULL_EDGES];
-    float a_edge_rows[MF_EDGE_ROWS * MF_WIDE_MAX_EDGES]; // rows of a's kept edges (rows.h)
 } mf_pair_scratch;
 
 static inline mf_query_scratch mf_query_scratch_of(mf_pair_scratch *s)
@@ -30,7 +29,6 @@ static inline mf_query_scratch mf_query_scratch_of(mf_pair_scratch *s)
                               .b_face_gap = s->b_face_gap,
                               .a_edges = s->a_edges,
                               .b_edges = s->b_edges,
-                              .a_edge_rows = s->a_edge_rows,
                               .b_normals = s->b_normals,
                               .b_directions = s->b_directions};
 }

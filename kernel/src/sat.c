@@ -1,7 +1,6 @@
 // Separating-axis test between convex polyhedra (Gregorius, "The Separating Axis Test between
 // Convex Polyhedra", GDC 2013): face queries, Gauss-map edge query, biased axis choice.
 #include "sat.h"
-#include "rows.h"
 
 #include <stddef.h>
 
@@ -309,18 +308,6 @@ static void cull_shallow(const mf_pair_frame *frame, const mf_axis_candidates *c
     keep_edges_around_point(frame, least_a, 0.0f, reach, 1e-5f * candidates->scale, scratch, culled);
 }
 
-// The edge rows of a's kept edges back to back, padded with zeros as the shape's own.
-static void compact_edge_rows(const mf_hull_view *a, const uint16_t *edges, uint32_t count, float *rows)
-{
-    uint32_t from = mf_edge_rows_padded(a->edge_count), to = mf_edge_rows_padded(count);
-    for (uint32_t r = 0; r < MF_EDGE_ROWS; ++r) {
-        const float *source = a->edge_rows + (size_t)r * from;
-        float *target = rows + (size_t)r * to;
-        for (uint32_t k = 0; k < count; ++k) target[k] = source[edges[k]];
-        for (uint32_t k = count; k < to; ++k) target[k] = 0.0f;
-    }
-}
-
 void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *directions)
 {
     const mf_hull_view *b = frame->b;
@@ -347,15 +334,7 @@ void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_ed
     if (!cull_around_centroids(frame, c, linear_slop, scratch, &culled))
         cull_shallow(frame, c, linear_slop, scratch, &culled);
     mf_rotate_b_edges(&culled, scratch->b_normals, scratch->b_directions);
-    if (mf_edge_query_walks(&culled)) {
-        c->edge = walk(&culled, scratch->face_vertex);
-    } else {
-        if (culled.a_edges != NULL && frame->a->edge_rows != NULL) {
-            compact_edge_rows(frame->a, culled.a_edges, culled.a_edge_count, scratch->a_edge_rows);
-            culled.a_edge_rows = scratch->a_edge_rows;
-        }
-        c->edge = all_pairs(&culled);
-    }
+    c->edge = mf_edge_query_walks(&culled) ? walk(&culled, scratch->face_vertex) : all_pairs(&culled);
     mf_measure_edge_axis(frame, c);
 }
 

@@ -20,8 +20,6 @@ typedef struct mf_pair_frame {
     // The walk tries all of a's: it crosses a's whole Gauss map.
     const uint16_t *a_edges, *b_edges;
     uint32_t a_edge_count, b_edge_count;
-    // With a_edges, their edge rows (rows.h) back to back for the search in lanes; NULL without.
-    const float *a_edge_rows;
 } mf_pair_frame;
 
 typedef enum mf_axis_kind { MF_AXIS_FACE_A, MF_AXIS_FACE_B, MF_AXIS_EDGES } mf_axis_kind;
@@ -203,7 +201,6 @@ typedef struct mf_query_scratch {
     float *b_depth;                    // b's vertices' depths in a (for the cull)
     float *a_face_gap, *b_face_gap;    // the common point's distance to each face plane (the cull)
     uint16_t *a_edges, *b_edges;       // the edges kept for the edge query
-    float *a_edge_rows;                // MF_EDGE_ROWS rows of a's kept edges, for hulls with edge rows
     mf_vec3 *b_normals, *b_directions; // what the frame's point to, filled for b's kept edges
 } mf_query_scratch;
 
