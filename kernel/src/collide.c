@@ -175,8 +175,12 @@ static mf_status collide(mf_context *context, const mf_bank *bank, const mf_bodi
         if (round.first < pair_count) {
             // A nearly full stream takes small chunks: no need to collide 1024 pairs for one manifold.
             uint32_t room = stream->manifold_capacity - stream->manifold_count;
-            round.chunk_pairs = room < MF_CHUNK_PAIRS / 2 ? (room < 32 ? 64 : 2 * room) : MF_CHUNK_PAIRS;
             uint32_t remaining = pair_count - round.first;
+            // Equal chunks for the rounds still to come, so no worker is left with a short one.
+            uint64_t rounds =
+                ((uint64_t)remaining + (uint64_t)slots * MF_CHUNK_PAIRS - 1) / ((uint64_t)slots * MF_CHUNK_PAIRS);
+            uint32_t even = (uint32_t)(((uint64_t)remaining + rounds * slots - 1) / (rounds * slots));
+            round.chunk_pairs = room < MF_CHUNK_PAIRS / 2 ? (room < 32 ? 64 : 2 * room) : even;
             chunks = (remaining + round.chunk_pairs - 1) / round.chunk_pairs;
             if (chunks > slots) chunks = slots;
             uint64_t end = (uint64_t)round.first + (uint64_t)chunks * round.chunk_pairs;

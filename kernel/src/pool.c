@@ -21,9 +21,9 @@ struct mf_pool {
     worker *workers;  // [1, threads): the spawned ones
     pthread_mutex_t mutex;
     pthread_cond_t wake, done;
-    uint64_t generation; // bumped per batch
-    int stopping;
-    uint32_t busy; // spawned workers still in the batch
+    atomic_uint_fast64_t generation; // bumped per batch, under the mutex
+    atomic_int stopping;
+    atomic_uint busy; // spawned workers still in the batch
     // the batch
     mf_task_fn *task;
     void *data;
@@ -46,6 +46,32 @@ static void run_tasks(mf_pool *pool, uint32_t worker_index)
     }
 }
 
+// Batches of one call follow each other within microseconds, and waking a sleeping thread takes
+// tens: a worker spins this many pauses (some tens of microseconds) for the next batch before it
+// sleeps, and the caller as long for the last worker to finish.
+#define MF_POOL_SPINS 4096
+
+static inline void pause_briefly(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+// Whether a new batch (or the stop) came within the spin.
+static int spin_for_batch(mf_pool *pool, uint64_t seen)
+{
+    for (uint32_t spin = 0; spin < MF_POOL_SPINS; ++spin) {
+        if (atomic_load_explicit(&pool->generation, memory_order_acquire) != seen ||
+            atomic_load_explicit(&pool->stopping, memory_order_acquire))
+            return 1;
+        pause_briefly();
+    }
+    return 0;
+}
+
 static void *worker_main(void *argument)
 {
     worker *self = argument;
@@ -55,17 +81,24 @@ static void *worker_main(void *argument)
         hwloc_set_cpubind(pool->topology, pool->core_sets[self->index % pool->core_count], HWLOC_CPUBIND_THREAD);
 #endif
     uint64_t seen = 0;
-    pthread_mutex_lock(&pool->mutex);
     for (;;) {
-        while (pool->generation == seen && !pool->stopping) pthread_cond_wait(&pool->wake, &pool->mutex);
-        if (pool->stopping) break;
-        seen = pool->generation;
-        pthread_mutex_unlock(&pool->mutex);
+        if (!spin_for_batch(pool, seen)) {
+            pthread_mutex_lock(&pool->mutex);
+            while (atomic_load(&pool->generation) == seen && !atomic_load(&pool->stopping))
+                pthread_cond_wait(&pool->wake, &pool->mutex);
+            pthread_mutex_unlock(&pool->mutex);
+        }
+        if (atomic_load_explicit(&pool->stopping, memory_order_acquire)) break;
+        seen = atomic_load_explicit(&pool->generation, memory_order_acquire);
         run_tasks(pool, self->index);
-        pthread_mutex_lock(&pool->mutex);
-        if (--pool->busy == 0) pthread_cond_signal(&pool->done);
+        // The last one out wakes the caller; the caller checks busy under the mutex before it
+        // sleeps, so this signal cannot come between its check and its wait.
+        if (atomic_fetch_sub_explicit(&pool->busy, 1u, memory_order_acq_rel) == 1u) {
+            pthread_mutex_lock(&pool->mutex);
+            pthread_cond_signal(&pool->done);
+            pthread_mutex_unlock(&pool->mutex);
+        }
     }
-    pthread_mutex_unlock(&pool->mutex);
     return NULL;
 }
 
@@ -133,6 +166,9 @@ mf_status mf_pool_create(uint32_t requested, mf_pool **out, uint32_t *threads)
     pthread_cond_init(&pool->wake, NULL);
     pthread_cond_init(&pool->done, NULL);
     atomic_init(&pool->next_task, 0u);
+    atomic_init(&pool->generation, 0u);
+    atomic_init(&pool->stopping, 0);
+    atomic_init(&pool->busy, 0u);
     pool->workers = calloc(pool->threads, sizeof(worker));
     if (pool->workers == NULL) {
         mf_pool_destroy(pool);
@@ -155,7 +191,7 @@ void mf_pool_destroy(mf_pool *pool)
 {
     if (pool == NULL) return;
     pthread_mutex_lock(&pool->mutex);
-    pool->stopping = 1;
+    atomic_store_explicit(&pool->stopping, 1, memory_order_release);
     pthread_cond_broadcast(&pool->wake);
     pthread_mutex_unlock(&pool->mutex);
     for (uint32_t i = 1; i < pool->threads && pool->workers != NULL; ++i) pthread_join(pool->workers[i].thread, NULL);
@@ -181,15 +217,21 @@ void mf_pool_run(mf_pool *pool, uint32_t task_count, mf_task_fn *task, void *dat
     atomic_store_explicit(&pool->next_task, 0u, memory_order_relaxed);
     if (pool->threads > 1) {
         pthread_mutex_lock(&pool->mutex);
-        pool->busy = pool->threads - 1;
-        pool->generation++;
+        atomic_store_explicit(&pool->busy, pool->threads - 1, memory_order_relaxed);
+        // Release: a spinning worker that sees the new generation sees the batch too.
+        atomic_fetch_add_explicit(&pool->generation, 1u, memory_order_release);
         pthread_cond_broadcast(&pool->wake);
         pthread_mutex_unlock(&pool->mutex);
     }
     run_tasks(pool, 0);
     if (pool->threads > 1) {
+        for (uint32_t spin = 0; spin < MF_POOL_SPINS; ++spin) {
+            if (atomic_load_explicit(&pool->busy, memory_order_acquire) == 0) return;
+            pause_briefly();
+        }
         pthread_mutex_lock(&pool->mutex);
-        while (pool->busy > 0) pthread_cond_wait(&pool->done, &pool->mutex);
+        while (atomic_load_explicit(&pool->busy, memory_order_acquire) > 0)
+            pthread_cond_wait(&pool->done, &pool->mutex);
         pthread_mutex_unlock(&pool->mutex);
     }
 }
