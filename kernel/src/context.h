@@ -14,7 +14,6 @@ typedef struct mf_pair_scratch {
     mf_vec3 b_normals[MF_MAX_HULL_FACES];      // b's face normals in a's frame
     mf_vec3 b_directions[MF_MAX_HULL_EDGES];   // b's edge directions in a's frame
     uint32_t b_face_vertex[MF_MAX_HULL_FACES]; // the edge walk's vertex of a for each face of b
-    float b_depth[MF_MAX_HULL_VERTICES];       // b's vertices' depths in a (mf_query_faces)
     float a_face_gap[MF_MAX_HULL_FACES];       // the cull's common point below each face plane
     float b_face_gap[MF_MAX_HULL_FACES];
     uint16_t a_edges[MF_MAX_HULL_EDGES]; // the edges the edge query tries (the cull)
@@ -24,7 +23,6 @@ typedef struct mf_pair_scratch {
 static inline mf_query_scratch mf_query_scratch_of(mf_pair_scratch *s)
 {
     return (mf_query_scratch){.face_vertex = s->b_face_vertex,
-                              .b_depth = s->b_depth,
                               .a_face_gap = s->a_face_gap,
                               .b_face_gap = s->b_face_gap,
                               .a_edges = s->a_edges,

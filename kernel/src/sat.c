@@ -19,23 +19,6 @@ mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vert
     return best;
 }
 
-uint32_t mf_edges_near_surface(const mf_hull_view *hull, const float *depth, float reach, uint16_t *kept)
-{
-    uint32_t count = 0;
-    for (uint32_t e = 0; e < hull->edge_count; ++e) {
-        uint32_t v0 = hull->edge_vertex0[e], v1 = hull->edge_vertex1[e];
-        float d0 = depth[v0], d1 = depth[v1];
-        if (d0 < -reach && d1 < -reach) continue; // deeper than reach all along: depth is convex
-        // Out by more than reach all along: depth changes by at most the distance moved, so along
-        // an edge of length L it is at least (d0 + d1 - L) / 2.
-        float out = d0 + d1 - 2.0f * reach;
-        mf_vec3 along = mf_sub(mf_view_vertex(hull, v1), mf_view_vertex(hull, v0));
-        if (out > 0.0f && out * out > mf_dot(along, along)) continue;
-        kept[count++] = (uint16_t)e;
-    }
-    return count;
-}
-
 // Edge pair (i, j) as a Gauss-map candidate: the axis, oriented from a to b, and the distance of
 // the edges' lines along it. 0 if the edges build no Minkowski face or are nearly parallel.
 static inline int edge_pair_axis(const mf_pair_frame *frame, uint32_t i, uint32_t j, mf_vec3 b_normal0,
@@ -191,7 +174,7 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *c)
 }
 
 // How far from the better face axis an edge axis may fall and still rank: twice the allowance
-// (mf_rank_axes measures against the best), a hair more for the float noise of the depths and gaps.
+// (mf_rank_axes measures against the best), a hair more for the float noise of the gaps.
 static float cull_reach(const mf_axis_candidates *candidates, float linear_slop, float faces)
 {
     return 2.0f * mf_allowance(linear_slop, candidates->scale, faces) - faces + 1e-5f * candidates->scale;
@@ -208,38 +191,35 @@ static float face_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap)
     return least;
 }
 
-// Of `edges` (NULL: all `count` of the hull's), those with a face plane within `reach` of the point
-// the gaps were measured from, into `kept` (which may be `edges`), ascending; returns how many.
-static uint32_t edges_near_point(const mf_hull_view *hull, const float *gap, float reach, const uint16_t *edges,
-                                 uint32_t count, uint16_t *kept)
+// The hull's edges with a face plane within `reach` of the point the gaps were measured from,
+// into `kept`, ascending; returns how many.
+static uint32_t edges_near_point(const mf_hull_view *hull, const float *gap, float reach, uint16_t *kept)
 {
-    uint32_t kept_count = 0;
-    for (uint32_t k = 0; k < count; ++k) { // without a branch: a third or so are kept, unpredictably
-        uint32_t e = edges != NULL ? edges[k] : k;
-        kept[kept_count] = (uint16_t)e;
-        kept_count += mf_minf(gap[hull->edge_face0[e]], gap[hull->edge_face1[e]]) <= reach;
+    uint32_t count = 0;
+    for (uint32_t e = 0; e < hull->edge_count; ++e) { // without a branch: a third or so are kept, unpredictably
+        kept[count] = (uint16_t)e;
+        count += mf_minf(gap[hull->edge_face0[e]], gap[hull->edge_face1[e]]) <= reach;
     }
-    return kept_count;
+    return count;
 }
 
 // Only the edges around a point p inside both hulls, given its gaps to every face plane of each
-// and the least of each. Take an edge pair's Minkowski face with axis n (a to b): edge i of a
-// supports a along n, edge j of b supports b along -n, so its separation is
+// (in the scratch) and the least of each. Take an edge pair's Minkowski face with axis n (a to b):
+// edge i of a supports a along n, edge j of b supports b along -n, so its separation is
 // -(n.(a_i - p) + n.(p - b_j)). Each term is at least p's gap to the nearer of the edge's two face
 // planes: n lies between their normals, and a positive sinusoid over an arc shorter than pi is
 // least at an end. An edge pair that could rank thus has gaps summing to under the reach: each
-// edge's under the reach less the other hull's least gap. b's edges already culled stay culled.
-static void keep_edges_around_point(const mf_pair_frame *frame, float least_a, float least_b, float reach, float noise,
-                                    const mf_query_scratch *scratch, mf_pair_frame *culled)
+// edge's under the reach less the other hull's least gap (a hair more for float noise).
+static void keep_edges_around_point(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
+                                    float least_a, float least_b, const mf_query_scratch *scratch,
+                                    mf_pair_frame *culled)
 {
-    const mf_hull_view *a = frame->a, *b = frame->b;
+    float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
+    float reach = cull_reach(candidates, linear_slop, faces), noise = 1e-5f * candidates->scale;
     culled->a_edges = scratch->a_edges;
-    culled->a_edge_count =
-        edges_near_point(a, scratch->a_face_gap, reach - least_b + noise, NULL, a->edge_count, scratch->a_edges);
-    uint32_t b_count = culled->b_edges != NULL ? culled->b_edge_count : b->edge_count;
-    culled->b_edge_count =
-        edges_near_point(b, scratch->b_face_gap, reach - least_a + noise, culled->b_edges, b_count, scratch->b_edges);
+    culled->a_edge_count = edges_near_point(frame->a, scratch->a_face_gap, reach - least_b + noise, scratch->a_edges);
     culled->b_edges = scratch->b_edges;
+    culled->b_edge_count = edges_near_point(frame->b, scratch->b_face_gap, reach - least_a + noise, scratch->b_edges);
 }
 
 // Deep overlaps: around a guess at the middle of the overlap, on the line through the centroids,
@@ -250,8 +230,6 @@ static int cull_around_centroids(const mf_pair_frame *frame, const mf_axis_candi
                                  const mf_query_scratch *scratch, mf_pair_frame *culled)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
-    float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
-    if (!(faces < 0.0f)) return 0;
     mf_vec3 centre_b = mf_add(mf_mat3_mul(&frame->rotation, b->centroid), frame->translation);
     mf_vec3 line = mf_sub(centre_b, a->centroid);
     float length = mf_length(line);
@@ -265,47 +243,44 @@ static int cull_around_centroids(const mf_pair_frame *frame, const mf_axis_candi
     mf_vec3 p_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(p, frame->translation));
     float least_b = face_gaps(b, p_in_b, scratch->b_face_gap);
     if (!(least_b > 0.0f)) return 0;
-    float noise = 1e-5f * candidates->scale;
-    keep_edges_around_point(frame, least_a, least_b, cull_reach(candidates, linear_slop, faces), noise, scratch,
-                            culled);
+    keep_edges_around_point(frame, candidates, linear_slop, least_a, least_b, scratch, culled);
     return 1;
 }
 
-// Shallow overlaps (a vertex of b inside a, faces overlapping by under a tenth of the pair's
-// size): b's edges near a's surface (mf_edges_near_surface), since the best axis is then the face
-// of the Minkowski difference nearest the origin, and the foot of the origin on it lies inside
-// it, so an edge pair that makes it crosses where both edges are that close to each other. Then
-// both hulls' edges around b's deepest vertex (keep_edges_around_point; its least gap in b is 0).
-static void cull_shallow(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                         const mf_query_scratch *scratch, mf_pair_frame *culled)
+// The vertex lowest along `normal` (the hull's own frame where `moved` is NULL, else `moved`).
+static uint32_t lowest_vertex(const mf_hull_view *hull, const mf_vec3 *moved, mf_vec3 normal)
+{
+    uint32_t lowest = 0;
+    float low = INFINITY;
+    for (uint32_t v = 0; v < hull->vertex_count; ++v) {
+        float height = mf_dot(normal, moved != NULL ? moved[v] : mf_view_vertex(hull, v));
+        if (height < low) low = height, lowest = v;
+    }
+    return lowest;
+}
+
+// Other overlaps (shallow ones, mostly): around the vertex that supports the better face axis
+// from the other side (b's deepest below a's best face, or a's below b's), if it lies inside the
+// face's hull. A vertex's least gap in its own hull is 0. About a quarter of the edge pairs stay.
+static int cull_around_support(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
+                               const mf_query_scratch *scratch, mf_pair_frame *culled)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
-    float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
-    // Deep overlaps bring nearly every edge near the other surface: not worth the depths.
-    if (!(faces < 0.0f) || !(faces > -0.1f * candidates->scale)) return;
-    float *depth = scratch->b_depth, deepest = INFINITY;
-    uint32_t deepest_vertex = 0;
-    for (uint32_t v = 0; v < b->vertex_count; ++v) depth[v] = -INFINITY;
-    for (uint32_t f = 0; f < a->face_count; ++f) {
-        mf_vec3 normal = mf_view_normal(a, f);
-        float offset = a->offset[f];
-        for (uint32_t v = 0; v < b->vertex_count; ++v)
-            depth[v] = mf_maxf(depth[v], mf_dot(normal, frame->b_vertices[v]) - offset);
+    float least_a = 0.0f, least_b = 0.0f;
+    if (candidates->face_a.separation >= candidates->face_b.separation) {
+        uint32_t v = lowest_vertex(b, frame->b_vertices, mf_view_normal(a, candidates->face_a.face));
+        least_a = face_gaps(a, frame->b_vertices[v], scratch->a_face_gap);
+        if (!(least_a > 0.0f)) return 0;
+        face_gaps(b, mf_view_vertex(b, v), scratch->b_face_gap);
+    } else {
+        uint32_t v = lowest_vertex(a, NULL, mf_mat3_mul(&frame->rotation, mf_view_normal(b, candidates->face_b.face)));
+        mf_vec3 in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(mf_view_vertex(a, v), frame->translation));
+        least_b = face_gaps(b, in_b, scratch->b_face_gap);
+        if (!(least_b > 0.0f)) return 0;
+        face_gaps(a, mf_view_vertex(a, v), scratch->a_face_gap);
     }
-    for (uint32_t v = 0; v < b->vertex_count; ++v) {
-        if (depth[v] < deepest) deepest_vertex = v;
-        deepest = mf_minf(deepest, depth[v]);
-    }
-    // Only where the hulls surely overlap (a vertex of b inside a): the best edge axis of a
-    // separated pair need not cross near either surface.
-    if (!(deepest < -1e-5f * candidates->scale)) return;
-    float reach = cull_reach(candidates, linear_slop, faces);
-    culled->b_edges = scratch->b_edges;
-    culled->b_edge_count = mf_edges_near_surface(b, depth, reach, scratch->b_edges);
-    float least_a = face_gaps(a, frame->b_vertices[deepest_vertex], scratch->a_face_gap);
-    if (!(least_a > 0.0f)) return;
-    face_gaps(b, mf_view_vertex(b, deepest_vertex), scratch->b_face_gap);
-    keep_edges_around_point(frame, least_a, 0.0f, reach, 1e-5f * candidates->scale, scratch, culled);
+    keep_edges_around_point(frame, candidates, linear_slop, least_a, least_b, scratch, culled);
+    return 1;
 }
 
 void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *directions)
@@ -330,9 +305,11 @@ void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *di
 void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_edge_walk_fn *walk,
                             mf_edge_search_fn *all_pairs, const mf_query_scratch *scratch, mf_axis_candidates *c)
 {
+    // The culls need a point inside both hulls: only overlapping pairs have one.
     mf_pair_frame culled = *frame;
-    if (!cull_around_centroids(frame, c, linear_slop, scratch, &culled))
-        cull_shallow(frame, c, linear_slop, scratch, &culled);
+    if (mf_maxf(c->face_a.separation, c->face_b.separation) < 0.0f &&
+        !cull_around_centroids(frame, c, linear_slop, scratch, &culled))
+        cull_around_support(frame, c, linear_slop, scratch, &culled);
     mf_rotate_b_edges(&culled, scratch->b_normals, scratch->b_directions);
     c->edge = mf_edge_query_walks(&culled) ? walk(&culled, scratch->face_vertex) : all_pairs(&culled);
     mf_measure_edge_axis(frame, c);

@@ -52,12 +52,6 @@ typedef struct mf_edge_query {
 mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vertices, uint32_t other_count,
                              float margin);
 
-// The edges of `hull` that come within `reach` of the other hull's surface, from inside or out,
-// given each vertex's depth in the other hull (its largest height over the other's face planes,
-// negative inside): into `kept`, ascending; returns how many. The edge pair of an overlapping pair's best edge axis crosses at points that close: its
-// edges lie on the two surfaces and the points are the axis' separation apart.
-uint32_t mf_edges_near_surface(const mf_hull_view *hull, const float *depth, float reach, uint16_t *kept);
-
 // Whether edge a (faces a0, a1) and edge b (faces b0, b1) build a face of the Minkowski difference
 // a - b, read off each edge's direction against the other edge's face normals. Edge face0 runs
 // vertex0 -> vertex1, so face0 lies left of the direction seen from outside. The axis
@@ -198,7 +192,6 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *candid
 // Scratch of the queries, an entry per face, vertex or edge of the hull named.
 typedef struct mf_query_scratch {
     uint32_t *face_vertex;             // b's faces, for the walk
-    float *b_depth;                    // b's vertices' depths in a (for the cull)
     float *a_face_gap, *b_face_gap;    // the common point's distance to each face plane (the cull)
     uint16_t *a_edges, *b_edges;       // the edges kept for the edge query
     mf_vec3 *b_normals, *b_directions; // what the frame's point to, filled for b's kept edges
