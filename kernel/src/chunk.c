@@ -115,7 +115,7 @@ static void collide_scalar(const mf_context *context, mf_worker *worker, const m
 {
     mf_axis_candidates candidates;
     mf_axis used;
-    mf_collide_scalar(&context->config, context->kernel.walk, worker->scratch, bank, bodies, pair, result, &candidates,
+    mf_collide_scalar(&context->config, &context->kernel, worker->scratch, bank, bodies, pair, result, &candidates,
                       &used);
     if (worker->caching) mf_cache_store(&result->cache, bodies, pair, &candidates, result->count > 0 ? &used : NULL);
 }

@@ -3,6 +3,7 @@
 
 #include "edge_lanes.h"
 #include "edge_walk.h"
+#include "face_lanes.h"
 #include "wide_pass.h"
 
 // Box pairs run end to end in lanes (box_pass.h); the scalar path has a width-1 build of it.
@@ -14,6 +15,7 @@ typedef struct mf_wide_kernel {
     mf_box_pairs_fn *boxes;
     mf_edge_search_fn *edges; // NULL for the scalar path
     mf_edge_walk_fn *walk;
+    mf_face_search_fn *faces; // per pair, for hulls beyond the wide limits
     uint32_t width;
 } mf_wide_kernel;
 

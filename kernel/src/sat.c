@@ -315,16 +315,16 @@ void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_ed
     mf_measure_edge_axis(frame, c);
 }
 
-int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_edge_walk_fn *walk,
+int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces, mf_edge_walk_fn *walk,
                   const mf_query_scratch *scratch, mf_axis_candidates *c)
 {
     float margin = config->margin;
     *c = (mf_axis_candidates){.face_a = {-INFINITY, 0}, .face_b = {-INFINITY, 0}, .edge = {-INFINITY, 0, 0, {0, 0, 0}}};
     c->scale = frame->a->shape->radius + frame->b->shape->radius;
     c->projection = mf_uses_projection(frame->a, frame->b);
-    c->face_a = mf_query_faces(frame->a, frame->b_vertices, frame->b->vertex_count, margin);
+    c->face_a = faces(frame->a, frame->b_vertices, frame->b->vertex_count, margin);
     if (c->face_a.separation >= margin) return 0;
-    c->face_b = mf_query_faces(frame->b, frame->a_vertices, frame->a->vertex_count, margin);
+    c->face_b = faces(frame->b, frame->a_vertices, frame->a->vertex_count, margin);
     if (c->face_b.separation >= margin) return 0;
     if (c->projection) c->edge = mf_query_edge_directions(frame);
     else mf_query_edges_of_pair(frame, config->linear_slop, walk, mf_query_edges, scratch, c);

@@ -52,6 +52,10 @@ typedef struct mf_edge_query {
 mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vertices, uint32_t other_count,
                              float margin);
 
+// mf_query_faces or a build of it in lanes (face_lanes.h).
+typedef mf_face_query mf_face_search_fn(const mf_hull_view *hull, const mf_vec3 *other_vertices, uint32_t other_count,
+                                        float margin);
+
 // Whether edge a (faces a0, a1) and edge b (faces b0, b1) build a face of the Minkowski difference
 // a - b, read off each edge's direction against the other edge's face normals. Edge face0 runs
 // vertex0 -> vertex1, so face0 lies left of the direction seen from outside. The axis
@@ -211,7 +215,7 @@ void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_ed
 // their faces, into `normals` and `directions` (what the frame's b_normals, b_directions point to).
 void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *directions);
 
-// Runs the three queries of the pair; returns 0 if it is apart by the margin or more. `walk`
-// serves hulls that walk (mf_edge_query_walks).
-int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_edge_walk_fn *walk,
+// Runs the three queries of the pair; returns 0 if it is apart by the margin or more. `faces` is
+// mf_query_faces or a build of it in lanes; `walk` serves hulls that walk (mf_edge_query_walks).
+int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces, mf_edge_walk_fn *walk,
                   const mf_query_scratch *scratch, mf_axis_candidates *candidates);

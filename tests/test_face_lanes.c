@@ -1,0 +1,82 @@
+// The face query in lanes across faces (kernel/src/face_lanes.c), every ISA's build, against the
+// scalar face query, bit for bit: hulls beyond the wide limits (hundreds of faces, a partial last
+// register) against random rocks, with and without the early out at the margin.
+#include "bank.h"
+#include "check.h"
+#include "context.h"
+#include "dispatch.h"
+#include "pair.h"
+#include "pairs.h"
+#include "random.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+// A lumpy ball of `count` points: hundreds of faces, beyond the wide limits.
+static uint32_t add_big_hull(mf_bank *bank, uint32_t count, uint64_t seed)
+{
+    test_random random = test_random_seed(seed, 0);
+    mf_vec3 *points = malloc(count * sizeof(mf_vec3));
+    CHECK(points != NULL);
+    if (points == NULL) return 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        double d[3];
+        test_random_direction(&random, d);
+        double r = 0.5 * test_random_range(&random, 0.9, 1.0);
+        points[i] = (mf_vec3){(float)(r * d[0]), (float)(r * d[1]), (float)(r * d[2])};
+    }
+    uint32_t shape = 0;
+    CHECK_EQ(mf_bank_add_hull(bank, points, count, &shape), MF_OK);
+    free(points);
+    return shape;
+}
+
+static int same(mf_face_query x, mf_face_query y) { return x.separation == y.separation && x.face == y.face; }
+
+static void face_lanes_match_the_scalar_face_query(void)
+{
+    test_pool pool;
+    CHECK_EQ(test_pool_make(47, 4, 32, &pool), MF_OK);
+    uint32_t big[2] = {add_big_hull(pool.bank, 300, 71), add_big_hull(pool.bank, 90, 72)};
+    CHECK(mf_bank_view(pool.bank, big[0]).face_count > MF_WIDE_MAX_FACES);
+    mf_pair_scratch *scratch = malloc(sizeof(mf_pair_scratch));
+    CHECK(scratch != NULL);
+    uint32_t pairs = test_scaled(3000), compared = 0, stopped = 0;
+    for (uint32_t index = 0; scratch != NULL && index < pairs; ++index) {
+        uint32_t shape[2];
+        mf_transform transform[2];
+        test_make_pair(&pool, TEST_PAIRS_HULL, 7007, index, 0.02f, shape, transform);
+        shape[index % 2] = big[index / 2 % 2];
+        mf_bodies bodies = {shape, transform, 2};
+        mf_hull_view a, b;
+        mf_mat3 rotation_a;
+        mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &a, &b, &rotation_a);
+        // Without an early out, then at the margin (separated pairs stop at the first face past it).
+        const float margins[2] = {INFINITY, 0.02f};
+        for (int m = 0; m < 2; ++m) {
+            mf_face_query on_a = mf_query_faces(&a, frame.b_vertices, b.vertex_count, margins[m]);
+            mf_face_query on_b = mf_query_faces(&b, frame.a_vertices, a.vertex_count, margins[m]);
+            stopped += m == 1 && on_a.separation > margins[m];
+            for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
+                if (!mf_isa_supported((mf_isa)isa)) continue;
+                mf_face_search_fn *faces = mf_dispatch((mf_isa)isa).faces;
+                CHECKF(same(faces(&a, frame.b_vertices, b.vertex_count, margins[m]), on_a) &&
+                           same(faces(&b, frame.a_vertices, a.vertex_count, margins[m]), on_b),
+                       "pair %u, margin %g: %s face query differs from the scalar one", index, (double)margins[m],
+                       mf_isa_name((mf_isa)isa));
+                ++compared;
+            }
+        }
+    }
+    printf("%u pairs, %u comparisons, %u stopped early on a\n", pairs, compared, stopped);
+    CHECK(stopped > pairs / 10); // the early out is exercised
+    free(scratch);
+    test_pool_free(&pool);
+}
+
+static const test_case tests[] = {
+    TEST_CASE(face_lanes_match_the_scalar_face_query),
+};
+
+int main(int argc, char **argv) { return test_main(tests, (int)(sizeof(tests) / sizeof(tests[0])), argc, argv); }
