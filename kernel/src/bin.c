@@ -8,7 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_wide(const mf_bank *bank, uint32_t shape) { return bank->shapes[shape].rows_first != UINT32_MAX; }
+// Hulls beyond the bundle limit take the per-pair path (lanes across faces and edges), which
+// computes the same: bundles pad every lane to the largest hull and cannot stop a lane early.
+static int in_bundles(const mf_bank *bank, uint32_t shape)
+{
+    const mf_shape *s = &bank->shapes[shape];
+    return s->rows_first != UINT32_MAX && s->vertex_count <= MF_BUNDLE_MAX_VERTICES;
+}
 
 // Appends bundles of up to `width` lanes covering order[from, to).
 static void cut_bundles(mf_bins *bins, uint32_t from, uint32_t to, uint32_t width, uint32_t uniform,
@@ -46,7 +52,7 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
     for (uint32_t i = 0; i < count; ++i) {
         uint32_t pair = subset != NULL ? subset[i] : i;
         uint32_t shape_a = bodies->shape[pairs[pair].a], shape_b = bodies->shape[pairs[pair].b];
-        if (!is_wide(bank, shape_a) || !is_wide(bank, shape_b)) {
+        if (!in_bundles(bank, shape_a) || !in_bundles(bank, shape_b)) {
             bins->scalar[bins->scalar_count++] = pair;
             bins->pair_group[i] = empty;
             continue;

@@ -1,5 +1,5 @@
-// One chunk of pairs on one worker: cache answers, the wide pass with its face-only cull, and the
-// scalar path for hulls beyond the wide limits.
+// One chunk of pairs on one worker: cache answers, the box path, bundles of small hulls (the wide
+// pass with its face-only cull), and the per-pair path for larger hulls (bin.h).
 #include "chunk.h"
 
 #include "box_pass.h"
@@ -109,19 +109,20 @@ static uint32_t cull_apart_pairs(const mf_context *context, mf_worker *worker, c
     return alive;
 }
 
-// The scalar path for one pair of the chunk, cache entry included.
-static void collide_scalar(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
-                           mf_pair pair, mf_pair_result *result)
+// The per-pair path for one pair of the chunk (pair.c, with the ISA's lanes), cache entry included.
+static void collide_pair(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
+                         mf_pair pair, mf_pair_result *result)
 {
     mf_axis_candidates candidates;
     mf_axis used;
-    mf_collide_scalar(&context->config, &context->kernel, worker->scratch, bank, bodies, pair, result, &candidates,
-                      &used);
+    mf_collide_pair(&context->config, &context->kernel, worker->scratch, bank, bodies, pair, result, &candidates,
+                    &used);
     if (worker->caching) mf_cache_store(&result->cache, bodies, pair, &candidates, result->count > 0 ? &used : NULL);
 }
 
 // The wide pass over the pairs listed in `subset`: bin, query bundle by bundle, clip touching
-// lanes. Pairs with hulls beyond the wide limits take the scalar path, which computes the same.
+// lanes. Pairs with a hull beyond the bundles' limits (MF_BUNDLE_MAX_VERTICES) take the per-pair
+// path, which computes the same.
 static void collide_wide(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
                          const mf_pair *pairs, const uint32_t *subset, uint32_t count, mf_pair_result *results)
 {
@@ -131,7 +132,7 @@ static void collide_wide(const mf_context *context, mf_worker *worker, const mf_
     mf_bin_pairs(bank, bodies, pairs, subset, count, wide->width, bins);
     for (uint32_t i = 0; i < bins->scalar_count; ++i) {
         uint32_t p = bins->scalar[i];
-        collide_scalar(context, worker, bank, bodies, pairs[p], &results[p]);
+        collide_pair(context, worker, bank, bodies, pairs[p], &results[p]);
     }
     if (wide->touching_share < 0.75f) {
         uint32_t alive = cull_apart_pairs(context, worker, bank, bodies, pairs, results);
@@ -172,7 +173,7 @@ static void collide_in_order(const mf_context *context, mf_worker *worker, const
         context->kernel.boxes(&job);
         for (uint32_t k = 0; k < job.fallback_count; ++k) {
             uint32_t p = job.fallback[k];
-            collide_scalar(context, worker, bank, bodies, pairs[p], &results[p]);
+            collide_pair(context, worker, bank, bodies, pairs[p], &results[p]);
         }
     }
     if (worker->wide != NULL) {
@@ -180,7 +181,7 @@ static void collide_in_order(const mf_context *context, mf_worker *worker, const
         return;
     }
     for (uint32_t k = 0; k < miss_count; ++k)
-        collide_scalar(context, worker, bank, bodies, pairs[misses[k]], &results[misses[k]]);
+        collide_pair(context, worker, bank, bodies, pairs[misses[k]], &results[misses[k]]);
 }
 
 // The manifold of (b, a) from that of (a, b): the normal turns round and each id's halves trade

@@ -1,5 +1,5 @@
 // The per-pair path shared by every ISA: frame setup, contacts of a touching pair, and the whole
-// scalar path.
+// path of one pair (the scalar ISA's, and larger hulls' on every ISA).
 #include "pair.h"
 
 #include "closest.h"
@@ -269,9 +269,9 @@ int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair
     return low_b + mf_dot(axis, tb->p) - (high_a + mf_dot(axis, ta->p)) >= margin;
 }
 
-void mf_collide_scalar(const mf_config *config, const mf_wide_kernel *kernel, mf_pair_scratch *scratch,
-                       const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_result *result,
-                       mf_axis_candidates *candidates, mf_axis *used)
+void mf_collide_pair(const mf_config *config, const mf_wide_kernel *kernel, mf_pair_scratch *scratch,
+                     const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_result *result,
+                     mf_axis_candidates *candidates, mf_axis *used)
 {
     mf_hull_view a, b;
     mf_mat3 rotation_a;
@@ -279,6 +279,6 @@ void mf_collide_scalar(const mf_config *config, const mf_wide_kernel *kernel, mf
     result->count = 0;
     *used = (mf_axis){MF_AXIS_FACE_A, 0, 0, 0, {0, 0, 0}};
     mf_query_scratch query = mf_query_scratch_of(scratch);
-    if (mf_query_pair(&frame, config, kernel->faces, kernel->walk, &query, candidates))
+    if (mf_query_pair(&frame, config, kernel->faces, kernel->walk, kernel->edges, &query, candidates))
         mf_contacts_for_pair(config, &frame, candidates, &rotation_a, bodies->transform[pair.a].p, result, used);
 }

@@ -28,9 +28,9 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
 int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, float margin);
 #define MF_APART_MIN_VERTICES 32u
 
-// The whole scalar path for one pair; `candidates` and `used` tell what the search found. The
-// kernel gives the ISA's builds of the face query in lanes and of the Gauss-map walk (they all
-// answer the same).
-void mf_collide_scalar(const mf_config *config, const mf_wide_kernel *kernel, mf_pair_scratch *scratch,
-                       const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_result *result,
-                       mf_axis_candidates *candidates, mf_axis *used);
+// The whole path of one pair; `candidates` and `used` tell what the search found. The kernel
+// gives the ISA's builds of the face query and the edge query in lanes and of the Gauss-map walk
+// (they all answer as the scalar ones).
+void mf_collide_pair(const mf_config *config, const mf_wide_kernel *kernel, mf_pair_scratch *scratch,
+                     const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_result *result,
+                     mf_axis_candidates *candidates, mf_axis *used);

@@ -5,8 +5,9 @@
 
 #include <stdint.h>
 
-// Hulls up to these sizes run in the wide pass; larger ones take the scalar path per pair, which
-// computes the same result.
+// Hulls up to these sizes keep rows for the wide pass (bundles take those up to
+// MF_BUNDLE_MAX_VERTICES, bin.h) and edge rows for the edge query in lanes; larger ones search
+// per pair without them, which computes the same result.
 #define MF_WIDE_MAX_VERTICES 64
 #define MF_WIDE_MAX_FACES 128
 #define MF_WIDE_MAX_EDGES 192

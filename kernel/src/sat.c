@@ -316,7 +316,7 @@ void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_ed
 }
 
 int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces, mf_edge_walk_fn *walk,
-                  const mf_query_scratch *scratch, mf_axis_candidates *c)
+                  mf_edge_search_fn *lanes, const mf_query_scratch *scratch, mf_axis_candidates *c)
 {
     float margin = config->margin;
     *c = (mf_axis_candidates){.face_a = {-INFINITY, 0}, .face_b = {-INFINITY, 0}, .edge = {-INFINITY, 0, 0, {0, 0, 0}}};
@@ -327,6 +327,9 @@ int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_s
     c->face_b = faces(frame->b, frame->a_vertices, frame->a->vertex_count, margin);
     if (c->face_b.separation >= margin) return 0;
     if (c->projection) c->edge = mf_query_edge_directions(frame);
-    else mf_query_edges_of_pair(frame, config->linear_slop, walk, mf_query_edges, scratch, c);
+    else {
+        mf_edge_search_fn *all_pairs = frame->a->edge_rows != NULL && lanes != NULL ? lanes : mf_query_edges;
+        mf_query_edges_of_pair(frame, config->linear_slop, walk, all_pairs, scratch, c);
+    }
     return mf_is_touching(c, margin);
 }

@@ -128,7 +128,7 @@ typedef mf_edge_query mf_edge_walk_fn(const mf_pair_frame *frame, uint32_t *face
 // makes alike) so that every ISA searches alike. Trying all pairs in lanes across a's edges costs
 // about E_b * E_a / W, the walk about E_b steps of a few fan tests: measured on AVX2 and AVX-512,
 // all pairs are faster on 16-point rocks (42 edges, 1.2x) and 32-point rocks (about 80 edges,
-// 1.1x), the walk from about 100 edges of a. Pairs beyond the wide limits search per pair without
+// 1.1x), the walk from about 100 edges of a. Pairs beyond the wide limits search all pairs without
 // lanes, where a small a against a large b (a box against the bunny's hull) walks too.
 #define MF_EDGE_WALK_MIN_EDGES 100u
 #define MF_EDGE_WALK_MIN_PAIRS 20000u
@@ -218,4 +218,4 @@ void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *di
 // Runs the three queries of the pair; returns 0 if it is apart by the margin or more. `faces` is
 // mf_query_faces or a build of it in lanes; `walk` serves hulls that walk (mf_edge_query_walks).
 int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces, mf_edge_walk_fn *walk,
-                  const mf_query_scratch *scratch, mf_axis_candidates *candidates);
+                  mf_edge_search_fn *lanes, const mf_query_scratch *scratch, mf_axis_candidates *candidates);
