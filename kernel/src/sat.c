@@ -183,11 +183,11 @@ static float cull_reach(const mf_axis_candidates *candidates, float linear_slop,
 // Each face plane's height over p, positive inside; returns the least.
 static float face_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap)
 {
+    // Two loops: the first vectorises (the planes are structure-of-arrays), the minimum does not.
+    for (uint32_t f = 0; f < hull->face_count; ++f)
+        gap[f] = hull->offset[f] - (hull->normal_x[f] * p.x + hull->normal_y[f] * p.y + hull->normal_z[f] * p.z);
     float least = INFINITY;
-    for (uint32_t f = 0; f < hull->face_count; ++f) {
-        gap[f] = hull->offset[f] - mf_dot(mf_view_normal(hull, f), p);
-        least = mf_minf(least, gap[f]);
-    }
+    for (uint32_t f = 0; f < hull->face_count; ++f) least = mf_minf(least, gap[f]);
     return least;
 }
 
