@@ -16,21 +16,6 @@ static mf_vec3 hull_vertex(const clip_hull *h, uint32_t i)
     return h->moved_vertices != NULL ? h->moved_vertices[i] : mf_view_vertex(h->hull, i);
 }
 
-uint32_t mf_deepest_vertex(const mf_pair_frame *frame, int incident_is_a, mf_vec3 normal)
-{
-    clip_hull incident = {incident_is_a ? frame->a : frame->b, incident_is_a ? NULL : frame->b_vertices};
-    uint32_t deepest = 0;
-    float deepest_depth = INFINITY;
-    for (uint32_t v = 0; v < incident.hull->vertex_count; ++v) {
-        float depth = mf_dot(normal, hull_vertex(&incident, v));
-        if (depth < deepest_depth) {
-            deepest_depth = depth;
-            deepest = v;
-        }
-    }
-    return deepest;
-}
-
 // The incident face: among the faces around the incident hull's `deepest` vertex along the
 // reference normal, the one most anti-parallel to it (any face with `any_face`). The face most
 // anti-parallel overall can lie beside the reference face while the deepest vertex sits under it;

@@ -24,10 +24,6 @@ typedef struct mf_face_clip {
     mf_clip_point points[MF_CLIP_CAPACITY];
 } mf_face_clip;
 
-// The vertex of the incident hull (a with its own vertices, or b moved into a's frame) lowest
-// along `normal`, given in a's frame.
-uint32_t mf_deepest_vertex(const mf_pair_frame *frame, int incident_is_a, mf_vec3 normal);
-
 // Clips for a face axis and keeps points below the reference face plus margin, one per feature
 // pair (the deeper one if a degenerate clip yields a pair twice).
 void mf_clip_faces(const mf_pair_frame *frame, const mf_axis *axis, float margin, mf_face_clip *clip);

@@ -152,6 +152,21 @@ uint32_t mf_rank_axes(const mf_axis_candidates *c, float linear_slop, mf_axis ra
     return count;
 }
 
+uint32_t mf_deepest_vertex(const mf_pair_frame *frame, int incident_is_a, mf_vec3 normal)
+{
+    const mf_hull_view *hull = incident_is_a ? frame->a : frame->b;
+    uint32_t deepest = 0;
+    float deepest_depth = INFINITY;
+    for (uint32_t v = 0; v < hull->vertex_count; ++v) {
+        float depth = mf_dot(normal, incident_is_a ? mf_view_vertex(hull, v) : frame->b_vertices[v]);
+        if (depth < deepest_depth) {
+            deepest_depth = depth;
+            deepest = v;
+        }
+    }
+    return deepest;
+}
+
 float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal)
 {
     float a_max = -INFINITY, b_min = INFINITY;
@@ -247,18 +262,6 @@ static int cull_around_centroids(const mf_pair_frame *frame, const mf_axis_candi
     return 1;
 }
 
-// The vertex lowest along `normal` (the hull's own frame where `moved` is NULL, else `moved`).
-static uint32_t lowest_vertex(const mf_hull_view *hull, const mf_vec3 *moved, mf_vec3 normal)
-{
-    uint32_t lowest = 0;
-    float low = INFINITY;
-    for (uint32_t v = 0; v < hull->vertex_count; ++v) {
-        float height = mf_dot(normal, moved != NULL ? moved[v] : mf_view_vertex(hull, v));
-        if (height < low) low = height, lowest = v;
-    }
-    return lowest;
-}
-
 // Other overlaps (shallow ones, mostly): around the vertex that supports the better face axis
 // from the other side (b's deepest below a's best face, or a's below b's), if it lies inside the
 // face's hull. A vertex's least gap in its own hull is 0. About a quarter of the edge pairs stay.
@@ -268,12 +271,13 @@ static int cull_around_support(const mf_pair_frame *frame, const mf_axis_candida
     const mf_hull_view *a = frame->a, *b = frame->b;
     float least_a = 0.0f, least_b = 0.0f;
     if (candidates->face_a.separation >= candidates->face_b.separation) {
-        uint32_t v = lowest_vertex(b, frame->b_vertices, mf_view_normal(a, candidates->face_a.face));
+        uint32_t v = mf_deepest_vertex(frame, 0, mf_view_normal(a, candidates->face_a.face));
         least_a = face_gaps(a, frame->b_vertices[v], scratch->a_face_gap);
         if (!(least_a > 0.0f)) return 0;
         face_gaps(b, mf_view_vertex(b, v), scratch->b_face_gap);
     } else {
-        uint32_t v = lowest_vertex(a, NULL, mf_mat3_mul(&frame->rotation, mf_view_normal(b, candidates->face_b.face)));
+        uint32_t v =
+            mf_deepest_vertex(frame, 1, mf_mat3_mul(&frame->rotation, mf_view_normal(b, candidates->face_b.face)));
         mf_vec3 in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(mf_view_vertex(a, v), frame->translation));
         least_b = face_gaps(b, in_b, scratch->b_face_gap);
         if (!(least_b > 0.0f)) return 0;

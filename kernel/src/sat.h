@@ -184,6 +184,10 @@ float mf_rank_allowance(const mf_axis_candidates *candidates, float linear_slop)
 
 uint32_t mf_rank_axes(const mf_axis_candidates *candidates, float linear_slop, mf_axis ranked[3]);
 
+// The vertex of a (its own vertices) or of b (moved into a's frame) lowest along `normal`, given in
+// a's frame: the incident hull's deepest vertex, or the support of a face axis from the other side.
+uint32_t mf_deepest_vertex(const mf_pair_frame *frame, int incident_is_a, mf_vec3 normal);
+
 // The gap between the hulls along `normal` (a to b): b's lowest point beyond a's highest. Any axis
 // gives a lower bound of the distance this way.
 float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal);
