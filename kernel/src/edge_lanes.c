@@ -4,7 +4,7 @@
 // Every lane performs the operations of mf_query_edges (sat.c) in the same order, and ties go to
 // the lowest (i, j) as there, so the result is the scalar path's bit for bit.
 #include "edge_lanes.h"
-#include "wide.h"
+#include "edge_best.h"
 
 #define MF_GLUE(a, b) a##_##b
 #define MF_NAMED(a, b) MF_GLUE(a, b)
@@ -12,11 +12,6 @@
 enum { W = MF_WIDE_WIDTH };
 _Static_assert(MF_EDGE_LANES % MF_WIDE_WIDTH == 0, "edge rows pad to whole registers");
 _Static_assert(MF_WIDE_MAX_EDGES < (1 << 24), "edge indices are carried exactly in floats");
-
-typedef struct edge_lanes_best {
-    mf_floatw separation, i, j;
-    mf_vec3w normal;
-} edge_lanes_best;
 
 // W of a's edges in lanes: their faces' normals, direction, first vertex and index.
 typedef struct a_edges_w {
@@ -69,7 +64,7 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
     const mf_hull_view *a = frame->a, *b = frame->b;
     mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f), minus_one = mf_splatw(-1.0f);
     mf_floatw sine = mf_splatw(MF_PARALLEL_SINE);
-    edge_lanes_best best = {mf_splatw(-INFINITY), zero, zero, {zero, zero, zero}};
+    mf_edge_bestw best = mf_edge_best_nonew();
     uint32_t a_count = frame->a_edges != NULL ? frame->a_edge_count : a->edge_count;
     uint32_t b_count = frame->b_edges != NULL ? frame->b_edge_count : b->edge_count;
     for (uint32_t first = 0; first < a_count; first += W) {
@@ -108,23 +103,9 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
         }
     }
 
-    MF_ALIGNED_LANES(separations);
-    MF_ALIGNED_LANES(edges_a);
-    MF_ALIGNED_LANES(edges_b);
-    MF_ALIGNED_LANES(normal_x);
-    MF_ALIGNED_LANES(normal_y);
-    MF_ALIGNED_LANES(normal_z);
-    mf_storew(separations, best.separation);
-    mf_storew(edges_a, best.i);
-    mf_storew(edges_b, best.j);
-    mf_storew(normal_x, best.normal.x);
-    mf_storew(normal_y, best.normal.y);
-    mf_storew(normal_z, best.normal.z);
-    mf_edge_query result = {-INFINITY, 0, 0, {0, 0, 0}};
-    for (int l = 0; l < W; ++l) {
-        uint32_t i = (uint32_t)edges_a[l], j = (uint32_t)edges_b[l];
-        if (mf_edge_pair_beats(&result, separations[l], i, j))
-            result = (mf_edge_query){separations[l], i, j, {normal_x[l], normal_y[l], normal_z[l]}};
-    }
+    mf_edge_query lanes[W], result = {-INFINITY, 0, 0, {0, 0, 0}};
+    mf_edge_best_lanes(&best, lanes);
+    for (int l = 0; l < W; ++l)
+        if (mf_edge_pair_beats(&result, lanes[l].separation, lanes[l].edge_a, lanes[l].edge_b)) result = lanes[l];
     return result;
 }

@@ -6,7 +6,7 @@
 //   3. face queries of a and b: for each face, the least projection of the other hull
 //   4. for parallelepipeds, the 9 edge-direction axes; other hulls run their edge query per lane
 //      after this pass (edge_lanes.c or edge_walk.c), where the work diverges per pair.
-#include "wide.h"
+#include "edge_best.h"
 #include "wide_pass.h"
 
 #define MF_GLUE(a, b) a##_##b
@@ -61,12 +61,7 @@ static void face_query(const mf_bundle_hull *hull, const float *other, uint32_t 
     *best_face = best_index;
 }
 
-typedef struct edge_best {
-    mf_floatw separation, i, j;
-    mf_vec3w normal;
-} edge_best;
-
-static inline void keep_better(edge_best *best, mf_maskw valid, mf_floatw separation, mf_floatw i, mf_floatw j,
+static inline void keep_better(mf_edge_bestw *best, mf_maskw valid, mf_floatw separation, mf_floatw i, mf_floatw j,
                                mf_vec3w normal)
 {
     mf_maskw better = mf_andw(valid, mf_gtw(separation, best->separation));
@@ -78,7 +73,7 @@ static inline void keep_better(edge_best *best, mf_maskw valid, mf_floatw separa
 
 // As mf_query_edge_directions: the 9 edge-direction axes of two parallelepipeds.
 static void direction_query(const mf_bundle_hull *a, const mf_bundle_hull *b, const mf_mat3w *r,
-                            const float *b_vertices, edge_best *best)
+                            const float *b_vertices, mf_edge_bestw *best)
 {
     mf_rows counts_a = a->counts, counts_b = b->counts;
     mf_floatw sine = mf_splatw(MF_PARALLEL_SINE), one = mf_splatw(1.0f);
@@ -148,8 +143,7 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
     face_b_index = mf_splatw(0.0f);
     if (mf_anyw(mf_ltw(face_a, margin_w))) face_query(b, a_vertices, counts_a.vertices, &face_b, &face_b_index);
 
-    mf_floatw zero = mf_splatw(0.0f);
-    edge_best edge = {mf_splatw(-INFINITY), zero, zero, {zero, zero, zero}};
+    mf_edge_bestw edge = mf_edge_best_nonew();
     // Lanes already apart along a face axis need no edge query.
     mf_maskw alive = mf_andw(mf_ltw(face_a, margin_w), mf_ltw(face_b, margin_w));
     if (!faces_only && bundle->projection && mf_anyw(alive)) direction_query(a, b, &r, b_vertices, &edge);
@@ -158,22 +152,12 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
     MF_ALIGNED_LANES(face_a_index_lanes);
     MF_ALIGNED_LANES(face_b_lanes);
     MF_ALIGNED_LANES(face_b_index_lanes);
-    MF_ALIGNED_LANES(edge_lanes);
-    MF_ALIGNED_LANES(edge_i_lanes);
-    MF_ALIGNED_LANES(edge_j_lanes);
-    MF_ALIGNED_LANES(normal_x);
-    MF_ALIGNED_LANES(normal_y);
-    MF_ALIGNED_LANES(normal_z);
     mf_storew(face_a_lanes, face_a);
     mf_storew(face_a_index_lanes, face_a_index);
     mf_storew(face_b_lanes, face_b);
     mf_storew(face_b_index_lanes, face_b_index);
-    mf_storew(edge_lanes, edge.separation);
-    mf_storew(edge_i_lanes, edge.i);
-    mf_storew(edge_j_lanes, edge.j);
-    mf_storew(normal_x, edge.normal.x);
-    mf_storew(normal_y, edge.normal.y);
-    mf_storew(normal_z, edge.normal.z);
+    mf_edge_query edges[W];
+    mf_edge_best_lanes(&edge, edges);
     _Alignas(64) float transforms[21][W];
     for (int i = 0; i < 3; ++i) {
         mf_storew(transforms[3 * i], rotation_a.row[i].x);
@@ -196,9 +180,6 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
         axes->translation[l] = (mf_vec3){transforms[18][l], transforms[19][l], transforms[20][l]};
         axes->face_a[l] = (mf_face_query){face_a_lanes[l], (uint32_t)face_a_index_lanes[l]};
         axes->face_b[l] = (mf_face_query){face_b_lanes[l], (uint32_t)face_b_index_lanes[l]};
-        axes->edge[l] = (mf_edge_query){edge_lanes[l],
-                                        (uint32_t)edge_i_lanes[l],
-                                        (uint32_t)edge_j_lanes[l],
-                                        {normal_x[l], normal_y[l], normal_z[l]}};
+        axes->edge[l] = edges[l];
     }
 }
