@@ -60,31 +60,52 @@ static int collide_one(mf_context *context, const mf_bank *bank, uint32_t shapes
     return stream.manifold_count == 1;
 }
 
+// What both tests set up: a pool of 48 rocks, a context with the default configuration, the brute
+// force's pair and a random stream (seed + 1).
+typedef struct resting_setup {
+    test_pool pool;
+    mf_config config;
+    mf_context *context;
+    ref_pair *pair;
+    test_random random;
+} resting_setup;
+
+static void setup_open(resting_setup *s, uint64_t seed)
+{
+    CHECK_EQ(test_pool_make(seed, 0, 48, &s->pool), MF_OK);
+    s->config = mf_config_default();
+    CHECK_EQ(mf_context_create(&s->config, &s->context), MF_OK);
+    s->pair = ref_pair_create();
+    s->random = test_random_seed(seed + 1, 1);
+}
+
+static void setup_close(resting_setup *s)
+{
+    ref_pair_destroy(s->pair);
+    mf_context_destroy(s->context);
+    test_pool_free(&s->pool);
+}
+
 static void overlapping_pairs_are_never_reported_apart(void)
 {
-    test_pool pool;
-    CHECK_EQ(test_pool_make(71, 0, 48, &pool), MF_OK);
-    mf_config config = mf_config_default();
-    mf_context *context;
-    CHECK_EQ(mf_context_create(&config, &context), MF_OK);
-    ref_pair *pair = ref_pair_create();
-    test_random random = test_random_seed(72, 1);
+    resting_setup s;
+    setup_open(&s, 71);
     uint32_t pairs = test_scaled(3000), overlapping = 0, failed = 0;
     double worst = -INFINITY;
     for (uint32_t i = 0; i < pairs; ++i) {
         uint32_t shapes[2];
         mf_transform transforms[2];
-        double separation = random_near_pair(&pool, pair, &random, -0.005, 0.0, shapes, transforms);
+        double separation = random_near_pair(&s.pool, s.pair, &s.random, -0.005, 0.0, shapes, transforms);
         if (!(separation < -1e-4)) continue; // the overlapping ones, clear of float noise at zero
         ++overlapping;
-        const ref_hull *a = &pool.reference[shapes[0]], *b = &pool.reference[shapes[1]];
+        const ref_hull *a = &s.pool.reference[shapes[0]], *b = &s.pool.reference[shapes[1]];
         mf_manifold manifold;
         mf_contact contacts[MF_MAX_CONTACTS];
-        int touching = collide_one(context, pool.bank, shapes, transforms, &manifold, contacts);
+        int touching = collide_one(s.context, s.pool.bank, shapes, transforms, &manifold, contacts);
         double deepest = INFINITY;
         for (uint32_t k = 0; touching && k < manifold.count; ++k) deepest = fmin(deepest, contacts[k].separation);
         // The contacts attain the best separation within the slop, up to float noise of the pair's size.
-        double excess = deepest - (separation + config.linear_slop + 1e-5 * (a->radius + b->radius));
+        double excess = deepest - (separation + s.config.linear_slop + 1e-5 * (a->radius + b->radius));
         worst = fmax(worst, deepest - separation);
         if (excess > 0.0) {
             ++failed;
@@ -98,34 +119,27 @@ static void overlapping_pairs_are_never_reported_apart(void)
            overlapping, pairs, failed, worst);
     CHECK(overlapping > pairs / 2);
     CHECK_EQ(failed, 0u);
-    ref_pair_destroy(pair);
-    mf_context_destroy(context);
-    test_pool_free(&pool);
+    setup_close(&s);
 }
 
 static void pairs_nearer_than_the_margin_get_a_manifold(void)
 {
-    test_pool pool;
-    CHECK_EQ(test_pool_make(73, 0, 48, &pool), MF_OK);
-    mf_config config = mf_config_default();
-    mf_context *context;
-    CHECK_EQ(mf_context_create(&config, &context), MF_OK);
-    ref_pair *pair = ref_pair_create();
-    test_random random = test_random_seed(74, 1);
+    resting_setup s;
+    setup_open(&s, 73);
     uint32_t pairs = test_scaled(2000), near = 0, far = 0, judged = 0, failed = 0;
     for (uint32_t i = 0; i < pairs; ++i) {
         uint32_t shapes[2];
         mf_transform transforms[2];
-        double separation = random_near_pair(&pool, pair, &random, 0.0, 0.030, shapes, transforms);
+        double separation = random_near_pair(&s.pool, s.pair, &s.random, 0.0, 0.030, shapes, transforms);
         if (!(separation > 1e-4)) continue;
-        double distance = ref_distance(pair);
+        double distance = ref_distance(s.pair);
         // Near the margin either answer is float noise.
-        if (fabs(distance - config.margin) < 1e-4) continue;
+        if (fabs(distance - s.config.margin) < 1e-4) continue;
         ++judged;
         mf_manifold manifold;
         mf_contact contacts[MF_MAX_CONTACTS];
-        int touching = collide_one(context, pool.bank, shapes, transforms, &manifold, contacts);
-        int expected = distance < config.margin;
+        int touching = collide_one(s.context, s.pool.bank, shapes, transforms, &manifold, contacts);
+        int expected = distance < s.config.margin;
         near += expected;
         far += !expected;
         if (touching != expected) {
@@ -140,9 +154,7 @@ static void pairs_nearer_than_the_margin_get_a_manifold(void)
     // Both kinds occur: the separating axes' separation (0 to 30 mm) is only a lower bound of the distance.
     CHECK(near > judged / 4 && far > judged / 20);
     CHECK_EQ(failed, 0u);
-    ref_pair_destroy(pair);
-    mf_context_destroy(context);
-    test_pool_free(&pool);
+    setup_close(&s);
 }
 
 static const test_case tests[] = {
