@@ -423,6 +423,13 @@ def hull_size_section(context, sizes):
     return out
 
 
+def save_figure(figure, path):
+    import matplotlib.pyplot as plt
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
 def plot(results, path):
     import matplotlib
     matplotlib.use("Agg")
@@ -448,9 +455,7 @@ def plot(results, path):
     axes.set_title("manyfold and peers: pairs per second by scene (higher is better)")
     axes.legend(fontsize="small", bbox_to_anchor=(1.01, 1), loc="upper left")
     axes.grid(axis="y", which="both", alpha=0.3)
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    save_figure(figure, path)
 
 
 def plot_sizes(sizes, path):
@@ -482,9 +487,7 @@ def plot_sizes(sizes, path):
     more = memory.get_legend_handles_labels()
     axes.legend(lines[0] + more[0], lines[1] + more[1], fontsize="small", loc="lower left")
     axes.grid(which="both", alpha=0.3)
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    save_figure(figure, path)
 
 
 def plot_threads(threads, path):
@@ -516,9 +519,7 @@ def plot_threads(threads, path):
     axes.set_title("manyfold: thread scaling (higher is better)")
     axes.legend(fontsize="small")
     axes.grid(which="both", alpha=0.3)
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    save_figure(figure, path)
 
 
 def plot_hull_sizes(context, sizes, path):
@@ -545,9 +546,7 @@ def plot_hull_sizes(context, sizes, path):
     axes.set_title("cost per pair against hull size (lower is better)")
     axes.legend(fontsize="small")
     axes.grid(which="both", alpha=0.3)
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    save_figure(figure, path)
 
 
 def main():
