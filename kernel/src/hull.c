@@ -132,9 +132,29 @@ static uint32_t split_reflex_loop(double (*xy)[2], const uint16_t *loop, uint32_
     return triangles + 1;
 }
 
+// Whether every point lies at most `slack` above the plane of a face with Newell normal `newell`
+// through `corners`. qhull can lose a vertex of a nearly flat hull while it merges facets (seen on
+// a triangle 5e-5 of its width thick): its facets then leave an input point outside.
+static int face_holds_points(const double *newell, double (*corners)[3], uint32_t n, const double *points,
+                             uint32_t count, double slack)
+{
+    double length = sqrt(newell[0] * newell[0] + newell[1] * newell[1] + newell[2] * newell[2]);
+    if (!(length > 0.0)) return 1; // no plane to test: the bank judges the face
+    double normal[3] = {newell[0] / length, newell[1] / length, newell[2] / length}, offset = -INFINITY;
+    for (uint32_t k = 0; k < n; ++k)
+        offset = fmax(offset, normal[0] * corners[k][0] + normal[1] * corners[k][1] + normal[2] * corners[k][2]);
+    for (uint32_t i = 0; i < count; ++i) {
+        const double *p = points + 3 * i;
+        if (normal[0] * p[0] + normal[1] * p[1] + normal[2] * p[2] - offset > slack) return 0;
+    }
+    return 1;
+}
+
 // Reads qhull's facets into a polyhedron, shifted back by `center` to the input frame, and hands
-// it to the bank.
-static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, mf_polyhedron *poly, uint32_t *shape)
+// it to the bank. Sets `*lost_point` and adds nothing where a facet leaves one of the `count`
+// `points` (qhull's input) more than `slack` outside.
+static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, const double *points, uint32_t count,
+                                  double slack, mf_polyhedron *poly, uint32_t *shape, int *lost_point)
 {
     static const uint32_t unmapped = UINT32_MAX;
     uint32_t vertex_count = (uint32_t)qh->num_vertices, face_count = (uint32_t)qh->num_facets;
@@ -165,7 +185,7 @@ static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, 
         if (n < 3) status = MF_ERR_DEGENERATE_HULL;
         // Newell's normal in double relative to the first vertex: tiny facets cancel in float.
         double newell[3] = {0, 0, 0}, first[3] = {0, 0, 0}, previous[3] = {0, 0, 0};
-        double points[MF_MAX_FACE_VERTICES][3];
+        double corners[MF_MAX_FACE_VERTICES][3];
         for (uint32_t k = 0; k < n && status == MF_OK; ++k) {
             const vertexT *vertex = ordered->e[k].p;
             if (map[vertex->id] == unmapped) {
@@ -176,7 +196,7 @@ static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, 
             }
             loops[loop_at + k] = (uint16_t)map[vertex->id];
             double p[3] = {vertex->point[0], vertex->point[1], vertex->point[2]};
-            for (int c = 0; c < 3; ++c) points[k][c] = p[c];
+            for (int c = 0; c < 3; ++c) corners[k][c] = p[c];
             if (k == 0) {
                 for (int c = 0; c < 3; ++c) first[c] = p[c];
             }
@@ -192,22 +212,28 @@ static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, 
         // qhull's order can be either orientation: make it counter-clockwise about the outward normal.
         double along = newell[0] * facet->normal[0] + newell[1] * facet->normal[1] + newell[2] * facet->normal[2];
         if (along < 0.0) {
+            for (int c = 0; c < 3; ++c) newell[c] = -newell[c];
             for (uint32_t a = 0, b = n - 1; a < b; ++a, --b) {
                 uint16_t t = loops[loop_at + a];
                 loops[loop_at + a] = loops[loop_at + b];
                 loops[loop_at + b] = t;
                 for (int c = 0; c < 3; ++c) {
-                    double x = points[a][c];
-                    points[a][c] = points[b][c];
-                    points[b][c] = x;
+                    double x = corners[a][c];
+                    corners[a][c] = corners[b][c];
+                    corners[b][c] = x;
                 }
             }
+        }
+        if (!face_holds_points(newell, corners, n, points, count, slack)) {
+            *lost_point = 1;
+            status = MF_ERR_DEGENERATE_HULL;
+            break;
         }
         uint16_t triangles[3 * MF_MAX_FACE_VERTICES];
         uint32_t pieces = 1;
         if (n > 3) {
             double xy[MF_MAX_FACE_VERTICES][2];
-            plane_coordinates(facet->normal, points, n, xy);
+            plane_coordinates(facet->normal, corners, n, xy);
             pieces = split_reflex_loop(xy, loops + loop_at, n, triangles);
         }
         if (pieces == 1) {
@@ -266,18 +292,25 @@ static mf_status build_hull(mf_bank *bank, double *points, uint32_t count, mf_po
     if (kept < 4) return MF_ERR_DEGENERATE_HULL;
 
     // C-n merges facets whose centrums lie within n of a neighbour's plane: nearly coplanar
-    // triangles become one polygonal face. Pp keeps qhull quiet about precision.
-    char command[64];
-    snprintf(command, sizeof(command), "qhull Pp C-%g", 1e-5 * radius);
-    FILE *quiet = fopen("/dev/null", "w");
-    qhT qh_storage, *qh = &qh_storage;
-    qh_zero(qh, quiet);
-    int exit_code = qh_new_qhull(qh, 3, (int)kept, points, False, command, NULL, quiet);
+    // triangles become one polygonal face. Where that merge loses an input point, qhull's own
+    // merging of facets coplanar to roundoff comes second. Pp keeps qhull quiet about precision.
+    char merge_coplanar[64];
+    snprintf(merge_coplanar, sizeof(merge_coplanar), "qhull Pp C-%g", 1e-5 * radius);
+    const char *commands[] = {merge_coplanar, "qhull Pp"};
     mf_status status = MF_ERR_DEGENERATE_HULL; // qhull fails on flat or collinear input
-    if (exit_code == 0) status = add_qhull_result(qh, bank, center, poly, shape);
-    qh_freeqhull(qh, !qh_ALL);
-    int current_long, total_long;
-    qh_memfreeshort(qh, &current_long, &total_long);
+    FILE *quiet = fopen("/dev/null", "w");
+    int lost_point = 1;
+    for (int attempt = 0; attempt < 2 && lost_point; ++attempt) {
+        lost_point = 0;
+        qhT qh_storage, *qh = &qh_storage;
+        qh_zero(qh, quiet);
+        int exit_code = qh_new_qhull(qh, 3, (int)kept, points, False, (char *)commands[attempt], NULL, quiet);
+        if (exit_code == 0)
+            status = add_qhull_result(qh, bank, center, points, kept, 1e-4 * radius, poly, shape, &lost_point);
+        qh_freeqhull(qh, !qh_ALL);
+        int current_long, total_long;
+        qh_memfreeshort(qh, &current_long, &total_long);
+    }
     if (quiet != NULL) fclose(quiet);
     return status;
 }
