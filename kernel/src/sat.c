@@ -188,11 +188,11 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *c)
     else if (gap < c->edge.separation) c->edge.separation = gap;
 }
 
-// How far from the better face axis an edge axis may fall and still rank: twice the allowance
-// (mf_rank_axes measures against the best), a hair more for the float noise of the gaps.
+// How far below the better face axis an edge axis may fall and still rank (mf_rank_axes: the face
+// is then the best, and the allowance is measured from it), a hair more for the gaps' float noise.
 static float cull_reach(const mf_axis_candidates *candidates, float linear_slop, float faces)
 {
-    return 2.0f * mf_allowance(linear_slop, candidates->scale, faces) - faces + 1e-5f * candidates->scale;
+    return mf_allowance(linear_slop, candidates->scale, faces) - faces + 1e-5f * candidates->scale;
 }
 
 // Each face plane's height over p, positive inside; returns the least.
@@ -218,23 +218,24 @@ static uint32_t edges_near_point(const mf_hull_view *hull, const float *gap, flo
     return count;
 }
 
-// Only the edges around a point p inside both hulls, given its gaps to every face plane of each
-// (in the scratch) and the least of each. Take an edge pair's Minkowski face with axis n (a to b):
-// edge i of a supports a along n, edge j of b supports b along -n, so its separation is
-// -(n.(a_i - p) + n.(p - b_j)). Each term is at least p's gap to the nearer of the edge's two face
+// Only the edges near a point q_a of a and a point q_b of b, `apart` from each other, given their
+// gaps to every face plane of their own hull (in the scratch) and the least of each. Take an edge
+// pair's Minkowski face with axis n (a to b): edge i of a supports a along n, edge j of b supports
+// b along -n, so its separation is n.(q_b - q_a) - n.(a_i - q_a) - n.(q_b - b_j). The first term
+// is at most `apart`. Each other is at least the point's gap to the nearer of the edge's two face
 // planes: n lies between their normals, and a positive sinusoid over an arc shorter than pi is
-// least at an end. An edge pair that could rank thus has gaps summing to under the reach: each
-// edge's under the reach less the other hull's least gap (a hair more for float noise).
-static void keep_edges_around_point(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                                    float least_a, float least_b, const mf_query_scratch *scratch,
-                                    mf_pair_frame *culled)
+// least at an end. An edge pair that could rank thus has gaps summing to under the reach plus
+// `apart`: each edge's under that less the other point's least gap (a hair more for float noise).
+static void keep_edges_near_points(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
+                                   float apart, float least_a, float least_b, const mf_query_scratch *scratch,
+                                   mf_pair_frame *culled)
 {
     float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
-    float reach = cull_reach(candidates, linear_slop, faces), noise = 1e-5f * candidates->scale;
+    float reach = cull_reach(candidates, linear_slop, faces) + apart;
     culled->a_edges = scratch->a_edges;
-    culled->a_edge_count = edges_near_point(frame->a, scratch->a_face_gap, reach - least_b + noise, scratch->a_edges);
+    culled->a_edge_count = edges_near_point(frame->a, scratch->a_face_gap, reach - least_b, scratch->a_edges);
     culled->b_edges = scratch->b_edges;
-    culled->b_edge_count = edges_near_point(frame->b, scratch->b_face_gap, reach - least_a + noise, scratch->b_edges);
+    culled->b_edge_count = edges_near_point(frame->b, scratch->b_face_gap, reach - least_a, scratch->b_edges);
 }
 
 // Deep overlaps: around a guess at the middle of the overlap, on the line through the centroids,
@@ -258,33 +259,66 @@ static int cull_around_centroids(const mf_pair_frame *frame, const mf_axis_candi
     mf_vec3 p_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(p, frame->translation));
     float least_b = face_gaps(b, p_in_b, scratch->b_face_gap);
     if (!(least_b > 0.0f)) return 0;
-    keep_edges_around_point(frame, candidates, linear_slop, least_a, least_b, scratch, culled);
+    keep_edges_near_points(frame, candidates, linear_slop, 0.0f, least_a, least_b, scratch, culled);
     return 1;
 }
 
-// Other overlaps (shallow ones, mostly): around the vertex that supports the better face axis
-// from the other side (b's deepest below a's best face, or a's below b's), if it lies inside the
-// face's hull. A vertex's least gap in its own hull is 0. About a quarter of the edge pairs stay.
-static int cull_around_support(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                               const mf_query_scratch *scratch, mf_pair_frame *culled)
+// The point of a face nearest to p (the hull's frame): p's foot on the plane where that lies
+// within the loop, else the nearest point of the loop's edges.
+static mf_vec3 nearest_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 p)
+{
+    mf_vec3 n = mf_view_normal(hull, face);
+    mf_vec3 foot = mf_mul_add(p, hull->offset[face] - mf_dot(n, p), n), nearest = foot;
+    const uint16_t *loop = hull->loop_vertex + hull->face_loop_first[face];
+    uint32_t count = hull->face_loop_count[face];
+    float nearest_distance2 = INFINITY;
+    int outside = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+        mf_vec3 from = mf_view_vertex(hull, loop[k]), to = mf_view_vertex(hull, loop[k + 1 < count ? k + 1 : 0]);
+        mf_vec3 edge = mf_sub(to, from), offset = mf_sub(foot, from);
+        outside |= mf_dot(mf_cross(edge, n), offset) > 0.0f; // the loop runs counter-clockwise about n
+        float t = mf_minf(1.0f, mf_maxf(0.0f, mf_dot(offset, edge) / mf_dot(edge, edge)));
+        mf_vec3 on_edge = mf_mul_add(from, t, edge), between = mf_sub(foot, on_edge);
+        float distance2 = mf_dot(between, between);
+        if (distance2 < nearest_distance2) {
+            nearest_distance2 = distance2;
+            nearest = on_edge;
+        }
+    }
+    return outside ? nearest : foot;
+}
+
+// The partner in the face's hull of v, a vertex of the other hull (given in the face's frame): v
+// itself where it lies inside, else the face's point nearest to it. Fills in the partner's gaps and
+// their least; returns how far apart v and its partner are.
+static float partner_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 v, float *gap, float *least)
+{
+    *least = face_gaps(hull, v, gap);
+    if (*least > 0.0f) return 0.0f;
+    mf_vec3 partner = nearest_on_face(hull, face, v);
+    *least = face_gaps(hull, partner, gap);
+    return mf_length(mf_sub(v, partner));
+}
+
+// Shallow overlaps and separated pairs: around the vertex v that supports the better face axis
+// from the other side (b's deepest below a's best face, or a's below b's) and its partner.
+static void cull_around_support(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
+                                const mf_query_scratch *scratch, mf_pair_frame *culled)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
-    float least_a = 0.0f, least_b = 0.0f;
+    float least_a, least_b, apart;
     if (candidates->face_a.separation >= candidates->face_b.separation) {
-        uint32_t v = mf_deepest_vertex(frame, 0, mf_view_normal(a, candidates->face_a.face));
-        least_a = face_gaps(a, frame->b_vertices[v], scratch->a_face_gap);
-        if (!(least_a > 0.0f)) return 0;
-        face_gaps(b, mf_view_vertex(b, v), scratch->b_face_gap);
+        uint32_t face = candidates->face_a.face, v = mf_deepest_vertex(frame, 0, mf_view_normal(a, face));
+        apart = partner_on_face(a, face, frame->b_vertices[v], scratch->a_face_gap, &least_a);
+        least_b = face_gaps(b, mf_view_vertex(b, v), scratch->b_face_gap);
     } else {
-        uint32_t v =
-            mf_deepest_vertex(frame, 1, mf_mat3_mul(&frame->rotation, mf_view_normal(b, candidates->face_b.face)));
-        mf_vec3 in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(mf_view_vertex(a, v), frame->translation));
-        least_b = face_gaps(b, in_b, scratch->b_face_gap);
-        if (!(least_b > 0.0f)) return 0;
-        face_gaps(a, mf_view_vertex(a, v), scratch->a_face_gap);
+        uint32_t face = candidates->face_b.face;
+        uint32_t v = mf_deepest_vertex(frame, 1, mf_mat3_mul(&frame->rotation, mf_view_normal(b, face)));
+        mf_vec3 v_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(mf_view_vertex(a, v), frame->translation));
+        apart = partner_on_face(b, face, v_in_b, scratch->b_face_gap, &least_b);
+        least_a = face_gaps(a, mf_view_vertex(a, v), scratch->a_face_gap);
     }
-    keep_edges_around_point(frame, candidates, linear_slop, least_a, least_b, scratch, culled);
-    return 1;
+    keep_edges_near_points(frame, candidates, linear_slop, apart, least_a, least_b, scratch, culled);
 }
 
 void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *directions)
@@ -309,10 +343,12 @@ void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *di
 void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_edge_walk_fn *walk,
                             mf_edge_search_fn *all_pairs, const mf_query_scratch *scratch, mf_axis_candidates *c)
 {
-    // The culls need a point inside both hulls: only overlapping pairs have one.
+    // Deep overlaps are culled around a point on the centroids' line inside both hulls where there
+    // is one; the rest around the better face axis' support vertex and its partner.
     mf_pair_frame culled = *frame;
-    if (mf_maxf(c->face_a.separation, c->face_b.separation) < 0.0f &&
-        !cull_around_centroids(frame, c, linear_slop, scratch, &culled))
+    float faces = mf_maxf(c->face_a.separation, c->face_b.separation);
+    float deep = -0.1f * mf_minf(frame->a->shape->inner_radius, frame->b->shape->inner_radius);
+    if (!(faces < deep && cull_around_centroids(frame, c, linear_slop, scratch, &culled)))
         cull_around_support(frame, c, linear_slop, scratch, &culled);
     mf_rotate_b_edges(&culled, scratch->b_normals, scratch->b_directions);
     c->edge = mf_edge_query_walks(&culled) ? walk(&culled, scratch->face_vertex) : all_pairs(&culled);
