@@ -78,13 +78,11 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
             mf_floatw b1 = mf_dotw(e.direction, splat3(frame->b_normals[b->edge_face1[j]]));
             mf_maskw crossing = mf_andw(mf_andw(mf_ltw(mf_mulw(a0, a1), zero), mf_ltw(mf_mulw(b0, b1), zero)),
                                         mf_gtw(mf_mulw(a0, b0), zero));
-            if (!mf_anyw(crossing)) continue;
 
             // As mf_edge_pair_measure.
             mf_vec3w axis = mf_cross3w(e.direction, b_direction);
             mf_floatw length = mf_sqrtw(mf_dotw(axis, axis));
             mf_maskw valid = mf_andw(crossing, mf_gew(length, sine));
-            if (!mf_anyw(valid)) continue;
             axis = mf_scale3w(axis, mf_divw(mf_selectw(mf_gtw(a0, zero), one, minus_one), length));
             mf_vec3w b_point = splat3(frame->b_vertices[b->edge_vertex0[j]]);
             mf_floatw separation = mf_dotw(axis, mf_sub3w(b_point, e.vertex0));

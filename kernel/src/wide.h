@@ -131,6 +131,9 @@ static inline mf_floatw mf_gatherw(const float *base, const int32_t *index)
 #error "MF_WIDE_WIDTH must be 1, 4, 8 or 16"
 #endif
 
+// Whether every lane of the mask is set.
+static inline int mf_allw(mf_maskw m) { return mf_lane_bitsw(m) == (1u << MF_WIDE_WIDTH) - 1u; }
+
 #if MF_WIDE_WIDTH > 1
 static inline mf_floatw mf_loadw(const float *p) { return MF_W(load_ps)(p); }
 static inline mf_floatw mf_loaduw(const float *p) { return MF_W(loadu_ps)(p); } // any alignment
