@@ -101,9 +101,5 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
         }
     }
 
-    mf_edge_query lanes[W], result = {-INFINITY, 0, 0, {0, 0, 0}};
-    mf_edge_best_lanes(&best, lanes);
-    for (int l = 0; l < W; ++l)
-        if (mf_edge_pair_beats(&result, lanes[l].separation, lanes[l].edge_a, lanes[l].edge_b)) result = lanes[l];
-    return result;
+    return mf_edge_best_across(&best);
 }

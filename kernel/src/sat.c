@@ -289,12 +289,15 @@ static mf_vec3 nearest_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 
 }
 
 // The partner in the face's hull of v, a vertex of the other hull (given in the face's frame): v
-// itself where it lies inside, else the face's point nearest to it. Fills in the partner's gaps and
-// their least; returns how far apart v and its partner are.
-static float partner_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 v, float *gap, float *least)
+// itself where it lies inside (only where v is below the face: `below`), else the face's point
+// nearest to it. Fills in the partner's gaps and their least; returns how far apart v and its
+// partner are.
+static float partner_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 v, int below, float *gap, float *least)
 {
-    *least = face_gaps(hull, v, gap);
-    if (*least > 0.0f) return 0.0f;
+    if (below) {
+        *least = face_gaps(hull, v, gap);
+        if (*least > 0.0f) return 0.0f;
+    }
     mf_vec3 partner = nearest_on_face(hull, face, v);
     *least = face_gaps(hull, partner, gap);
     return mf_length(mf_sub(v, partner));
@@ -309,13 +312,14 @@ static void cull_around_support(const mf_pair_frame *frame, const mf_axis_candid
     float least_a, least_b, apart;
     if (candidates->face_a.separation >= candidates->face_b.separation) {
         uint32_t face = candidates->face_a.face, v = mf_deepest_vertex(frame, 0, mf_view_normal(a, face));
-        apart = partner_on_face(a, face, frame->b_vertices[v], scratch->a_face_gap, &least_a);
+        apart = partner_on_face(a, face, frame->b_vertices[v], candidates->face_a.separation < 0.0f, scratch->a_face_gap,
+                                &least_a);
         least_b = face_gaps(b, mf_view_vertex(b, v), scratch->b_face_gap);
     } else {
         uint32_t face = candidates->face_b.face;
         uint32_t v = mf_deepest_vertex(frame, 1, mf_mat3_mul(&frame->rotation, mf_view_normal(b, face)));
         mf_vec3 v_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(mf_view_vertex(a, v), frame->translation));
-        apart = partner_on_face(b, face, v_in_b, scratch->b_face_gap, &least_b);
+        apart = partner_on_face(b, face, v_in_b, candidates->face_b.separation < 0.0f, scratch->b_face_gap, &least_b);
         least_a = face_gaps(a, mf_view_vertex(a, v), scratch->a_face_gap);
     }
     keep_edges_near_points(frame, candidates, linear_slop, apart, least_a, least_b, scratch, culled);
