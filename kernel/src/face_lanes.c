@@ -44,6 +44,9 @@ mf_face_query MF_NAMED(mf_face_lanes, MF_WIDE_NAME)(const mf_hull_view *hull, co
             support = mf_minw(support, mf_dotw(normal, vertex));
             if ((i & 3) == 3 && mf_allw(mf_ltw(mf_subw(support, offset), best_so_far))) break;
         }
+        // Only a face above the best so far changes the answer or ends the search (the best is
+        // never above the margin here): most blocks have none.
+        if (!mf_anyw(mf_gtw(mf_subw(support, offset), best_so_far))) continue;
         mf_storew(supports, support);
         for (uint32_t l = 0; l < W && first + l < hull->face_count; ++l) { // as mf_query_faces, face by face
             uint32_t f = first + l;
