@@ -207,14 +207,22 @@ static float face_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap)
 }
 
 // The hull's edges with a face plane within `reach` of the point the gaps were measured from,
-// into `kept`, ascending; returns how many.
-static uint32_t edges_near_point(const mf_hull_view *hull, const float *gap, float reach, uint16_t *kept)
+// into `kept`, ascending (the searches break ties by index order); returns how many. Few faces
+// are that near: their loops name the edges, gathered in a bit set.
+static uint32_t edges_near_point(const mf_hull_view *hull, const float *gap, float reach, uint64_t *bits,
+                                 uint16_t *kept)
 {
-    uint32_t count = 0;
-    for (uint32_t e = 0; e < hull->edge_count; ++e) { // without a branch: a third or so are kept, unpredictably
-        kept[count] = (uint16_t)e;
-        count += mf_minf(gap[hull->edge_face0[e]], gap[hull->edge_face1[e]]) <= reach;
+    uint32_t words = (hull->edge_count + 63) / 64;
+    for (uint32_t w = 0; w < words; ++w) bits[w] = 0;
+    for (uint32_t f = 0; f < hull->face_count; ++f) {
+        if (!(gap[f] <= reach)) continue;
+        const uint16_t *edges = hull->loop_edge + hull->face_loop_first[f];
+        for (uint32_t k = 0; k < hull->face_loop_count[f]; ++k) bits[edges[k] >> 6] |= 1ull << (edges[k] & 63);
     }
+    uint32_t count = 0;
+    for (uint32_t w = 0; w < words; ++w)
+        for (uint64_t word = bits[w]; word != 0; word &= word - 1)
+            kept[count++] = (uint16_t)(64 * w + (uint32_t)__builtin_ctzll(word));
     return count;
 }
 
@@ -233,9 +241,11 @@ static void keep_edges_near_points(const mf_pair_frame *frame, const mf_axis_can
     float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
     float reach = cull_reach(candidates, linear_slop, faces) + apart;
     culled->a_edges = scratch->a_edges;
-    culled->a_edge_count = edges_near_point(frame->a, scratch->a_face_gap, reach - least_b, scratch->a_edges);
+    culled->a_edge_count =
+        edges_near_point(frame->a, scratch->a_face_gap, reach - least_b, scratch->edge_bits, scratch->a_edges);
     culled->b_edges = scratch->b_edges;
-    culled->b_edge_count = edges_near_point(frame->b, scratch->b_face_gap, reach - least_a, scratch->b_edges);
+    culled->b_edge_count =
+        edges_near_point(frame->b, scratch->b_face_gap, reach - least_a, scratch->edge_bits, scratch->b_edges);
 }
 
 // Deep overlaps: around a guess at the middle of the overlap, on the line through the centroids,
