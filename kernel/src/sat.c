@@ -198,12 +198,16 @@ static float cull_reach(const mf_axis_candidates *candidates, float linear_slop,
 // Each face plane's height over p, positive inside; returns the least.
 static float face_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap)
 {
-    // Two loops: the first vectorises (the planes are structure-of-arrays), the minimum does not.
-    for (uint32_t f = 0; f < hull->face_count; ++f)
+    // Two loops: the first vectorises (the planes are structure-of-arrays), the minimum does not,
+    // so it keeps four running minima to overlap their latencies.
+    uint32_t n = hull->face_count, f = 0;
+    for (f = 0; f < n; ++f)
         gap[f] = hull->offset[f] - (hull->normal_x[f] * p.x + hull->normal_y[f] * p.y + hull->normal_z[f] * p.z);
-    float least = INFINITY;
-    for (uint32_t f = 0; f < hull->face_count; ++f) least = mf_minf(least, gap[f]);
-    return least;
+    float least[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+    for (f = 0; f + 4 <= n; f += 4)
+        for (int k = 0; k < 4; ++k) least[k] = mf_minf(least[k], gap[f + k]);
+    for (; f < n; ++f) least[0] = mf_minf(least[0], gap[f]);
+    return mf_minf(mf_minf(least[0], least[1]), mf_minf(least[2], least[3]));
 }
 
 // The hull's edges with a face plane within `reach` of the point the gaps were measured from,
