@@ -17,22 +17,28 @@ static mf_vec3 hull_vertex(const clip_hull *h, uint32_t i)
 }
 
 // The incident face: among the faces around the incident hull's `deepest` vertex along the
-// reference normal, the one most anti-parallel to it (any face with `any_face`). The face most
-// anti-parallel overall can lie beside the reference face while the deepest vertex sits under it;
-// the deepest vertex's faces always reach it. `local_normal` is in the incident hull's frame.
+// reference normal, the one most anti-parallel to it (any face with `any_face`); ties go to the
+// lowest index. The face most anti-parallel overall can lie beside the reference face while the
+// deepest vertex sits under it; the deepest vertex's faces always reach it. `local_normal` is in
+// the incident hull's frame.
 static uint32_t find_incident_face(const mf_hull_view *hull, uint32_t deepest, mf_vec3 local_normal, int any_face)
 {
     uint32_t best = 0;
     float best_dot = INFINITY;
-    for (uint32_t f = 0; f < hull->face_count; ++f) {
-        const uint16_t *loop = hull->loop_vertex + hull->face_loop_first[f];
-        uint32_t n = hull->face_loop_count[f], k = 0;
-        while (!any_face && k < n && loop[k] != deepest) ++k;
-        if (k == n) continue;
-        float d = mf_dot(mf_view_normal(hull, f), local_normal);
-        if (d < best_dot) {
-            best_dot = d;
-            best = f;
+    if (any_face) {
+        for (uint32_t f = 0; f < hull->face_count; ++f) {
+            float d = mf_dot(mf_view_normal(hull, f), local_normal);
+            if (d < best_dot) best_dot = d, best = f;
+        }
+        return best;
+    }
+    // The faces around the vertex are those of the edges in its fan.
+    const uint16_t *fan = hull->fan_edge + hull->vertex_fan_first[deepest];
+    for (uint32_t k = 0; k < hull->vertex_fan_count[deepest]; ++k) {
+        uint32_t faces[2] = {hull->edge_face0[fan[k]], hull->edge_face1[fan[k]]};
+        for (int side = 0; side < 2; ++side) {
+            float d = mf_dot(mf_view_normal(hull, faces[side]), local_normal);
+            if (d < best_dot || (d == best_dot && faces[side] < best)) best_dot = d, best = faces[side];
         }
     }
     return best;
