@@ -339,7 +339,7 @@ static void cull_around_support(const mf_pair_frame *frame, const mf_axis_candid
     keep_edges_near_points(frame, candidates, linear_slop, apart, least_a, least_b, scratch, culled);
 }
 
-void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *directions, uint64_t *face_bits)
+void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *directions)
 {
     const mf_hull_view *b = frame->b;
     const mf_mat3 *r = &frame->rotation;
@@ -349,16 +349,11 @@ void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *di
             directions[e] = mf_mat3_mul(r, (mf_vec3){b->edge_x[e], b->edge_y[e], b->edge_z[e]});
         return;
     }
-    // Kept edges share faces: each face is rotated once, remembered in the bit set.
-    for (uint32_t w = 0; w < (b->face_count + 63) / 64; ++w) face_bits[w] = 0;
+    // Kept edges share faces, but rotating a face twice costs less than remembering which were.
     for (uint32_t k = 0; k < frame->b_edge_count; ++k) {
-        uint32_t e = frame->b_edges[k], faces[2] = {b->edge_face0[e], b->edge_face1[e]};
-        for (int side = 0; side < 2; ++side) {
-            uint64_t bit = 1ull << (faces[side] & 63), *word = &face_bits[faces[side] >> 6];
-            if (*word & bit) continue;
-            *word |= bit;
-            normals[faces[side]] = mf_mat3_mul(r, mf_view_normal(b, faces[side]));
-        }
+        uint32_t e = frame->b_edges[k], f0 = b->edge_face0[e], f1 = b->edge_face1[e];
+        normals[f0] = mf_mat3_mul(r, mf_view_normal(b, f0));
+        normals[f1] = mf_mat3_mul(r, mf_view_normal(b, f1));
         directions[e] = mf_mat3_mul(r, (mf_vec3){b->edge_x[e], b->edge_y[e], b->edge_z[e]});
     }
 }
@@ -373,7 +368,7 @@ void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_ed
     float deep = -0.1f * mf_minf(frame->a->shape->inner_radius, frame->b->shape->inner_radius);
     if (!(faces < deep && cull_around_centroids(frame, c, linear_slop, scratch, &culled)))
         cull_around_support(frame, c, linear_slop, scratch, &culled);
-    mf_rotate_b_edges(&culled, scratch->b_normals, scratch->b_directions, scratch->edge_bits);
+    mf_rotate_b_edges(&culled, scratch->b_normals, scratch->b_directions);
     c->edge = mf_edge_query_walks(&culled) ? walk(&culled, scratch->face_vertex) : all_pairs(&culled);
     mf_measure_edge_axis(frame, c);
 }

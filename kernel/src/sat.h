@@ -219,9 +219,8 @@ void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_ed
                             mf_axis_candidates *candidates);
 
 // b's edge directions in a's frame, and its face normals, for the frame's b_edges (NULL: all) and
-// their faces, into `normals` and `directions` (what the frame's b_normals, b_directions point to);
-// `face_bits` is scratch of MF_EDGE_BIT_WORDS words.
-void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *directions, uint64_t *face_bits);
+// their faces, into `normals` and `directions` (what the frame's b_normals, b_directions point to).
+void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *directions);
 
 // Runs the three queries of the pair; returns 0 if it is apart by the margin or more. `faces` is
 // mf_query_faces or a build of it in lanes; `walk` serves hulls that walk (mf_edge_query_walks).
