@@ -242,6 +242,17 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
     to_world(rotation_a, position_a, normal, result);
 }
 
+// The hull's highest point along `axis`. Four running maxima overlap their latencies.
+static float highest_along(const mf_hull_view *hull, mf_vec3 axis)
+{
+    float high[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    uint32_t v = 0;
+    for (; v + 4 <= hull->vertex_count; v += 4)
+        for (int k = 0; k < 4; ++k) high[k] = mf_maxf(high[k], mf_dot(axis, mf_view_vertex(hull, v + (uint32_t)k)));
+    for (; v < hull->vertex_count; ++v) high[0] = mf_maxf(high[0], mf_dot(axis, mf_view_vertex(hull, v)));
+    return mf_maxf(mf_maxf(high[0], high[1]), mf_maxf(high[2], high[3]));
+}
+
 int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, float margin)
 {
     const mf_transform *ta = &bodies->transform[pair.a], *tb = &bodies->transform[pair.b];
@@ -263,9 +274,7 @@ int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair
     // Each hull's extent along the axis, in its own frame: a's highest point, b's lowest.
     mf_vec3 axis_a = mf_mat3_mul_transposed(&rotation_a, axis), axis_b = mf_mat3_mul_transposed(&rotation_b, axis);
     mf_hull_view va = mf_bank_view(bank, bodies->shape[pair.a]), vb = mf_bank_view(bank, bodies->shape[pair.b]);
-    float high_a = -INFINITY, low_b = INFINITY;
-    for (uint32_t v = 0; v < va.vertex_count; ++v) high_a = mf_maxf(high_a, mf_dot(axis_a, mf_view_vertex(&va, v)));
-    for (uint32_t v = 0; v < vb.vertex_count; ++v) low_b = mf_minf(low_b, mf_dot(axis_b, mf_view_vertex(&vb, v)));
+    float high_a = highest_along(&va, axis_a), low_b = -highest_along(&vb, mf_neg(axis_b));
     return low_b + mf_dot(axis, tb->p) - (high_a + mf_dot(axis, ta->p)) >= margin;
 }
 
