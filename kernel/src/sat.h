@@ -198,13 +198,11 @@ float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal);
 void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *candidates);
 
 // Scratch of the queries, an entry per face, vertex or edge of the hull named.
-#define MF_EDGE_BIT_WORDS ((MF_MAX_HULL_EDGES + 63) / 64)
-
 typedef struct mf_query_scratch {
     uint32_t *face_vertex;             // b's faces, for the walk
     float *a_face_gap, *b_face_gap;    // the common point's distance to each face plane (the cull)
     uint16_t *a_edges, *b_edges;       // the edges kept for the edge query
-    uint64_t *edge_bits;               // MF_EDGE_BIT_WORDS words: the cull's set of one hull's edges
+    uint8_t *edge_marks;               // MF_MAX_HULL_EDGES: the cull's marks on one hull's edges
     mf_vec3 *b_normals, *b_directions; // what the frame's point to, filled for b's kept edges
 } mf_query_scratch;
 
