@@ -333,6 +333,44 @@ static void hull_vertices_come_from_the_input_and_enclose_it(void)
     mf_bank_destroy(bank);
 }
 
+static void nearly_flat_hull_keeps_its_far_corner(void)
+{
+    // A triangle 5e-5 of its width thick (fuzz_hull's find, tests/fuzz/regressions/hull): qhull's
+    // facet merge dropped the far corner (0, 1, 0.307) and left it 0.3 outside. The builder must
+    // notice and build again.
+    const mf_vec3 points[] = {
+        {0x1.61d8p-128f, -0x1.3b3ap-68f, -0x1.3f3b3ap-68f},
+        {-0x1.3b3b3ap-68f, 0x1.50513ap-47f, 0x1.519dbp-47f},
+        {0x1.519a5p-47f, 0x1.70705p-15f, 0x1.70707p-15f},
+        {0x1.70707p-15f, 0x1.70707p-15f, 0x1.70707p-15f},
+        {0x1.70707p-15f, 0x1.70707p-15f, 0x1.70707p-47f},
+        {0x1.50505p-47f, 0x1.50505p-47f, 0x1.50505p-47f},
+        {0x1.50505p-47f, -0x1.53525p-44f, -0x1.535352p-44f},
+        {-0x1.535352p-44f, -0x1.535352p-44f, -0x1.535352p-44f},
+        {-0x1.535352p-44f, -0x1.535352p-44f, -0x1.535352p-44f},
+        {-0x1.535352p-44f, 0x1.535352p-46f, -0x1.3b3b3ap-68f},
+        {-0x1.3b3b3ap-68f, -0x1.3b3b3ap-68f, -0x1.3b3b3ap-68f},
+        {-0x1.3b3b3ap-126f, 0, 0},
+        {0, 0x1p+0f, 0x1.3a4p-2f},
+        {0x1p-2f, 0x1p-2f, 0},
+    };
+    enum { COUNT = sizeof(points) / sizeof(points[0]) };
+    mf_bank *bank;
+    CHECK_EQ(mf_bank_create(&bank), MF_OK);
+    uint32_t shape;
+    CHECK_EQ(mf_bank_add_hull(bank, points, COUNT, &shape), MF_OK);
+    ref_hull hull;
+    CHECK_EQ(ref_hull_load(bank, shape, &hull), MF_OK);
+    ref_pose identity = ref_pose_make((mf_transform){{0, 0, 0}, {0, 0, 0, 1}});
+    for (uint32_t i = 0; i < COUNT; ++i) {
+        double p[3] = {points[i].x, points[i].y, points[i].z};
+        double d = ref_signed_distance(&hull, &identity, p);
+        CHECKF(d <= 1e-4 * hull.radius, "input point %u is %.3g outside the hull", i, d);
+    }
+    ref_hull_free(&hull);
+    mf_bank_destroy(bank);
+}
+
 static void hull_volume_and_centroid_match_the_faces(void)
 {
     // Divergence theorem over the face loops in double, against the bank's numbers.
@@ -433,6 +471,7 @@ static const test_case tests[] = {
     TEST_CASE(interior_points_are_dropped),
     TEST_CASE(near_duplicate_points_are_welded),
     TEST_CASE(hull_vertices_come_from_the_input_and_enclose_it),
+    TEST_CASE(nearly_flat_hull_keeps_its_far_corner),
     TEST_CASE(hull_volume_and_centroid_match_the_faces),
     TEST_CASE(introspection_copies_no_more_than_capacity),
     TEST_CASE(shapes_get_distinct_ids_and_keep_them),
