@@ -18,7 +18,6 @@ typedef struct mf_pair_scratch {
     float b_face_gap[MF_MAX_HULL_FACES];
     uint16_t a_edges[MF_MAX_HULL_EDGES]; // the edges the edge query tries (the cull)
     uint16_t b_edges[MF_MAX_HULL_EDGES];
-    uint8_t edge_marks[MF_MAX_HULL_EDGES]; // the cull's marks on one hull's edges
 } mf_pair_scratch;
 
 static inline mf_query_scratch mf_query_scratch_of(mf_pair_scratch *s)
@@ -28,7 +27,6 @@ static inline mf_query_scratch mf_query_scratch_of(mf_pair_scratch *s)
                               .b_face_gap = s->b_face_gap,
                               .a_edges = s->a_edges,
                               .b_edges = s->b_edges,
-                              .edge_marks = s->edge_marks,
                               .b_normals = s->b_normals,
                               .b_directions = s->b_directions};
 }

@@ -3,7 +3,6 @@
 #include "sat.h"
 
 #include <stddef.h>
-#include <string.h>
 
 mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vertices, uint32_t other_count,
                              float margin)
@@ -212,22 +211,13 @@ static float face_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap)
 }
 
 // The hull's edges with a face plane within `reach` of the point the gaps were measured from,
-// into `kept`, ascending (the searches break ties by index order); returns how many. Few faces
-// are that near: their loops mark the edges (plain stores, no chain through memory), and one
-// pass over the marks lists them without a branch.
-static uint32_t edges_near_point(const mf_hull_view *hull, const float *gap, float reach, uint8_t *marks,
-                                 uint16_t *kept)
+// into `kept`, ascending (the searches break ties by index order); returns how many.
+static uint32_t edges_near_point(const mf_hull_view *hull, const float *gap, float reach, uint16_t *kept)
 {
-    memset(marks, 0, hull->edge_count);
-    for (uint32_t f = 0; f < hull->face_count; ++f) {
-        if (!(gap[f] <= reach)) continue;
-        const uint16_t *edges = hull->loop_edge + hull->face_loop_first[f];
-        for (uint32_t k = 0; k < hull->face_loop_count[f]; ++k) marks[edges[k]] = 1;
-    }
     uint32_t count = 0;
-    for (uint32_t e = 0; e < hull->edge_count; ++e) {
+    for (uint32_t e = 0; e < hull->edge_count; ++e) { // without a branch: a third or so are kept, unpredictably
         kept[count] = (uint16_t)e;
-        count += marks[e];
+        count += mf_minf(gap[hull->edge_face0[e]], gap[hull->edge_face1[e]]) <= reach;
     }
     return count;
 }
@@ -247,11 +237,9 @@ static void keep_edges_near_points(const mf_pair_frame *frame, const mf_axis_can
     float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
     float reach = cull_reach(candidates, linear_slop, faces) + apart;
     culled->a_edges = scratch->a_edges;
-    culled->a_edge_count =
-        edges_near_point(frame->a, scratch->a_face_gap, reach - least_b, scratch->edge_marks, scratch->a_edges);
+    culled->a_edge_count = edges_near_point(frame->a, scratch->a_face_gap, reach - least_b, scratch->a_edges);
     culled->b_edges = scratch->b_edges;
-    culled->b_edge_count =
-        edges_near_point(frame->b, scratch->b_face_gap, reach - least_a, scratch->edge_marks, scratch->b_edges);
+    culled->b_edge_count = edges_near_point(frame->b, scratch->b_face_gap, reach - least_a, scratch->b_edges);
 }
 
 // Deep overlaps: around a guess at the middle of the overlap, on the line through the centroids,

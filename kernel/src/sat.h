@@ -202,7 +202,6 @@ typedef struct mf_query_scratch {
     uint32_t *face_vertex;             // b's faces, for the walk
     float *a_face_gap, *b_face_gap;    // the common point's distance to each face plane (the cull)
     uint16_t *a_edges, *b_edges;       // the edges kept for the edge query
-    uint8_t *edge_marks;               // MF_MAX_HULL_EDGES: the cull's marks on one hull's edges
     mf_vec3 *b_normals, *b_directions; // what the frame's point to, filled for b's kept edges
 } mf_query_scratch;
 
