@@ -35,19 +35,16 @@ static a_edges_w load_a_edges(const mf_pair_frame *frame, uint32_t first, uint32
 {
     const mf_hull_view *a = frame->a;
     uint32_t padded = mf_edge_rows_padded(a->edge_count);
-    MF_ALIGNED_LANES(indices);
     _Alignas(64) int32_t gather[W];
     const int32_t *index = NULL;
     for (int l = 0; l < W; ++l) {
         uint32_t k = first + (uint32_t)l;
-        uint32_t edge = frame->a_edges == NULL ? k : k < count ? frame->a_edges[k] : frame->a_edges[0];
-        gather[l] = (int32_t)edge;
-        indices[l] = (float)edge;
+        gather[l] = (int32_t)(frame->a_edges == NULL ? k : k < count ? frame->a_edges[k] : frame->a_edges[0]);
     }
     if (frame->a_edges != NULL) index = gather;
     a_edges_w e = {edge_row3(a->edge_rows, padded, 0, first, index), edge_row3(a->edge_rows, padded, 3, first, index),
                    edge_row3(a->edge_rows, padded, 6, first, index), edge_row3(a->edge_rows, padded, 9, first, index),
-                   mf_loadw(indices)};
+                   mf_int_to_floatw(gather)};
     if (frame->a_edges != NULL && count - first < W) {
         MF_ALIGNED_LANES(lanes);
         for (int l = 0; l < W; ++l) lanes[l] = (float)l;
@@ -105,9 +102,9 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
                 // A lane meets its edges i in the order (i, j) or (j, i); the first of equals in (i, j)
                 // order wins.
                 mf_floatw index_j = mf_splatw((float)j);
-                mf_maskw tie = mf_andw(
-                    mf_eqw(separation, best.separation),
-                    mf_orw(mf_ltw(e.index, best.i), mf_andw(mf_eqw(e.index, best.i), mf_ltw(index_j, best.j))));
+                mf_maskw tie =
+                    mf_andw(mf_eqw(separation, best.separation),
+                            mf_orw(mf_ltw(e.index, best.i), mf_andw(mf_eqw(e.index, best.i), mf_ltw(index_j, best.j))));
                 mf_maskw better = mf_andw(valid, mf_orw(mf_gtw(separation, best.separation), tie));
                 best.separation = mf_selectw(better, separation, best.separation);
                 best.i = mf_selectw(better, e.index, best.i);

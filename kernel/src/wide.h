@@ -32,6 +32,7 @@ static inline uint32_t mf_lane_bitsw(mf_maskw m) { return (uint32_t)(m != 0); }
 static inline mf_floatw mf_negw(mf_floatw a) { return -a; }
 static inline mf_floatw mf_absw(mf_floatw a) { return fabsf(a); }
 static inline mf_floatw mf_gatherw(const float *base, const int32_t *index) { return base[index[0]]; }
+static inline mf_floatw mf_int_to_floatw(const int32_t *p) { return (float)p[0]; }
 static inline mf_floatw mf_loadw(const float *p) { return *p; }
 static inline mf_floatw mf_loaduw(const float *p) { return *p; }
 static inline void mf_storew(float *p, mf_floatw a) { *p = a; }
@@ -66,6 +67,10 @@ static inline mf_floatw mf_gatherw(const float *base, const int32_t *index)
 {
     return simde_mm_set_ps(base[index[3]], base[index[2]], base[index[1]], base[index[0]]);
 }
+static inline mf_floatw mf_int_to_floatw(const int32_t *p)
+{
+    return simde_mm_cvtepi32_ps(simde_mm_loadu_si128((const simde__m128i *)p));
+}
 
 #elif MF_WIDE_WIDTH == 8
 #include <simde/x86/avx2.h>
@@ -92,6 +97,10 @@ static inline mf_floatw mf_absw(mf_floatw a) { return simde_mm256_andnot_ps(simd
 static inline mf_floatw mf_gatherw(const float *base, const int32_t *index)
 {
     return simde_mm256_i32gather_ps(base, simde_mm256_loadu_si256((const simde__m256i *)index), 4);
+}
+static inline mf_floatw mf_int_to_floatw(const int32_t *p)
+{
+    return simde_mm256_cvtepi32_ps(simde_mm256_loadu_si256((const simde__m256i *)p));
 }
 
 #elif MF_WIDE_WIDTH == 16
@@ -125,6 +134,11 @@ static inline mf_floatw mf_gatherw(const float *base, const int32_t *index)
     for (int l = 0; l < 16; ++l) lanes[l] = base[index[l]];
     return simde_mm512_load_ps(lanes);
 #endif
+}
+// Indices, never negative: this SIMDe has only the unsigned conversion.
+static inline mf_floatw mf_int_to_floatw(const int32_t *p)
+{
+    return simde_mm512_cvtepu32_ps(simde_mm512_loadu_si512(p));
 }
 
 #else
