@@ -16,6 +16,10 @@ typedef struct mf_pair_scratch {
     uint32_t b_face_vertex[MF_MAX_HULL_FACES]; // the edge walk's vertex of a for each face of b
     float a_face_gap[MF_MAX_HULL_FACES];       // the cull's common point below each face plane
     float b_face_gap[MF_MAX_HULL_FACES];
+    // The cull stores kept edges while it loads gaps. Were the lists a multiple of 4 KB after the
+    // gaps, the stores would look like the loads' addresses to the store buffer (4K aliasing) and
+    // stall them: this pad puts a's list 1 KB off and b's 3 KB off.
+    uint8_t alias_pad[1024];
     uint16_t a_edges[MF_MAX_HULL_EDGES]; // the edges the edge query tries (the cull)
     uint16_t b_edges[MF_MAX_HULL_EDGES];
 } mf_pair_scratch;
