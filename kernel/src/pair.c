@@ -8,6 +8,43 @@
 #include <assert.h>
 #include <string.h>
 
+// Rows x, y, z of n points moved to rows m x + t (as mf_mat3_mul and mf_add). `restrict` lets the
+// compiler vectorise without checking the six rows against each other.
+static void move_rows(const float *restrict x, const float *restrict y, const float *restrict z, uint32_t n,
+                      const mf_mat3 *m, mf_vec3 t, float *restrict sx, float *restrict sy, float *restrict sz)
+{
+    const mf_vec3 r0 = m->row[0], r1 = m->row[1], r2 = m->row[2];
+    for (uint32_t v = 0; v < n; ++v) {
+        sx[v] = r0.x * x[v] + r0.y * y[v] + r0.z * z[v] + t.x;
+        sy[v] = r1.x * x[v] + r1.y * y[v] + r1.z * z[v] + t.y;
+        sz[v] = r2.x * x[v] + r2.y * y[v] + r2.z * z[v] + t.z;
+    }
+}
+
+// Rows x, y, z moved back to m^T (x - t) (as mf_mat3_mul_transposed of mf_sub).
+static void move_rows_back(const float *restrict x, const float *restrict y, const float *restrict z, uint32_t n,
+                           const mf_mat3 *m, mf_vec3 t, float *restrict sx, float *restrict sy, float *restrict sz)
+{
+    const mf_vec3 r0 = m->row[0], r1 = m->row[1], r2 = m->row[2];
+    for (uint32_t v = 0; v < n; ++v) {
+        float dx = x[v] - t.x, dy = y[v] - t.y, dz = z[v] - t.z;
+        sx[v] = r0.x * dx + r1.x * dy + r2.x * dz;
+        sy[v] = r0.y * dx + r1.y * dy + r2.y * dz;
+        sz[v] = r0.z * dx + r1.z * dy + r2.z * dz;
+    }
+}
+
+// A hull's vertices moved between frames: the arithmetic on its structure-of-arrays rows into
+// three staging rows, which vectorises, then the rows interleaved into `out`.
+static void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t, int back, float *stage, mf_vec3 *out)
+{
+    uint32_t n = hull->vertex_count;
+    float *sx = stage, *sy = stage + n, *sz = stage + 2 * n;
+    if (back) move_rows_back(hull->vertex_x, hull->vertex_y, hull->vertex_z, n, m, t, sx, sy, sz);
+    else move_rows(hull->vertex_x, hull->vertex_y, hull->vertex_z, n, m, t, sx, sy, sz);
+    for (uint32_t v = 0; v < n; ++v) out[v] = (mf_vec3){sx[v], sy[v], sz[v]};
+}
+
 mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
                              int for_queries, mf_hull_view *a, mf_hull_view *b, mf_mat3 *rotation_a)
 {
@@ -26,12 +63,9 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
                            .b_directions = scratch->b_directions};
     frame.rotation = mf_mat3_relative(rotation_a, &rotation_b);
     frame.translation = mf_mat3_mul_transposed(rotation_a, mf_sub(tb->p, ta->p));
-    for (uint32_t v = 0; v < b->vertex_count; ++v)
-        scratch->b_vertices[v] = mf_add(mf_mat3_mul(&frame.rotation, mf_view_vertex(b, v)), frame.translation);
+    move_vertices(b, &frame.rotation, frame.translation, 0, scratch->stage, scratch->b_vertices);
     if (!for_queries) return frame;
-    for (uint32_t v = 0; v < a->vertex_count; ++v)
-        scratch->a_vertices[v] =
-            mf_mat3_mul_transposed(&frame.rotation, mf_sub(mf_view_vertex(a, v), frame.translation));
+    move_vertices(a, &frame.rotation, frame.translation, 1, scratch->stage, scratch->a_vertices);
     assert(b->edge_count <= MF_MAX_HULL_EDGES);
     return frame;
 }
