@@ -43,7 +43,7 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
     for (uint32_t k = 0; k < bins->bundle_count; ++k) {
         const mf_bundle_plan *plan = &bins->bundles[k];
         mf_bundle bundle = mf_bundle_assemble(bank, bodies, pairs, bins, plan, wide->width, &wide->tables);
-        context->kernel.axes(&bundle, config->margin, !bundle.projection, wide->work, &wide->axes);
+        context->kernel.axes(&bundle, config->margin, wide->work, &wide->axes);
         for (uint32_t l = 0; l < plan->lanes; ++l) {
             uint32_t p = bins->order[plan->first + l];
             mf_pair_result *result = &results[p];
@@ -81,34 +81,6 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
     }
 }
 
-// Face queries only, for every bundle: returns how many pairs live on, listed in wide->alive; the
-// others get an empty result.
-static uint32_t cull_apart_pairs(const mf_context *context, mf_worker *worker, const mf_bank *bank,
-                                 const mf_bodies *bodies, const mf_pair *pairs, mf_pair_result *results)
-{
-    mf_wide_scratch *wide = worker->wide;
-    const mf_bins *bins = &wide->bins;
-    float margin = context->config.margin;
-    uint32_t alive = 0;
-    for (uint32_t k = 0; k < bins->bundle_count; ++k) {
-        const mf_bundle_plan *plan = &bins->bundles[k];
-        mf_bundle bundle = mf_bundle_assemble(bank, bodies, pairs, bins, plan, wide->width, &wide->tables);
-        context->kernel.axes(&bundle, margin, 1, wide->work, &wide->axes);
-        for (uint32_t l = 0; l < plan->lanes; ++l) {
-            uint32_t p = bins->order[plan->first + l];
-            mf_axis_candidates candidates = {wide->axes.face_a[l], wide->axes.face_b[l], wide->axes.edge[l],
-                                             bundle.projection, 0.0f};
-            if (wide->axes.face_a[l].separation < margin && wide->axes.face_b[l].separation < margin) {
-                wide->alive[alive++] = p;
-            } else {
-                results[p].count = 0;
-                if (worker->caching) mf_cache_store(&results[p].cache, bodies, pairs[p], &candidates, NULL);
-            }
-        }
-    }
-    return alive;
-}
-
 // The per-pair path for one pair of the chunk (pair.c, with the ISA's lanes), cache entry included.
 static void collide_pair(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
                          mf_pair pair, mf_pair_result *result)
@@ -134,14 +106,7 @@ static void collide_wide(const mf_context *context, mf_worker *worker, const mf_
         uint32_t p = bins->scalar[i];
         collide_pair(context, worker, bank, bodies, pairs[p], &results[p]);
     }
-    if (wide->touching_share < 0.75f) {
-        uint32_t alive = cull_apart_pairs(context, worker, bank, bodies, pairs, results);
-        mf_bin_pairs(bank, bodies, pairs, wide->alive, alive, wide->width, bins);
-    }
     collide_bundles(context, worker, bank, bodies, pairs, results);
-    uint32_t touching = 0;
-    for (uint32_t i = 0; i < count; ++i) touching += results[subset != NULL ? subset[i] : i].count > 0;
-    if (count > 0) wide->touching_share = (float)touching / (float)count;
 }
 
 static int is_box_pair(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair)

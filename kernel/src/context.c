@@ -69,7 +69,6 @@ mf_status mf_context_create(const mf_config *config, mf_context **context)
         if (!failed && created->kernel.axes != NULL) {
             worker->wide = aligned_alloc(64, (sizeof(mf_wide_scratch) + 63) / 64 * 64);
             failed = worker->wide == NULL;
-            if (!failed) worker->wide->touching_share = 1.0f;
         }
     }
     if (failed) {

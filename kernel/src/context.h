@@ -50,10 +50,6 @@ typedef struct mf_wide_scratch {
     mf_bundle_tables tables;
     _Alignas(64) float work[MF_WIDE_WORK_FLOATS];
     mf_bundle_axes axes;
-    uint32_t alive[MF_CHUNK_PAIRS];
-    // Share of the last chunk's pairs that touched. When most pairs are apart (broad-phase near
-    // misses), a face-only pass first keeps their lanes out of the costly edge query.
-    float touching_share;
 } mf_wide_scratch;
 
 // What one thread needs to collide a chunk.

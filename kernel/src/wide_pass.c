@@ -111,8 +111,7 @@ static void direction_query(const mf_bundle_hull *a, const mf_bundle_hull *b, co
     }
 }
 
-void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin, int faces_only, float *work,
-                                          mf_bundle_axes *axes)
+void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin, float *work, mf_bundle_axes *axes)
 {
     const mf_bundle_hull *a = &bundle->a, *b = &bundle->b;
     mf_rows counts_a = a->counts, counts_b = b->counts;
@@ -146,7 +145,7 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
     mf_edge_bestw edge = mf_edge_best_nonew();
     // Lanes already apart along a face axis need no edge query.
     mf_maskw alive = mf_andw(mf_ltw(face_a, margin_w), mf_ltw(face_b, margin_w));
-    if (!faces_only && bundle->projection && mf_anyw(alive)) direction_query(a, b, &r, b_vertices, &edge);
+    if (bundle->projection && mf_anyw(alive)) direction_query(a, b, &r, b_vertices, &edge);
 
     MF_ALIGNED_LANES(face_a_lanes);
     MF_ALIGNED_LANES(face_a_index_lanes);

@@ -41,7 +41,6 @@ typedef struct mf_bundle_axes {
 
 // The face queries of every lane, and for parallelepipeds the edge-direction axes (other hulls
 // leave the edge results at -infinity: their edge query runs per lane after this pass).
-// faces_only: skip the edge-direction axes too, to find the lanes that live on.
-typedef void mf_wide_axes_fn(const mf_bundle *bundle, float margin, int faces_only, float *work, mf_bundle_axes *axes);
+typedef void mf_wide_axes_fn(const mf_bundle *bundle, float margin, float *work, mf_bundle_axes *axes);
 
 mf_wide_axes_fn mf_wide_axes_sse, mf_wide_axes_avx2, mf_wide_axes_avx512, mf_wide_axes_neon;
