@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds as a packager would: manyfold configured, built and tested with default_library=shared and
-# with default_library=static (tools/test.sh's build/ has the project default, both). CI runs this
-# after tools/test.sh.
+# with default_library=static (tools/test.sh's build/ has the project default, both); then a parent
+# project (tests/subproject/) that pulls manyfold in as a Meson subproject, shared and static. CI
+# runs this after tools/test.sh.
 #
 # Release builds without the benchmarks or sanitizers. They differ from build/ only in how the
 # library is linked, so the property and ISA tests check a tenth of their pairs (MF_TEST_SCALE).
@@ -26,4 +27,27 @@ for kind in shared static; do
     ninja -C "$build" -j "$jobs"
     MF_TEST_SCALE=${MF_TEST_SCALE:-0.1} meson test -C "$build" --print-errorlogs --num-processes "$jobs"
     echo "packaging: default_library=$kind builds and passes the tests"
+done
+
+# The parent is copied to a scratch directory whose subprojects/manyfold links to this checkout (a
+# link inside the repository would point at its own root); --force-fallback-for keeps an installed
+# manyfold from standing in for the subproject.
+parent=$(mktemp -d)
+trap 'rm -rf "$parent"' EXIT
+cp -r tests/subproject/. "$parent/"
+mkdir "$parent/subprojects"
+ln -s "$PWD" "$parent/subprojects/manyfold"
+for kind in shared static; do
+    build=$parent/build-$kind
+    # shellcheck disable=SC2086
+    meson setup "$build" "$parent" -Ddefault_library=$kind --force-fallback-for=manyfold ${MF_MESON_ARGS:-}
+    ninja -C "$build" -j "$jobs"
+    meson test -C "$build" --print-errorlogs
+    linked=static
+    if readelf -d "$build/parent" | grep -q 'NEEDED.*libmanyfold'; then linked=shared; fi
+    if [ "$linked" != "$kind" ]; then
+        echo "packaging: the parent with default_library=$kind linked manyfold $linked" >&2
+        exit 1
+    fi
+    echo "packaging: a parent with default_library=$kind builds manyfold as a subproject and links it $kind"
 done
