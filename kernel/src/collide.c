@@ -128,7 +128,14 @@ static void collide_chunk(const collide_round *round, uint32_t chunk, uint32_t w
     uint32_t count = round->end - first < round->chunk_pairs ? round->end - first : round->chunk_pairs;
     const mf_pair_cache *cache = round->cache != NULL ? round->cache + first : NULL;
     mf_collide_chunk(context, worker, round->bank, round->bodies, round->pairs + first, count, cache, worker->results);
-    mf_staging_compact(worker->results, first, count, cache != NULL, &round->chunks[chunk]);
+    // On one thread the chunk is placed right after what the stream holds now: where there is room
+    // for the worst, it goes there at once instead of through staging.
+    const mf_stream *stream = round->stream;
+    uint64_t worst_contacts = (uint64_t)count * context->config.max_contacts;
+    if (!round->threaded && cache == NULL && count <= stream->manifold_capacity - stream->manifold_count &&
+        worst_contacts <= stream->contact_capacity - stream->contact_count)
+        mf_staging_compact_to_stream(worker->results, first, count, stream, &round->chunks[chunk]);
+    else mf_staging_compact(worker->results, first, count, cache != NULL, &round->chunks[chunk]);
 }
 
 static void round_task(void *data, uint32_t task, uint32_t worker_index)

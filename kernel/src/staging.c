@@ -36,23 +36,40 @@ void mf_staging_destroy(mf_chunk_output *staging)
     free(staging);
 }
 
-void mf_staging_compact(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count, int caching,
-                        mf_chunk_output *out)
+// The compaction into given arrays: manifolds' `first` counts from contact_base.
+static void compact(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count, mf_pair_cache *cache,
+                    mf_manifold *manifold_out, mf_contact *contact_out, uint32_t contact_base, mf_chunk_output *out)
 {
     uint32_t manifolds = 0, contacts = 0;
     for (uint32_t i = 0; i < pair_count; ++i) {
         const mf_pair_result *result = &results[i];
-        if (caching) out->cache[i] = result->cache;
+        if (cache != NULL) cache[i] = result->cache;
         if (result->count == 0) continue;
         assert(result->count <= MF_MAX_CONTACTS);
-        out->manifolds[manifolds++] = (mf_manifold){first_pair + i, contacts, result->count, result->normal};
-        memcpy(out->contacts + contacts, result->contacts, result->count * sizeof(mf_contact));
+        manifold_out[manifolds++] =
+            (mf_manifold){first_pair + i, contact_base + contacts, result->count, result->normal};
+        memcpy(contact_out + contacts, result->contacts, result->count * sizeof(mf_contact));
         contacts += result->count;
     }
     out->first_pair = first_pair;
     out->pair_count = pair_count;
     out->manifold_count = manifolds;
     out->contact_count = contacts;
+}
+
+void mf_staging_compact(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count, int caching,
+                        mf_chunk_output *out)
+{
+    compact(results, first_pair, pair_count, caching ? out->cache : NULL, out->manifolds, out->contacts, 0, out);
+    out->in_stream = 0;
+}
+
+void mf_staging_compact_to_stream(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count,
+                                  const mf_stream *stream, mf_chunk_output *out)
+{
+    compact(results, first_pair, pair_count, NULL, stream->manifolds + stream->manifold_count,
+            stream->contacts + stream->contact_count, stream->contact_count, out);
+    out->in_stream = 1;
 }
 
 int mf_staging_place(mf_chunk_output *out, mf_stream *stream)
@@ -69,6 +86,7 @@ int mf_staging_place(mf_chunk_output *out, mf_stream *stream)
 
 void mf_staging_copy(const mf_chunk_output *out, mf_stream *stream, mf_pair_cache *cache)
 {
+    if (out->in_stream) return; // already where it was placed
     mf_manifold *manifolds = stream->manifolds + out->manifold_at;
     for (uint32_t k = 0; k < out->manifold_count; ++k) {
         manifolds[k] = out->manifolds[k];
@@ -82,6 +100,7 @@ void mf_staging_copy(const mf_chunk_output *out, mf_stream *stream, mf_pair_cach
 uint32_t mf_staging_copy_prefix(const mf_chunk_output *out, mf_stream *stream, mf_pair_cache *cache,
                                 uint32_t *needed_contacts)
 {
+    assert(!out->in_stream); // compacted into the stream only with room for all of it
     uint32_t done = out->first_pair + out->pair_count;
     *needed_contacts = 0;
     for (uint32_t k = 0; k < out->manifold_count; ++k) {

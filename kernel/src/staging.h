@@ -14,6 +14,7 @@ typedef struct mf_chunk_output {
     mf_manifold *manifolds;           // [MF_CHUNK_PAIRS]; `first` counts from the chunk's first contact
     mf_contact *contacts;             // [MF_CHUNK_PAIRS * max_contacts]
     mf_pair_cache *cache;             // [MF_CHUNK_PAIRS]: every pair's new entry
+    int in_stream;                    // compacted straight to where it will be placed: nothing to copy
 } mf_chunk_output;
 
 // Staging for `slots` chunks in one allocation; NULL when out of memory.
@@ -23,6 +24,12 @@ void mf_staging_destroy(mf_chunk_output *staging);
 // Compacts a chunk's results (results[i] belongs to pair first_pair + i) into `out`.
 void mf_staging_compact(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count, int caching,
                         mf_chunk_output *out);
+
+// Compacts a chunk's results straight into the stream, after what it holds now, where
+// mf_staging_place will put them (the chunk placed next, with no copy to follow). The caller makes
+// sure the stream has room for every pair's largest manifold; there are no cache entries.
+void mf_staging_compact_to_stream(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count,
+                                  const mf_stream *stream, mf_chunk_output *out);
 
 // Places the chunk after what the stream holds, if all of it fits: 1 and the stream's counts
 // advanced, else 0 and nothing changed.
