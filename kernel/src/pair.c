@@ -278,13 +278,14 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
 
 // The hull's highest point along `axis`: the heights of a block of vertices first (that loop
 // vectorises), then their maximum with four running maxima to overlap the latencies.
-static float highest_along(const mf_hull_view *hull, mf_vec3 axis)
+static float highest_along(const mf_bank *bank, const mf_shape *shape, mf_vec3 axis)
 {
     enum { BLOCK = 64 };
     float height[BLOCK], high[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
-    for (uint32_t first = 0; first < hull->vertex_count; first += BLOCK) {
-        uint32_t n = hull->vertex_count - first < BLOCK ? hull->vertex_count - first : BLOCK, v = 0;
-        const float *x = hull->vertex_x + first, *y = hull->vertex_y + first, *z = hull->vertex_z + first;
+    for (uint32_t first = 0; first < shape->vertex_count; first += BLOCK) {
+        uint32_t n = shape->vertex_count - first < BLOCK ? shape->vertex_count - first : BLOCK, v = 0;
+        uint32_t at = shape->vertex_first + first;
+        const float *x = bank->vertex_x + at, *y = bank->vertex_y + at, *z = bank->vertex_z + at;
         for (v = 0; v < n; ++v) height[v] = axis.x * x[v] + axis.y * y[v] + axis.z * z[v];
         for (v = 0; v + 4 <= n; v += 4)
             for (int k = 0; k < 4; ++k) high[k] = mf_maxf(high[k], height[v + (uint32_t)k]);
@@ -313,8 +314,7 @@ int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair
     mf_vec3 axis = mf_scale(between, 1.0f / length);
     // Each hull's extent along the axis, in its own frame: a's highest point, b's lowest.
     mf_vec3 axis_a = mf_mat3_mul_transposed(&rotation_a, axis), axis_b = mf_mat3_mul_transposed(&rotation_b, axis);
-    mf_hull_view va = mf_bank_view(bank, bodies->shape[pair.a]), vb = mf_bank_view(bank, bodies->shape[pair.b]);
-    float high_a = highest_along(&va, axis_a), low_b = -highest_along(&vb, mf_neg(axis_b));
+    float high_a = highest_along(bank, a, axis_a), low_b = -highest_along(bank, b, mf_neg(axis_b));
     return low_b + mf_dot(axis, tb->p) - (high_a + mf_dot(axis, ta->p)) >= margin;
 }
 
