@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 bash tools/need-packages.sh setup gcc g++ meson ninja-build pkg-config libsimde-dev libqhull-dev libhwloc-dev \
     libbenchmark-dev libbullet-dev libode-dev libcjson-dev libcairo2-dev python3 python3-matplotlib
 
+# The command line and the tests are required here (their packages are installed above): a missing
+# one fails the setup instead of leaving them out.
 if [ ! -f build/build.ninja ]; then
-    meson setup build --buildtype=release ${MF_MESON_ARGS:-}
+    meson setup build --buildtype=release -Dcli=enabled -Dtests=enabled ${MF_MESON_ARGS:-}
 fi
 ninja -C build

@@ -8,7 +8,7 @@ meson test -C build --print-errorlogs --num-processes 2
 
 if [ ! -f build-sanitize/build.ninja ]; then
     meson setup build-sanitize --buildtype=debug -Db_sanitize=address,undefined -Db_lundef=false \
-        -Db_ndebug=false -Dbenchmarks=disabled ${MF_MESON_ARGS:-}
+        -Db_ndebug=false -Dbenchmarks=disabled -Dcli=enabled -Dtests=enabled ${MF_MESON_ARGS:-}
 fi
 ninja -C build-sanitize
 # Sanitized code runs several times slower: the property tests check a tenth of the pairs there.

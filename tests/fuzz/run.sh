@@ -24,10 +24,10 @@ bash "$root/tools/need-packages.sh" fuzz clang libclang-rt-14-dev
 if [ ! -f "$build/build.ninja" ]; then
     # -fsanitize=fuzzer-no-link puts libFuzzer's coverage hooks into every C file (the kernel, the
     # CLI's loader); the harnesses themselves add -fsanitize=fuzzer. UBSan findings abort so that
-    # libFuzzer keeps the input.
+    # libFuzzer keeps the input. The command line is required: fuzz_scene is built on its loader.
     CC=clang CXX=clang++ meson setup "$build" "$root" -Dfuzz=true --buildtype=debugoptimized \
         -Db_sanitize=address,undefined -Db_lundef=false -Db_ndebug=false \
-        -Dbenchmarks=disabled -Dpeers=disabled \
+        -Dbenchmarks=disabled -Dpeers=disabled -Dtests=enabled -Dcli=enabled \
         -Dc_args="-fsanitize=fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer" \
         -Dcpp_args="-fno-sanitize-recover=all"
 fi
