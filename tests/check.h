@@ -39,29 +39,29 @@ static void check_fail(const char *file, int line, const char *expression, const
 }
 
 // CHECK(condition) and CHECKF(condition, "format", ...) with details on failure.
-#define CHECK(condition)                                                                                       \
-    do {                                                                                                       \
-        if (!(condition)) check_fail(__FILE__, __LINE__, #condition, "%s", "");                               \
+#define CHECK(condition)                                                                                               \
+    do {                                                                                                               \
+        if (!(condition)) check_fail(__FILE__, __LINE__, #condition, "%s", "");                                        \
     } while (0)
-#define CHECKF(condition, ...)                                                                                 \
-    do {                                                                                                       \
-        if (!(condition)) check_fail(__FILE__, __LINE__, #condition, __VA_ARGS__);                            \
+#define CHECKF(condition, ...)                                                                                         \
+    do {                                                                                                               \
+        if (!(condition)) check_fail(__FILE__, __LINE__, #condition, __VA_ARGS__);                                     \
     } while (0)
 // Equality of two integers (statuses, counts) with both values printed.
-#define CHECK_EQ(actual, expected)                                                                             \
-    do {                                                                                                       \
-        long long check_actual_ = (long long)(actual), check_expected_ = (long long)(expected);                \
-        if (check_actual_ != check_expected_)                                                                  \
-            check_fail(__FILE__, __LINE__, #actual " == " #expected, "got %lld, expected %lld", check_actual_, \
-                       check_expected_);                                                                       \
+#define CHECK_EQ(actual, expected)                                                                                     \
+    do {                                                                                                               \
+        long long check_actual_ = (long long)(actual), check_expected_ = (long long)(expected);                        \
+        if (check_actual_ != check_expected_)                                                                          \
+            check_fail(__FILE__, __LINE__, #actual " == " #expected, "got %lld, expected %lld", check_actual_,         \
+                       check_expected_);                                                                               \
     } while (0)
 // |actual - expected| <= tolerance for floating-point values.
-#define CHECK_NEAR(actual, expected, tolerance)                                                                \
-    do {                                                                                                       \
-        double check_actual_ = (double)(actual), check_expected_ = (double)(expected);                        \
-        if (!(check_actual_ - check_expected_ <= (tolerance) && check_expected_ - check_actual_ <= (tolerance))) \
-            check_fail(__FILE__, __LINE__, #actual " ~ " #expected, "got %.9g, expected %.9g (tolerance %g)",   \
-                       check_actual_, check_expected_, (double)(tolerance));                                   \
+#define CHECK_NEAR(actual, expected, tolerance)                                                                        \
+    do {                                                                                                               \
+        double check_actual_ = (double)(actual), check_expected_ = (double)(expected);                                 \
+        if (!(check_actual_ - check_expected_ <= (tolerance) && check_expected_ - check_actual_ <= (tolerance)))       \
+            check_fail(__FILE__, __LINE__, #actual " ~ " #expected, "got %.9g, expected %.9g (tolerance %g)",          \
+                       check_actual_, check_expected_, (double)(tolerance));                                           \
     } while (0)
 
 typedef struct test_case {
@@ -69,7 +69,10 @@ typedef struct test_case {
     void (*run)(void);
 } test_case;
 
+// clang-format 14 would split this braced initializer over four lines.
+// clang-format off
 #define TEST_CASE(function) {#function, function}
+// clang-format on
 
 // `exe NAME` runs one test; `exe` runs all; `exe --listed NAME...` checks that the names given (the
 // ones meson registers) are exactly the tests in the executable, so none is silently skipped.

@@ -53,8 +53,8 @@ int test_reference_check(const mf_bank *bank, const mf_config *config, uint32_t 
     mf_config c = config != NULL ? *config : mf_config_default();
     ref_stats stats = {0};
     char why[512];
-    int violations = ref_check_pair(pair, &c, out->touching ? &out->manifold : NULL, out->contacts, &stats, why,
-                                    sizeof(why));
+    int violations =
+        ref_check_pair(pair, &c, out->touching ? &out->manifold : NULL, out->contacts, &stats, why, sizeof(why));
     if (violations != 0) fprintf(stderr, "reference check: %d violations, first: %s\n", violations, why);
     ref_pair_destroy(pair);
     ref_hull_free(&hull_a);

@@ -20,8 +20,8 @@ void test_cloud(test_random *random, test_cloud_kind kind, uint32_t count, doubl
             for (int c = 0; c < 3; ++c) p[c] = test_random_range(random, -1.0, 1.0);
         } else {
             test_random_direction(random, p);
-            double radial = kind == TEST_CLOUD_SPHERE ? test_random_range(random, 0.95, 1.05)
-                                                      : test_random_range(random, 0.7, 1.0);
+            double radial =
+                kind == TEST_CLOUD_SPHERE ? test_random_range(random, 0.95, 1.05) : test_random_range(random, 0.7, 1.0);
             for (int c = 0; c < 3; ++c) p[c] *= radial;
         }
         points[i] = (mf_vec3){(float)(p[0] * scale[0]), (float)(p[1] * scale[1]), (float)(p[2] * scale[2])};

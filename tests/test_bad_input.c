@@ -153,7 +153,8 @@ static void nonfinite_points_and_half_extents_are_refused(void)
             mf_vec3 half = {1, 1, 1};
             coordinate = axis == 0 ? &half.x : axis == 1 ? &half.y : &half.z;
             *coordinate = bad[b];
-            CHECKF(mf_bank_add_box(bank, half, &shape) == MF_ERR_NONFINITE, "half extent %d = %g", axis, (double)bad[b]);
+            CHECKF(mf_bank_add_box(bank, half, &shape) == MF_ERR_NONFINITE, "half extent %d = %g", axis,
+                   (double)bad[b]);
         }
     }
     CHECK_EQ(mf_bank_shape_count(bank), 0);
@@ -253,13 +254,13 @@ static void invalid_configs_are_refused(void)
     } cases[16];
     int n = 0;
     mf_config c = mf_config_default();
-#define BAD_CONFIG(description, field, value, is_nonfinite)                                                      \
-    do {                                                                                                           \
-        c = mf_config_default();                                                                                   \
-        c.field = value;                                                                                           \
-        cases[n].what = description;                                                                               \
-        cases[n].config = c;                                                                                       \
-        cases[n++].nonfinite = is_nonfinite;                                                                       \
+#define BAD_CONFIG(description, field, value, is_nonfinite)                                                            \
+    do {                                                                                                               \
+        c = mf_config_default();                                                                                       \
+        c.field = value;                                                                                               \
+        cases[n].what = description;                                                                                   \
+        cases[n].config = c;                                                                                           \
+        cases[n++].nonfinite = is_nonfinite;                                                                           \
     } while (0)
     BAD_CONFIG("max_contacts 0", max_contacts, 0, 0);
     BAD_CONFIG("max_contacts 9", max_contacts, MF_MAX_CONTACTS + 1, 0);
@@ -439,12 +440,18 @@ static void late_bad_input_leaves_the_stream_empty(void)
     enum { PAIRS = 1001 };
     mf_pair *pairs = malloc(PAIRS * sizeof(mf_pair));
     for (int i = 0; i < PAIRS; ++i) pairs[i] = f.pairs[i % 2];
-    mf_stream stream = {malloc(PAIRS * sizeof(mf_manifold)), PAIRS, 0, malloc(PAIRS * MF_MAX_CONTACTS * sizeof(mf_contact)),
-                        PAIRS * MF_MAX_CONTACTS, 0, 0};
+    mf_stream stream = {malloc(PAIRS * sizeof(mf_manifold)),
+                        PAIRS,
+                        0,
+                        malloc(PAIRS * MF_MAX_CONTACTS * sizeof(mf_contact)),
+                        PAIRS * MF_MAX_CONTACTS,
+                        0,
+                        0};
     CHECK_EQ(mf_collide(f.context, f.bank, &f.bodies, pairs, PAIRS, &stream), MF_OK);
     CHECK_EQ(stream.manifold_count, PAIRS);
     pairs[PAIRS - 1] = (mf_pair){1, 1};
-    expect_collide(&f, f.context, f.bank, &f.bodies, pairs, PAIRS, &stream, MF_ERR_INVALID_ARGUMENT, "last pair (1, 1)");
+    expect_collide(&f, f.context, f.bank, &f.bodies, pairs, PAIRS, &stream, MF_ERR_INVALID_ARGUMENT,
+                   "last pair (1, 1)");
     pairs[PAIRS - 1] = f.pairs[1];
     f.transforms[3].p.z = NAN;
     expect_collide(&f, f.context, f.bank, &f.bodies, pairs, PAIRS, &stream, MF_ERR_NONFINITE, "last body NaN");

@@ -68,7 +68,8 @@ static void box_faces_have_exact_axis_normals(void)
             if (c[i] == 1.0f || c[i] == -1.0f) axis = axis < 0 ? i : 99;
             else exact &= c[i] == 0.0f;
         }
-        CHECKF(exact && axis >= 0 && axis < 3, "face %u normal (%.9g %.9g %.9g) is not an exact axis", f, n.x, n.y, n.z);
+        CHECKF(exact && axis >= 0 && axis < 3, "face %u normal (%.9g %.9g %.9g) is not an exact axis", f, n.x, n.y,
+               n.z);
         if (!(exact && axis >= 0 && axis < 3)) continue;
         CHECKF(offset == h[axis], "face %u offset %.9g, half extent %.9g", f, offset, h[axis]);
         seen[2 * axis + (c[axis] > 0)] += 1;
@@ -179,7 +180,8 @@ static void face_planes_support_the_hull(void)
             for (uint32_t k = 0; k < count; ++k) {
                 mf_vec3 p = s.vertices[loop[k]];
                 double d = (double)n.x * p.x + (double)n.y * p.y + (double)n.z * p.z - offset;
-                CHECKF(fabs(d) <= flatness, "shape %u face %u: loop vertex %u is %.3g off the plane", shape, f, loop[k], d);
+                CHECKF(fabs(d) <= flatness, "shape %u face %u: loop vertex %u is %.3g off the plane", shape, f, loop[k],
+                       d);
             }
         }
         free(s.vertices);
@@ -204,7 +206,8 @@ static void edges_join_their_two_faces(void)
                 uint32_t face = side == 0 ? edge.face0 : edge.face1, loop[MF_MAX_FACE_VERTICES], count = 0;
                 uint32_t from = side == 0 ? edge.vertex0 : edge.vertex1, to = side == 0 ? edge.vertex1 : edge.vertex0;
                 if (face >= info.face_count) continue;
-                CHECK_EQ(mf_bank_shape_face(pool.bank, shape, face, NULL, NULL, loop, MF_MAX_FACE_VERTICES, &count), MF_OK);
+                CHECK_EQ(mf_bank_shape_face(pool.bank, shape, face, NULL, NULL, loop, MF_MAX_FACE_VERTICES, &count),
+                         MF_OK);
                 int runs = 0;
                 for (uint32_t k = 0; k < count; ++k) runs |= loop[k] == from && loop[(k + 1) % count] == to;
                 CHECKF(runs, "shape %u edge %u: face%d (%u) does not run %u -> %u", shape, e, side, face, from, to);
@@ -212,7 +215,8 @@ static void edges_join_their_two_faces(void)
             uint32_t low = edge.vertex0 < edge.vertex1 ? edge.vertex0 : edge.vertex1;
             uint32_t high = edge.vertex0 ^ edge.vertex1 ^ low;
             keys[e] = low << 16 | high;
-            for (uint32_t j = 0; j < e; ++j) CHECKF(keys[j] != keys[e], "shape %u: edges %u and %u are the same", shape, j, e);
+            for (uint32_t j = 0; j < e; ++j)
+                CHECKF(keys[j] != keys[e], "shape %u: edges %u and %u are the same", shape, j, e);
         }
         free(keys);
     }
@@ -262,8 +266,9 @@ static void interior_points_are_dropped(void)
     for (int i = 0; i < 8; ++i) points[i] = (mf_vec3){i & 1 ? 1.0f : -1.0f, i & 2 ? 1.0f : -1.0f, i & 4 ? 1.0f : -1.0f};
     test_random random = test_random_seed(22, 0);
     for (int i = 8; i < 208; ++i)
-        points[i] = (mf_vec3){(float)test_random_range(&random, -0.99, 0.99), (float)test_random_range(&random, -0.99, 0.99),
-                              (float)test_random_range(&random, -0.99, 0.99)};
+        points[i] =
+            (mf_vec3){(float)test_random_range(&random, -0.99, 0.99), (float)test_random_range(&random, -0.99, 0.99),
+                      (float)test_random_range(&random, -0.99, 0.99)};
     uint32_t shape;
     CHECK_EQ(mf_bank_add_hull(bank, points, 208, &shape), MF_OK);
     shape_data s = shape_load(bank, shape);
@@ -308,7 +313,8 @@ static void hull_vertices_come_from_the_input_and_enclose_it(void)
     for (int trial = 0; trial < 30; ++trial) {
         mf_vec3 points[64];
         uint32_t count = test_random_int(&random, 8, 64), shape;
-        test_cloud(&random, (test_cloud_kind)(trial % TEST_CLOUD_KINDS), count, test_random_range(&random, 0.1, 3.0), points);
+        test_cloud(&random, (test_cloud_kind)(trial % TEST_CLOUD_KINDS), count, test_random_range(&random, 0.1, 3.0),
+                   points);
         for (uint32_t i = 0; i < count; ++i) points[i].x += 10.0f; // off the origin: the builder must shift back
         CHECK_EQ(mf_bank_add_hull(bank, points, count, &shape), MF_OK);
         ref_hull hull;
@@ -320,7 +326,8 @@ static void hull_vertices_come_from_the_input_and_enclose_it(void)
                 double dz = hull.vertices[3 * v + 2] - points[i].z;
                 nearest = fmin(nearest, sqrt(dx * dx + dy * dy + dz * dz));
             }
-            CHECKF(nearest <= 1e-6 * hull.radius, "trial %d: vertex %u is %.3g from every input point", trial, v, nearest);
+            CHECKF(nearest <= 1e-6 * hull.radius, "trial %d: vertex %u is %.3g from every input point", trial, v,
+                   nearest);
         }
         ref_pose identity = ref_pose_make((mf_transform){{0, 0, 0}, {0, 0, 0, 1}});
         for (uint32_t i = 0; i < count; ++i) {
@@ -386,7 +393,8 @@ static void hull_volume_and_centroid_match_the_faces(void)
                 mf_vec3 b = s.vertices[loop[k]], c = s.vertices[loop[k + 1]];
                 double v = ((double)a.x * ((double)b.y * c.z - (double)b.z * c.y) -
                             (double)a.y * ((double)b.x * c.z - (double)b.z * c.x) +
-                            (double)a.z * ((double)b.x * c.y - (double)b.y * c.x)) / 6.0;
+                            (double)a.z * ((double)b.x * c.y - (double)b.y * c.x)) /
+                           6.0;
                 volume += v;
                 centroid[0] += v * ((double)a.x + b.x + c.x) / 4.0;
                 centroid[1] += v * ((double)a.y + b.y + c.y) / 4.0;
@@ -403,8 +411,9 @@ static void hull_volume_and_centroid_match_the_faces(void)
                s.info.centroid.z, centroid[0] / volume, centroid[1] / volume, centroid[2] / volume);
         double radius = 0.0;
         for (uint32_t v = 0; v < s.info.vertex_count; ++v)
-            radius = fmax(radius, sqrt((double)s.vertices[v].x * s.vertices[v].x + (double)s.vertices[v].y * s.vertices[v].y +
-                                       (double)s.vertices[v].z * s.vertices[v].z));
+            radius = fmax(radius,
+                          sqrt((double)s.vertices[v].x * s.vertices[v].x + (double)s.vertices[v].y * s.vertices[v].y +
+                               (double)s.vertices[v].z * s.vertices[v].z));
         CHECK_NEAR(s.info.radius, radius, 1e-6 * radius);
         free(s.vertices);
     }

@@ -24,7 +24,8 @@ static void view_matches_public_introspection(void)
         CHECK_EQ(mf_bank_shape_vertices(pool.bank, shape, vertices, 64), MF_OK);
         for (uint32_t v = 0; v < view.vertex_count && v < 64; ++v) {
             mf_vec3 p = mf_view_vertex(&view, v);
-            CHECKF(p.x == vertices[v].x && p.y == vertices[v].y && p.z == vertices[v].z, "shape %u vertex %u", shape, v);
+            CHECKF(p.x == vertices[v].x && p.y == vertices[v].y && p.z == vertices[v].z, "shape %u vertex %u", shape,
+                   v);
         }
         for (uint32_t f = 0; f < view.face_count; ++f) {
             mf_vec3 n;
@@ -44,7 +45,8 @@ static void view_matches_public_introspection(void)
                 if (e >= view.edge_count) continue;
                 int joins = (view.edge_vertex0[e] == from && view.edge_vertex1[e] == to && view.edge_face0[e] == f) ||
                             (view.edge_vertex0[e] == to && view.edge_vertex1[e] == from && view.edge_face1[e] == f);
-                CHECKF(joins, "shape %u face %u: loop edge %u does not join %u -> %u on this face", shape, f, e, from, to);
+                CHECKF(joins, "shape %u face %u: loop edge %u does not join %u -> %u on this face", shape, f, e, from,
+                       to);
             }
         }
         for (uint32_t e = 0; e < view.edge_count; ++e) {

@@ -70,7 +70,7 @@ static void cached_results_match_uncached_on_small_motions(void)
                    "%s step %d: %u manifolds cached, %u without (seed %llu)", scenes[k], step,
                    cached.stream.manifold_count, plain.stream.manifold_count, (unsigned long long)seed);
             uint32_t count = plain.stream.manifold_count < cached.stream.manifold_count ? plain.stream.manifold_count
-                                                                                       : cached.stream.manifold_count;
+                                                                                        : cached.stream.manifold_count;
             for (uint32_t m = 0; m < count; ++m) {
                 const mf_manifold *x = &plain.stream.manifolds[m], *y = &cached.stream.manifolds[m];
                 CHECKF(x->pair == y->pair, "%s step %d: manifold %u is pair %u cached, %u without", scenes[k], step, m,
@@ -175,7 +175,8 @@ static void foreign_entries_change_nothing(void)
     // Entries of another pair list: every shape id out of this scene's range.
     mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
     for (uint32_t i = 0; i < s.pair_count; ++i)
-        cache[i] = (mf_pair_cache){s.shape_count + 7, s.shape_count + 9, 1u | 3u << 2, -1.0f, -1.0f, {0, 0, 0, 1}, {0, 0, 0}};
+        cache[i] =
+            (mf_pair_cache){s.shape_count + 7, s.shape_count + 9, 1u | 3u << 2, -1.0f, -1.0f, {0, 0, 0, 1}, {0, 0, 0}};
     output plain = output_make(s.pair_count, 4), cached = output_make(s.pair_count, 4);
     CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain.stream), MF_OK);
     CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached.stream), MF_OK);

@@ -65,8 +65,8 @@ static int compare(const mf_stream *scalar, const mf_stream *wide, uint32_t base
             } else if (!near(x->normal.x, y->normal.x, VALUE_TOLERANCE) ||
                        !near(x->normal.y, y->normal.y, VALUE_TOLERANCE) ||
                        !near(x->normal.z, y->normal.z, VALUE_TOLERANCE)) {
-                snprintf(why, sizeof(why), "normal (%.7g %.7g %.7g) from scalar, (%.7g %.7g %.7g) from %s",
-                         x->normal.x, x->normal.y, x->normal.z, y->normal.x, y->normal.y, y->normal.z, isa);
+                snprintf(why, sizeof(why), "normal (%.7g %.7g %.7g) from scalar, (%.7g %.7g %.7g) from %s", x->normal.x,
+                         x->normal.y, x->normal.z, y->normal.x, y->normal.y, y->normal.z, isa);
             } else {
                 // Contacts are matched by id, in whatever order each path lists them.
                 for (uint32_t k = 0; k < x->count && why[0] == '\0'; ++k) {
@@ -93,8 +93,8 @@ static int compare(const mf_stream *scalar, const mf_stream *wide, uint32_t base
         if (why[0] != '\0') {
             ++differences;
             if ((*printed)++ < MAX_PRINTED)
-                fprintf(stderr, "FAIL %s vs scalar, %s seed %llu pair %u: %s\n", isa, category, (unsigned long long)seed,
-                        base + pair, why);
+                fprintf(stderr, "FAIL %s vs scalar, %s seed %llu pair %u: %s\n", isa, category,
+                        (unsigned long long)seed, base + pair, why);
         }
     }
     return differences;

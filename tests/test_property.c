@@ -48,8 +48,8 @@ static void print_pair(const test_pool *pool, const ref_pair *reference, const c
     }
     for (int h = 0; h < 2; ++h) {
         const mf_transform *t = &transform[h];
-        fprintf(stderr, "  body %c: shape %u, p {%.9g, %.9g, %.9g}, q {%.9g, %.9g, %.9g, %.9g}\n", "ab"[h], shape[h],
-                t->p.x, t->p.y, t->p.z, t->q.x, t->q.y, t->q.z, t->q.w);
+        fprintf(stderr, "  body %c: shape %u, p {%.9g, %.9g, %.9g}, q {%.9g, %.9g, %.9g, %.9g}\n", h == 0 ? 'a' : 'b',
+                shape[h], t->p.x, t->p.y, t->p.z, t->q.x, t->q.y, t->q.z, t->q.w);
     }
     test_pool_print_shape(pool, shape[0]);
     if (shape[1] != shape[0]) test_pool_print_shape(pool, shape[1]);
@@ -65,12 +65,16 @@ static double seconds(void)
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: %s box|hull|mixed PAIRS SEED [--only PAIR] [--margin M] [--slop S] "
-                        "[--max-contacts K] [--print N] [--isa NAME]\n", argv[0]);
+        fprintf(stderr,
+                "usage: %s box|hull|mixed PAIRS SEED [--only PAIR] [--margin M] [--slop S] "
+                "[--max-contacts K] [--print N] [--isa NAME]\n",
+                argv[0]);
         return 2;
     }
     const char *name = argv[1];
-    test_category kind = strcmp(name, "box") == 0 ? TEST_PAIRS_BOX : strcmp(name, "hull") == 0 ? TEST_PAIRS_HULL : TEST_PAIRS_MIXED;
+    test_category kind = strcmp(name, "box") == 0    ? TEST_PAIRS_BOX
+                         : strcmp(name, "hull") == 0 ? TEST_PAIRS_HULL
+                                                     : TEST_PAIRS_MIXED;
     if (kind == TEST_PAIRS_MIXED && strcmp(name, "mixed") != 0) {
         fprintf(stderr, "unknown category %s\n", name);
         return 2;
@@ -96,8 +100,7 @@ int main(int argc, char **argv)
                 printf("isa %s is not supported here: skipped\n", argv[i + 1]);
                 return 77; // meson's "skipped"
             }
-        }
-        else {
+        } else {
             fprintf(stderr, "unknown option %s\n", argv[i]);
             return 2;
         }
@@ -168,8 +171,8 @@ int main(int argc, char **argv)
             } else if (m < stream.manifold_count && stream.manifolds[m].pair < i) {
                 stream_ok = 0;
             }
-            ref_pair_set(reference, &pool.reference[shapes[2 * i]], transforms[2 * i], &pool.reference[shapes[2 * i + 1]],
-                         transforms[2 * i + 1]);
+            ref_pair_set(reference, &pool.reference[shapes[2 * i]], transforms[2 * i],
+                         &pool.reference[shapes[2 * i + 1]], transforms[2 * i + 1]);
             int violations = 0;
             if (!stream_ok) {
                 snprintf(why, sizeof(why), "stream out of order or contacts not contiguous at manifold %u", m);
@@ -185,8 +188,10 @@ int main(int argc, char **argv)
                            manifold != NULL && stream_ok ? stream.contacts + manifold->first : NULL);
         }
         if (m != stream.manifold_count || contact_total != stream.contact_count) {
-            fprintf(stderr, "FAIL %s seed %llu: batch at %u: %u manifolds / %u contacts matched, the stream holds %u / %u\n",
-                    name, (unsigned long long)seed, base, m, contact_total, stream.manifold_count, stream.contact_count);
+            fprintf(stderr,
+                    "FAIL %s seed %llu: batch at %u: %u manifolds / %u contacts matched, the stream holds %u / %u\n",
+                    name, (unsigned long long)seed, base, m, contact_total, stream.manifold_count,
+                    stream.contact_count);
             ++failures;
         }
         reference_time += seconds() - start;
@@ -199,8 +204,9 @@ int main(int argc, char **argv)
     ref_stats_print(label, &stats);
     printf("%s: kernel %.3f s (%.0f pairs/s), reference %.3f s\n", name, kernel_time,
            kernel_time > 0 ? stats.pairs / kernel_time : 0.0, reference_time);
-    if (failures != 0) fprintf(stderr, "%d failing pairs (first %d printed); seed %llu\n", failures, max_printed,
-                               (unsigned long long)seed);
+    if (failures != 0)
+        fprintf(stderr, "%d failing pairs (first %d printed); seed %llu\n", failures, max_printed,
+                (unsigned long long)seed);
 
     ref_pair_destroy(reference);
     free(stream.manifolds);

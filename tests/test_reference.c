@@ -145,8 +145,8 @@ static void pruning_changes_no_answer(void)
             ref_pair_set(pair, &pool.reference[shape[0]], transform[0], &pool.reference[shape[1]], transform[1]);
             ref_axis best = ref_best_axis(pair);
             double plain = plain_best(pair);
-            CHECKF(fabs(best.separation - plain) <= 1e-12, "category %d pair %u: pruned %.17g, plain %.17g", category, i,
-                   best.separation, plain);
+            CHECKF(fabs(best.separation - plain) <= 1e-12, "category %d pair %u: pruned %.17g, plain %.17g", category,
+                   i, best.separation, plain);
             CHECK_NEAR(ref_separation_along(pair, best.normal), best.separation, 1e-12);
             ++checked;
         }

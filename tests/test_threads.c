@@ -26,10 +26,12 @@ static run collide_into(const scene *s, uint32_t threads, mf_isa isa, uint32_t m
     mf_stream_bound(s->pair_count, config.max_contacts, &manifolds, &contacts);
     if (manifold_capacity < manifolds) manifolds = manifold_capacity;
     if (contact_capacity < contacts) contacts = contact_capacity;
-    run r = {MF_OK, {calloc(manifolds + 1, sizeof(mf_manifold)), manifolds, 0,
-                     calloc(contacts + 1, sizeof(mf_contact)), contacts, 0, 0}};
+    run r = {MF_OK,
+             {calloc(manifolds + 1, sizeof(mf_manifold)), manifolds, 0, calloc(contacts + 1, sizeof(mf_contact)),
+              contacts, 0, 0}};
     mf_bodies bodies = {s->body_shape, s->body_transform, s->body_count};
-    if (cache != NULL) r.status = mf_collide_cached(context, s->bank, &bodies, s->pairs, s->pair_count, cache, &r.stream);
+    if (cache != NULL)
+        r.status = mf_collide_cached(context, s->bank, &bodies, s->pairs, s->pair_count, cache, &r.stream);
     else r.status = mf_collide(context, s->bank, &bodies, s->pairs, s->pair_count, &r.stream);
     mf_context_destroy(context);
     return r;
@@ -135,7 +137,8 @@ static void cache_entries_are_identical_for_any_thread_count(void)
             CHECK_EQ(one.status, capacities[k] == UINT32_MAX ? MF_OK : MF_ERR_CAPACITY);
             CHECKF(same(&one, &many), "capacity %u, step %d: 4 threads differ from one (seed 17)", capacities[k], step);
             uint32_t differ = 0;
-            while (differ < s.pair_count && same_touching_entry(&one_cache[differ], &many_cache[differ], margin)) ++differ;
+            while (differ < s.pair_count && same_touching_entry(&one_cache[differ], &many_cache[differ], margin))
+                ++differ;
             CHECKF(differ == s.pair_count, "capacity %u, step %d: cache entry %u differs (pairs_done %u, seed 17)",
                    capacities[k], step, differ, one.stream.pairs_done);
             release(&one);
@@ -161,8 +164,8 @@ static void threads_report_the_first_invalid_pair(void)
     CHECK_EQ(mf_context_create(&config, &context), MF_OK);
     uint32_t manifolds, contacts;
     mf_stream_bound(s.pair_count, config.max_contacts, &manifolds, &contacts);
-    mf_stream stream = {calloc(manifolds, sizeof(mf_manifold)), manifolds, 0, calloc(contacts, sizeof(mf_contact)),
-                        contacts, 0, 0};
+    mf_stream stream = {
+        calloc(manifolds, sizeof(mf_manifold)), manifolds, 0, calloc(contacts, sizeof(mf_contact)), contacts, 0, 0};
     mf_bodies bodies = {s.body_shape, s.body_transform, s.body_count};
     CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &stream), MF_ERR_NONFINITE);
     char expected[128];

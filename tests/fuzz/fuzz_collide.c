@@ -114,14 +114,10 @@ static mf_vec3 read_position(fuzz_bytes *in)
     uint8_t mode = fuzz_u8(in) % 8;
     float c[3];
     for (int k = 0; k < 3; ++k) {
-        if (mode < 5)
-            c[k] = (float)fuzz_i8(in) * steps[mode];
-        else if (mode == 5)
-            c[k] = (float)fuzz_i8(in) / 64.0f + (float)fuzz_i8(in) * 0x1p-20f;
-        else if (mode == 6)
-            c[k] = (float)(int16_t)fuzz_u16(in) * 0x1p-8f;
-        else
-            c[k] = fuzz_raw_float(in);
+        if (mode < 5) c[k] = (float)fuzz_i8(in) * steps[mode];
+        else if (mode == 5) c[k] = (float)fuzz_i8(in) / 64.0f + (float)fuzz_i8(in) * 0x1p-20f;
+        else if (mode == 6) c[k] = (float)(int16_t)fuzz_u16(in) * 0x1p-8f;
+        else c[k] = fuzz_raw_float(in);
     }
     return (mf_vec3){c[0], c[1], c[2]};
 }
@@ -297,10 +293,8 @@ static void check_message(const mf_context *context, mf_status status)
 {
     const char *message = mf_context_message(context);
     FUZZ_REQUIRE(message != NULL, "NULL message");
-    if (status == MF_OK)
-        FUZZ_REQUIRE(message[0] == '\0', "MF_OK but the message says \"%s\"", message);
-    else
-        FUZZ_REQUIRE(message[0] != '\0', "%s without a message", mf_status_string(status));
+    if (status == MF_OK) FUZZ_REQUIRE(message[0] == '\0', "MF_OK but the message says \"%s\"", message);
+    else FUZZ_REQUIRE(message[0] != '\0', "%s without a message", mf_status_string(status));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

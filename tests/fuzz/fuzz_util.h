@@ -96,10 +96,8 @@ static inline void fuzz_check_stream(const mf_stream *stream, mf_status status, 
         return;
     }
     uint32_t done = stream->pairs_done;
-    if (status == MF_OK)
-        FUZZ_REQUIRE(done == pair_count, "MF_OK with pairs_done %u of %u", done, pair_count);
-    else
-        FUZZ_REQUIRE(done < pair_count, "MF_ERR_CAPACITY with pairs_done %u of %u", done, pair_count);
+    if (status == MF_OK) FUZZ_REQUIRE(done == pair_count, "MF_OK with pairs_done %u of %u", done, pair_count);
+    else FUZZ_REQUIRE(done < pair_count, "MF_ERR_CAPACITY with pairs_done %u of %u", done, pair_count);
     FUZZ_REQUIRE(stream->manifold_count <= stream->manifold_capacity && stream->manifold_count <= done,
                  "%u manifolds, capacity %u, %u pairs done", stream->manifold_count, stream->manifold_capacity, done);
     FUZZ_REQUIRE(stream->contact_count <= stream->contact_capacity, "%u contacts, capacity %u", stream->contact_count,

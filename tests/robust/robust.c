@@ -229,8 +229,9 @@ static void print_failure(const char *test, uint64_t seed, const robust_bank *ba
             bank->name[shape[0]], bank->name[shape[1]], why);
     for (int h = 0; h < 2; ++h) {
         const mf_transform *t = &transform[h];
-        fprintf(stderr, "  body %c: p {%.9g, %.9g, %.9g}, q {%.9g, %.9g, %.9g, %.9g}\n", "ab"[h], (double)t -> p.x,
-                (double)t->p.y, (double)t->p.z, (double)t->q.x, (double)t->q.y, (double)t->q.z, (double)t->q.w);
+        fprintf(stderr, "  body %c: p {%.9g, %.9g, %.9g}, q {%.9g, %.9g, %.9g, %.9g}\n", h == 0 ? 'a' : 'b',
+                (double)t->p.x, (double)t->p.y, (double)t->p.z, (double)t->q.x, (double)t->q.y, (double)t->q.z,
+                (double)t->q.w);
     }
     if (result->touching) {
         const mf_manifold *m = &result->manifold;

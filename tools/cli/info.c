@@ -37,10 +37,8 @@ static void print_cpu_features(void)
 static void print_size(const char *label, uint64_t bytes)
 {
     if (bytes == 0) return;
-    if (bytes >= (1u << 20))
-        printf("%s %.1f MiB", label, (double)bytes / (1u << 20));
-    else
-        printf("%s %.0f KiB", label, (double)bytes / 1024.0);
+    if (bytes >= (1u << 20)) printf("%s %.1f MiB", label, (double)bytes / (1u << 20));
+    else printf("%s %.0f KiB", label, (double)bytes / 1024.0);
 }
 
 int info_command(int argc, char **argv)

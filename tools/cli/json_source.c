@@ -188,10 +188,8 @@ uint32_t json_source_line(const json_source *source, const cJSON *node)
     size_t low = 0, high = source->count;
     while (low < high) {
         size_t middle = low + (high - low) / 2;
-        if ((uintptr_t)source->nodes[middle] < (uintptr_t)node)
-            low = middle + 1;
-        else
-            high = middle;
+        if ((uintptr_t)source->nodes[middle] < (uintptr_t)node) low = middle + 1;
+        else high = middle;
     }
     return low < source->count && source->nodes[low] == node ? source->lines[low] : 0;
 }

@@ -24,10 +24,8 @@ bool manifold_writer_open(manifold_writer *writer, const char *path, cli_error *
 // the line valid and makes the reader complain.
 static void put_float(FILE *file, float value)
 {
-    if (isfinite(value))
-        fprintf(file, "%.9g", (double)value);
-    else
-        fputs("null", file);
+    if (isfinite(value)) fprintf(file, "%.9g", (double)value);
+    else fputs("null", file);
 }
 
 static void put_vec3_json(FILE *file, mf_vec3 v)

@@ -34,10 +34,8 @@ static uint64_t cells_within(const grid_cell *cells, uint64_t count, float radiu
     uint64_t low = 0, high = count;
     while (low < high) {
         uint64_t middle = (low + high) / 2;
-        if (cells[middle].radius <= radius)
-            low = middle + 1;
-        else
-            high = middle;
+        if (cells[middle].radius <= radius) low = middle + 1;
+        else high = middle;
     }
     return low;
 }
@@ -106,10 +104,8 @@ bool pile_make(uint32_t body_count, cli_scene *scene, cli_error *error)
     float low = 0.0f, high = (float)half_width;
     for (int iteration = 0; iteration < 40; ++iteration) {
         float middle = 0.5f * (low + high);
-        if (cone_capacity(cells, cell_count, middle) >= pile_count)
-            high = middle;
-        else
-            low = middle;
+        if (cone_capacity(cells, cell_count, middle) >= pile_count) high = middle;
+        else low = middle;
     }
     float base_radius = high;
 

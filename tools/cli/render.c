@@ -388,8 +388,7 @@ bool render_picture(const render_request *request, cli_error *error)
     scratch.radii = malloc((scene->body_count + 1) * sizeof(float));
     if (!ok || !scratch.screen_x || !scratch.screen_y || !scratch.front || !scratch.order || !scratch.radii)
         ok = cli_fail(error, "out of memory preparing the picture");
-    else
-        ok = paint(request, &scratch, error);
+    else ok = paint(request, &scratch, error);
     free(scratch.screen_x);
     free(scratch.screen_y);
     free(scratch.front);

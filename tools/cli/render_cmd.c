@@ -104,8 +104,7 @@ int render_command(int argc, char **argv)
     if (ok)
         printf("%s: %dx%d, %u bodies, %zu manifolds, %zu contacts\n", o.out, o.width, o.height, scene.body_count,
                manifolds.manifold_count, manifolds.contact_count);
-    else
-        fprintf(stderr, "manyfold render: %s\n", error.text);
+    else fprintf(stderr, "manyfold render: %s\n", error.text);
     manifold_list_free(&manifolds);
     cli_scene_free(&scene);
     return ok ? CLI_EXIT_OK : CLI_EXIT_INPUT;

@@ -200,10 +200,8 @@ static void print_report(const run_options *o, const cli_scene *scene, const mf_
     printf("steps            %u\n", o->steps);
     printf("broad phase      %.3f ms per step\n", t->broadphase_seconds * per_step);
     printf("collide          %.3f ms per step\n", t->collide_seconds * per_step);
-    if (t->collide_seconds > 0.0)
-        printf("pairs/s          %.0f\n", (double)t->pairs_collided / t->collide_seconds);
-    else
-        printf("pairs/s          -\n");
+    if (t->collide_seconds > 0.0) printf("pairs/s          %.0f\n", (double)t->pairs_collided / t->collide_seconds);
+    else printf("pairs/s          -\n");
     if (o->out != NULL) printf("manifolds in     %s\n", o->out);
 }
 
@@ -239,10 +237,8 @@ int run_command(int argc, char **argv)
         error = close_error;
         ok = false;
     }
-    if (ok)
-        print_report(&o, &scene, context, &totals);
-    else
-        fprintf(stderr, "manyfold run: %s\n", error.text);
+    if (ok) print_report(&o, &scene, context, &totals);
+    else fprintf(stderr, "manyfold run: %s\n", error.text);
     mf_context_destroy(context);
     cli_scene_free(&scene);
     return ok ? CLI_EXIT_OK : CLI_EXIT_INPUT;

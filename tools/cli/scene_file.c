@@ -121,10 +121,8 @@ static bool require_member(scene_reader *reader, const cJSON *object, const char
 static void resolve_relative(const char *scene_path, const char *relative, char *out, size_t out_size)
 {
     const char *slash = strrchr(scene_path, '/');
-    if (relative[0] == '/' || slash == NULL)
-        snprintf(out, out_size, "%s", relative);
-    else
-        snprintf(out, out_size, "%.*s/%s", (int)(slash - scene_path + 1), scene_path, relative);
+    if (relative[0] == '/' || slash == NULL) snprintf(out, out_size, "%s", relative);
+    else snprintf(out, out_size, "%.*s/%s", (int)(slash - scene_path + 1), scene_path, relative);
 }
 
 static void scale_points(mf_vec3 *points, uint32_t count, double scale)
@@ -373,10 +371,8 @@ bool scene_file_load(const char *path, cli_scene *scene, cli_error *error)
     bool ok = true;
     size_t blank = 0;
     while (blank < length && (unsigned char)text[blank] <= 32 && text[blank] != '\0') ++blank;
-    if (memchr(text, '\0', length) != NULL)
-        ok = cli_fail(error, "%s: a NUL byte: this is not a JSON text file", path);
-    else if (blank == length)
-        ok = cli_fail(error, "%s: the file is empty; a scene is a JSON object", path);
+    if (memchr(text, '\0', length) != NULL) ok = cli_fail(error, "%s: a NUL byte: this is not a JSON text file", path);
+    else if (blank == length) ok = cli_fail(error, "%s: the file is empty; a scene is a JSON object", path);
     else if (!json_source_parse(&reader.json, text, length, &error_line, &error_column))
         ok = error_line > 0 ? cli_fail(error, "%s:%u: malformed JSON at column %u", path, error_line, error_column)
                             : cli_fail(error, "%s: malformed JSON (empty file?) or out of memory", path);
@@ -384,10 +380,8 @@ bool scene_file_load(const char *path, cli_scene *scene, cli_error *error)
         scene->name = malloc(strlen(path) + 1);
         scene->config = mf_config_default();
         ok = scene->name != NULL && mf_bank_create(&scene->bank) == MF_OK;
-        if (!ok)
-            cli_fail(error, "%s: out of memory", path);
-        else
-            strcpy(scene->name, path);
+        if (!ok) cli_fail(error, "%s: out of memory", path);
+        else strcpy(scene->name, path);
     }
     if (ok) ok = read_scene(&reader);
     free(reader.shape_names);

@@ -14,17 +14,17 @@ typedef enum scene_shape_kind { SCENE_BOX, SCENE_HULL } scene_shape_kind;
 // What peers need to rebuild a shape in their own terms (boxes as boxes, hulls as point clouds).
 typedef struct scene_shape {
     scene_shape_kind kind;
-    mf_vec3 half_extents;   // SCENE_BOX
-    const mf_vec3 *points;  // SCENE_HULL: the input points given to mf_bank_add_hull
+    mf_vec3 half_extents;  // SCENE_BOX
+    const mf_vec3 *points; // SCENE_HULL: the input points given to mf_bank_add_hull
     uint32_t point_count;
 } scene_shape;
 
 typedef struct scene {
     const char *name;
     mf_bank *bank;
-    scene_shape *shapes;   // indexed by shape id
+    scene_shape *shapes; // indexed by shape id
     uint32_t shape_count;
-    uint32_t *body_shape;  // per body
+    uint32_t *body_shape; // per body
     mf_transform *body_transform;
     uint32_t body_count;
     mf_pair *pairs;

@@ -42,10 +42,8 @@ static bool is_candidate(const mf_pair *pairs, uint32_t count, uint32_t a, uint3
     while (low < high) {
         uint32_t middle = (low + high) / 2;
         const mf_pair *p = &pairs[middle];
-        if (p->a < a || (p->a == a && p->b < b))
-            low = middle + 1;
-        else
-            high = middle;
+        if (p->a < a || (p->a == a && p->b < b)) low = middle + 1;
+        else high = middle;
     }
     return low < count && pairs[low].a == a && pairs[low].b == b;
 }
