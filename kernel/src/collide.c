@@ -15,20 +15,16 @@ void mf_stream_bound(uint32_t pair_count, uint32_t max_contacts, uint32_t *manif
     if (contact_capacity != NULL) *contact_capacity = contacts > UINT32_MAX ? UINT32_MAX : (uint32_t)contacts;
 }
 
-// Without a branch per value (every pair of every call is checked): x * 0 is 0 for a finite x and
-// NaN otherwise, so the sum is 0 exactly when all seven are finite.
 static int is_finite_transform(const mf_transform *t)
 {
-    float zero = ((t->p.x * 0.0f + t->p.y * 0.0f) + (t->p.z * 0.0f + t->q.x * 0.0f)) +
-                 ((t->q.y * 0.0f + t->q.z * 0.0f) + t->q.w * 0.0f);
-    return zero == 0.0f;
+    return mf_is_finite3(t->p) && isfinite(t->q.x) && isfinite(t->q.y) && isfinite(t->q.z) && isfinite(t->q.w);
 }
 
 static int body_is_valid(const mf_bank *bank, const mf_bodies *bodies, uint32_t body)
 {
     if (body >= bodies->count || bodies->shape[body] >= bank->shape_count) return 0;
     const mf_transform *t = &bodies->transform[body];
-    return is_finite_transform(t) & ((t->q.x != 0.0f) | (t->q.y != 0.0f) | (t->q.z != 0.0f) | (t->q.w != 0.0f));
+    return is_finite_transform(t) && (t->q.x != 0.0f || t->q.y != 0.0f || t->q.z != 0.0f || t->q.w != 0.0f);
 }
 
 static int pair_is_valid(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair)
