@@ -64,6 +64,8 @@ static inline mf_edge_query mf_edge_best_across(const mf_edge_bestw *best)
         if (chosen < 0 || edge_a[l] < edge_a[chosen] || (edge_a[l] == edge_a[chosen] && edge_b[l] < edge_b[chosen]))
             chosen = l;
     }
-    return (mf_edge_query){most, (uint32_t)edge_a[chosen], (uint32_t)edge_b[chosen],
+    return (mf_edge_query){most,
+                           (uint32_t)edge_a[chosen],
+                           (uint32_t)edge_b[chosen],
                            {normal_x[chosen], normal_y[chosen], normal_z[chosen]}};
 }

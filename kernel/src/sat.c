@@ -316,8 +316,8 @@ static void cull_around_support(const mf_pair_frame *frame, const mf_axis_candid
     float least_a, least_b, apart;
     if (candidates->face_a.separation >= candidates->face_b.separation) {
         uint32_t face = candidates->face_a.face, v = mf_deepest_vertex(frame, 0, mf_view_normal(a, face));
-        apart = partner_on_face(a, face, frame->b_vertices[v], candidates->face_a.separation < 0.0f, scratch->a_face_gap,
-                                &least_a);
+        apart = partner_on_face(a, face, frame->b_vertices[v], candidates->face_a.separation < 0.0f,
+                                scratch->a_face_gap, &least_a);
         least_b = face_gaps(b, mf_view_vertex(b, v), scratch->b_face_gap);
     } else {
         uint32_t face = candidates->face_b.face;
