@@ -133,16 +133,17 @@ static uint32_t split_reflex_loop(double (*xy)[2], const uint16_t *loop, uint32_
 }
 
 // Whether every point lies at most `slack` above the plane of a face with Newell normal `newell`
-// through `corners`. qhull can lose a vertex of a nearly flat hull while it merges facets (seen on
-// a triangle 5e-5 of its width thick): its facets then leave an input point outside.
-static int face_holds_points(const double *newell, double (*corners)[3], uint32_t n, const double *points,
-                             uint32_t count, double slack)
+// through its vertices `loop`. qhull can lose a vertex of a nearly flat hull while it merges
+// facets (seen on a triangle 5e-5 of its width thick): its facets then leave an input point out.
+static int face_holds_points(const double *newell, double (*loop)[3], uint32_t n, const double *points, uint32_t count,
+                             double slack)
 {
     double length = sqrt(newell[0] * newell[0] + newell[1] * newell[1] + newell[2] * newell[2]);
     if (!(length > 0.0)) return 1; // no plane to test: the bank judges the face
-    double normal[3] = {newell[0] / length, newell[1] / length, newell[2] / length}, offset = -INFINITY;
+    const double normal[3] = {newell[0] / length, newell[1] / length, newell[2] / length};
+    double offset = -INFINITY;
     for (uint32_t k = 0; k < n; ++k)
-        offset = fmax(offset, normal[0] * corners[k][0] + normal[1] * corners[k][1] + normal[2] * corners[k][2]);
+        offset = fmax(offset, normal[0] * loop[k][0] + normal[1] * loop[k][1] + normal[2] * loop[k][2]);
     for (uint32_t i = 0; i < count; ++i) {
         const double *p = points + 3 * i;
         if (normal[0] * p[0] + normal[1] * p[1] + normal[2] * p[2] - offset > slack) return 0;
@@ -185,7 +186,7 @@ static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, 
         if (n < 3) status = MF_ERR_DEGENERATE_HULL;
         // Newell's normal in double relative to the first vertex: tiny facets cancel in float.
         double newell[3] = {0, 0, 0}, first[3] = {0, 0, 0}, previous[3] = {0, 0, 0};
-        double corners[MF_MAX_FACE_VERTICES][3];
+        double loop_points[MF_MAX_FACE_VERTICES][3];
         for (uint32_t k = 0; k < n && status == MF_OK; ++k) {
             const vertexT *vertex = ordered->e[k].p;
             if (map[vertex->id] == unmapped) {
@@ -196,7 +197,7 @@ static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, 
             }
             loops[loop_at + k] = (uint16_t)map[vertex->id];
             double p[3] = {vertex->point[0], vertex->point[1], vertex->point[2]};
-            for (int c = 0; c < 3; ++c) corners[k][c] = p[c];
+            for (int c = 0; c < 3; ++c) loop_points[k][c] = p[c];
             if (k == 0) {
                 for (int c = 0; c < 3; ++c) first[c] = p[c];
             }
@@ -218,13 +219,13 @@ static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, 
                 loops[loop_at + a] = loops[loop_at + b];
                 loops[loop_at + b] = t;
                 for (int c = 0; c < 3; ++c) {
-                    double x = corners[a][c];
-                    corners[a][c] = corners[b][c];
-                    corners[b][c] = x;
+                    double x = loop_points[a][c];
+                    loop_points[a][c] = loop_points[b][c];
+                    loop_points[b][c] = x;
                 }
             }
         }
-        if (!face_holds_points(newell, corners, n, points, count, slack)) {
+        if (!face_holds_points(newell, loop_points, n, points, count, slack)) {
             *lost_point = 1;
             status = MF_ERR_DEGENERATE_HULL;
             break;
@@ -233,7 +234,7 @@ static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, 
         uint32_t pieces = 1;
         if (n > 3) {
             double xy[MF_MAX_FACE_VERTICES][2];
-            plane_coordinates(facet->normal, corners, n, xy);
+            plane_coordinates(facet->normal, loop_points, n, xy);
             pieces = split_reflex_loop(xy, loops + loop_at, n, triangles);
         }
         if (pieces == 1) {

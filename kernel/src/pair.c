@@ -276,21 +276,18 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
     to_world(rotation_a, position_a, normal, result);
 }
 
-// The hull's highest point along `axis`: the heights of a block of vertices first (that loop
-// vectorises), then their maximum with four running maxima to overlap the latencies.
+// The hull's highest point along `axis`: the heights first (that loop vectorises), then their
+// maximum with four running maxima to overlap the latencies.
 static float highest_along(const mf_bank *bank, const mf_shape *shape, mf_vec3 axis)
 {
-    enum { BLOCK = 64 };
-    float height[BLOCK], high[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
-    for (uint32_t first = 0; first < shape->vertex_count; first += BLOCK) {
-        uint32_t n = shape->vertex_count - first < BLOCK ? shape->vertex_count - first : BLOCK, v = 0;
-        uint32_t at = shape->vertex_first + first;
-        const float *x = bank->vertex_x + at, *y = bank->vertex_y + at, *z = bank->vertex_z + at;
-        for (v = 0; v < n; ++v) height[v] = axis.x * x[v] + axis.y * y[v] + axis.z * z[v];
-        for (v = 0; v + 4 <= n; v += 4)
-            for (int k = 0; k < 4; ++k) high[k] = mf_maxf(high[k], height[v + (uint32_t)k]);
-        for (; v < n; ++v) high[0] = mf_maxf(high[0], height[v]);
-    }
+    float height[MF_MAX_HULL_VERTICES], high[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    uint32_t n = shape->vertex_count, v = 0;
+    const float *x = bank->vertex_x + shape->vertex_first, *y = bank->vertex_y + shape->vertex_first;
+    const float *z = bank->vertex_z + shape->vertex_first;
+    for (v = 0; v < n; ++v) height[v] = axis.x * x[v] + axis.y * y[v] + axis.z * z[v];
+    for (v = 0; v + 4 <= n; v += 4)
+        for (int k = 0; k < 4; ++k) high[k] = mf_maxf(high[k], height[v + (uint32_t)k]);
+    for (; v < n; ++v) high[0] = mf_maxf(high[0], height[v]);
     return mf_maxf(mf_maxf(high[0], high[1]), mf_maxf(high[2], high[3]));
 }
 
