@@ -1,5 +1,5 @@
 // One chunk of pairs on one worker: cache answers, the box path, bundles of small hulls (the wide
-// pass with its face-only cull), and the per-pair path for larger hulls (bin.h).
+// pass), and the per-pair path for larger hulls (bin.h).
 #include "chunk.h"
 
 #include "box_pass.h"
