@@ -21,39 +21,36 @@ typedef struct a_edges_w {
 
 static inline mf_vec3w splat3(mf_vec3 v) { return (mf_vec3w){mf_splatw(v.x), mf_splatw(v.y), mf_splatw(v.z)}; }
 
-// Rows r, r + 1, r + 2 at lanes `index` (NULL: the W lanes from `first`).
-static inline mf_vec3w edge_row3(const float *rows, uint32_t padded, uint32_t r, uint32_t first, const int32_t *index)
-{
-    const float *x = rows + (size_t)r * padded, *y = x + padded, *z = y + padded;
-    if (index == NULL) return (mf_vec3w){mf_loaduw(x + first), mf_loaduw(y + first), mf_loaduw(z + first)};
-    return (mf_vec3w){mf_gatherw(x, index), mf_gatherw(y, index), mf_gatherw(z, index)};
-}
-
-// a's edges first .. first + W - 1 of those the frame tries. Lanes past the last get zero normals,
-// which build no Minkowski face (as the rows' own padding).
+// a's edges first .. first + W - 1 of those the frame tries. Kept edges (the cull's) are copied
+// lane by lane into a block: a gather per row costs more on the machines measured. Lanes past the
+// last get zero normals, which build no Minkowski face (as the rows' own padding).
 static a_edges_w load_a_edges(const mf_pair_frame *frame, uint32_t first, uint32_t count)
 {
     const mf_hull_view *a = frame->a;
     uint32_t padded = mf_edge_rows_padded(a->edge_count);
-    _Alignas(64) int32_t gather[W];
-    const int32_t *index = NULL;
+    _Alignas(64) int32_t edges[W];
     for (int l = 0; l < W; ++l) {
         uint32_t k = first + (uint32_t)l;
-        gather[l] = (int32_t)(frame->a_edges == NULL ? k : k < count ? frame->a_edges[k] : frame->a_edges[0]);
+        edges[l] = (int32_t)(frame->a_edges == NULL ? k : k < count ? frame->a_edges[k] : frame->a_edges[0]);
     }
-    if (frame->a_edges != NULL) index = gather;
-    a_edges_w e = {edge_row3(a->edge_rows, padded, 0, first, index), edge_row3(a->edge_rows, padded, 3, first, index),
-                   edge_row3(a->edge_rows, padded, 6, first, index), edge_row3(a->edge_rows, padded, 9, first, index),
-                   mf_int_to_floatw(gather)};
-    if (frame->a_edges != NULL && count - first < W) {
-        MF_ALIGNED_LANES(lanes);
-        for (int l = 0; l < W; ++l) lanes[l] = (float)l;
-        mf_maskw past = mf_gew(mf_loadw(lanes), mf_splatw((float)(count - first)));
-        mf_vec3w zero = {mf_splatw(0.0f), mf_splatw(0.0f), mf_splatw(0.0f)};
-        e.normal0 = mf_select3w(past, zero, e.normal0);
-        e.normal1 = mf_select3w(past, zero, e.normal1);
+    mf_floatw index = mf_int_to_floatw(edges);
+    if (frame->a_edges == NULL) {
+        const float *rows = a->edge_rows + first;
+        mf_vec3w row[4];
+        for (uint32_t r = 0; r < 4; ++r)
+            row[r] =
+                (mf_vec3w){mf_loaduw(rows + (size_t)(3 * r) * padded), mf_loaduw(rows + (size_t)(3 * r + 1) * padded),
+                           mf_loaduw(rows + (size_t)(3 * r + 2) * padded)};
+        return (a_edges_w){row[0], row[1], row[2], row[3], index};
     }
-    return e;
+    _Alignas(64) float block[MF_EDGE_ROWS][W];
+    uint32_t lanes = count - first < W ? count - first : W;
+    for (uint32_t l = 0; l < W; ++l)
+        for (uint32_t r = 0; r < MF_EDGE_ROWS; ++r)
+            block[r][l] = l < lanes ? a->edge_rows[(size_t)r * padded + (uint32_t)edges[l]] : 0.0f;
+    mf_vec3w row[4];
+    for (uint32_t r = 0; r < 4; ++r) row[r] = mf_load3w(block[3 * r], block[3 * r + 1], block[3 * r + 2]);
+    return (a_edges_w){row[0], row[1], row[2], row[3], index};
 }
 
 mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
