@@ -31,7 +31,6 @@ static inline int mf_anyw(mf_maskw m) { return m != 0; }
 static inline uint32_t mf_lane_bitsw(mf_maskw m) { return (uint32_t)(m != 0); }
 static inline mf_floatw mf_negw(mf_floatw a) { return -a; }
 static inline mf_floatw mf_absw(mf_floatw a) { return fabsf(a); }
-static inline mf_floatw mf_gatherw(const float *base, const int32_t *index) { return base[index[0]]; }
 static inline mf_floatw mf_int_to_floatw(const int32_t *p) { return (float)p[0]; }
 static inline mf_floatw mf_loadw(const float *p) { return *p; }
 static inline mf_floatw mf_loaduw(const float *p) { return *p; }
@@ -63,10 +62,6 @@ static inline int mf_anyw(mf_maskw m) { return simde_mm_movemask_ps(m) != 0; }
 static inline uint32_t mf_lane_bitsw(mf_maskw m) { return (uint32_t)simde_mm_movemask_ps(m); }
 static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm_xor_ps(a, simde_mm_set1_ps(-0.0f)); }
 static inline mf_floatw mf_absw(mf_floatw a) { return simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), a); }
-static inline mf_floatw mf_gatherw(const float *base, const int32_t *index)
-{
-    return simde_mm_set_ps(base[index[3]], base[index[2]], base[index[1]], base[index[0]]);
-}
 static inline mf_floatw mf_int_to_floatw(const int32_t *p)
 {
     return simde_mm_cvtepi32_ps(simde_mm_loadu_si128((const simde__m128i *)p));
@@ -94,10 +89,6 @@ static inline int mf_anyw(mf_maskw m) { return simde_mm256_movemask_ps(m) != 0; 
 static inline uint32_t mf_lane_bitsw(mf_maskw m) { return (uint32_t)simde_mm256_movemask_ps(m); }
 static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm256_xor_ps(a, simde_mm256_set1_ps(-0.0f)); }
 static inline mf_floatw mf_absw(mf_floatw a) { return simde_mm256_andnot_ps(simde_mm256_set1_ps(-0.0f), a); }
-static inline mf_floatw mf_gatherw(const float *base, const int32_t *index)
-{
-    return simde_mm256_i32gather_ps(base, simde_mm256_loadu_si256((const simde__m256i *)index), 4);
-}
 static inline mf_floatw mf_int_to_floatw(const int32_t *p)
 {
     return simde_mm256_cvtepi32_ps(simde_mm256_loadu_si256((const simde__m256i *)p));
@@ -125,16 +116,6 @@ static inline int mf_anyw(mf_maskw m) { return m != 0; }
 static inline uint32_t mf_lane_bitsw(mf_maskw m) { return (uint32_t)m; }
 static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm512_xor_ps(a, simde_mm512_set1_ps(-0.0f)); }
 static inline mf_floatw mf_absw(mf_floatw a) { return simde_mm512_abs_ps(a); }
-static inline mf_floatw mf_gatherw(const float *base, const int32_t *index)
-{
-#if defined(SIMDE_X86_AVX512F_NATIVE)
-    return _mm512_i32gather_ps(_mm512_loadu_si512(index), base, 4);
-#else // SIMDe has no 512-bit gather
-    _Alignas(64) float lanes[16];
-    for (int l = 0; l < 16; ++l) lanes[l] = base[index[l]];
-    return simde_mm512_load_ps(lanes);
-#endif
-}
 // Indices, never negative: this SIMDe has only the unsigned conversion.
 static inline mf_floatw mf_int_to_floatw(const int32_t *p)
 {
