@@ -1,6 +1,7 @@
 // The edge query of one pair with lanes across a's edges: W of a's edges are loaded once, straight
-// from the shape's edge rows (rows.h), gathered where the cull kept only some, and every edge of b
-// is broadcast and tested against them; so a bundle of mixed hulls needs no gathering of edges.
+// from the shape's edge rows (rows.h), copied lane by lane where the cull kept only some, and every
+// kept edge of b is broadcast and tested against them: the Gauss-map test for all, then the
+// measure for those that cross in some lane.
 // Every lane performs the operations of mf_query_edges (sat.c) in the same order, and ties go to
 // the lowest (i, j) as there, so the result is the scalar path's bit for bit.
 #include "edge_lanes.h"
