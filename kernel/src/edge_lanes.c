@@ -45,10 +45,11 @@ static a_edges_w load_a_edges(const mf_pair_frame *frame, uint32_t first, uint32
         return (a_edges_w){row[0], row[1], row[2], row[3], index};
     }
     _Alignas(64) float block[MF_EDGE_ROWS][W];
-    uint32_t lanes = count - first < W ? count - first : W;
+    uint32_t end = first + W < count ? first + W : count;
     for (uint32_t r = 0; r < MF_EDGE_ROWS; ++r) mf_storew(block[r], mf_splatw(0.0f));
-    for (uint32_t l = 0; l < lanes; ++l)
-        for (uint32_t r = 0; r < MF_EDGE_ROWS; ++r) block[r][l] = a->edge_rows[(size_t)r * padded + (uint32_t)edges[l]];
+    for (uint32_t k = first; k < end; ++k)
+        for (uint32_t r = 0; r < MF_EDGE_ROWS; ++r)
+            block[r][k - first] = a->edge_rows[(size_t)r * padded + frame->a_edges[k]];
     mf_vec3w row[4];
     for (uint32_t r = 0; r < 4; ++r) row[r] = mf_load3w(block[3 * r], block[3 * r + 1], block[3 * r + 2]);
     return (a_edges_w){row[0], row[1], row[2], row[3], index};
