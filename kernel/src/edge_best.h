@@ -17,55 +17,54 @@ static inline mf_edge_bestw mf_edge_best_nonew(void)
     return (mf_edge_bestw){mf_splatw(-INFINITY), zero, zero, {zero, zero, zero}};
 }
 
+// The lanes in memory, a row per quantity.
+typedef struct mf_edge_best_rows {
+    _Alignas(64) float separation[MF_WIDE_WIDTH], edge_a[MF_WIDE_WIDTH], edge_b[MF_WIDE_WIDTH];
+    _Alignas(64) float normal_x[MF_WIDE_WIDTH], normal_y[MF_WIDE_WIDTH], normal_z[MF_WIDE_WIDTH];
+} mf_edge_best_rows;
+
+static inline void mf_edge_best_store(const mf_edge_bestw *best, mf_edge_best_rows *rows)
+{
+    mf_storew(rows->separation, best->separation);
+    mf_storew(rows->edge_a, best->i);
+    mf_storew(rows->edge_b, best->j);
+    mf_storew(rows->normal_x, best->normal.x);
+    mf_storew(rows->normal_y, best->normal.y);
+    mf_storew(rows->normal_z, best->normal.z);
+}
+
+static inline mf_edge_query mf_edge_best_lane(const mf_edge_best_rows *rows, int l)
+{
+    return (mf_edge_query){rows->separation[l],
+                           (uint32_t)rows->edge_a[l],
+                           (uint32_t)rows->edge_b[l],
+                           {rows->normal_x[l], rows->normal_y[l], rows->normal_z[l]}};
+}
+
 static inline void mf_edge_best_lanes(const mf_edge_bestw *best, mf_edge_query lanes[MF_WIDE_WIDTH])
 {
-    MF_ALIGNED_LANES(separation);
-    MF_ALIGNED_LANES(edge_a);
-    MF_ALIGNED_LANES(edge_b);
-    MF_ALIGNED_LANES(normal_x);
-    MF_ALIGNED_LANES(normal_y);
-    MF_ALIGNED_LANES(normal_z);
-    mf_storew(separation, best->separation);
-    mf_storew(edge_a, best->i);
-    mf_storew(edge_b, best->j);
-    mf_storew(normal_x, best->normal.x);
-    mf_storew(normal_y, best->normal.y);
-    mf_storew(normal_z, best->normal.z);
-    for (int l = 0; l < MF_WIDE_WIDTH; ++l)
-        lanes[l] = (mf_edge_query){
-            separation[l], (uint32_t)edge_a[l], (uint32_t)edge_b[l], {normal_x[l], normal_y[l], normal_z[l]}};
+    mf_edge_best_rows rows;
+    mf_edge_best_store(best, &rows);
+    for (int l = 0; l < MF_WIDE_WIDTH; ++l) lanes[l] = mf_edge_best_lane(&rows, l);
 }
 
 // The best of all lanes, as if each lane's answer in turn were offered to mf_edge_pair_beats from
 // nothing found: the greatest separation, ties to the lowest (i, j).
 static inline mf_edge_query mf_edge_best_across(const mf_edge_bestw *best)
 {
-    MF_ALIGNED_LANES(separation);
-    MF_ALIGNED_LANES(edge_a);
-    MF_ALIGNED_LANES(edge_b);
-    MF_ALIGNED_LANES(normal_x);
-    MF_ALIGNED_LANES(normal_y);
-    MF_ALIGNED_LANES(normal_z);
-    mf_storew(separation, best->separation);
+    mf_edge_best_rows rows;
+    mf_edge_best_store(best, &rows);
     float most = -INFINITY;
     for (int l = 0; l < MF_WIDE_WIDTH; ++l)
-        if (separation[l] > most) most = separation[l]; // never a NaN
-    mf_edge_query result = {-INFINITY, 0, 0, {0, 0, 0}};
-    if (!(most > -INFINITY)) return result;
-    mf_storew(edge_a, best->i);
-    mf_storew(edge_b, best->j);
-    mf_storew(normal_x, best->normal.x);
-    mf_storew(normal_y, best->normal.y);
-    mf_storew(normal_z, best->normal.z);
+        if (rows.separation[l] > most) most = rows.separation[l]; // never a NaN
+    if (!(most > -INFINITY)) return (mf_edge_query){-INFINITY, 0, 0, {0, 0, 0}};
     uint32_t tied = mf_lane_bitsw(mf_eqw(best->separation, mf_splatw(most)));
     int chosen = -1;
     for (int l = 0; l < MF_WIDE_WIDTH; ++l) {
         if (!(tied >> l & 1u)) continue;
-        if (chosen < 0 || edge_a[l] < edge_a[chosen] || (edge_a[l] == edge_a[chosen] && edge_b[l] < edge_b[chosen]))
+        if (chosen < 0 || rows.edge_a[l] < rows.edge_a[chosen] ||
+            (rows.edge_a[l] == rows.edge_a[chosen] && rows.edge_b[l] < rows.edge_b[chosen]))
             chosen = l;
     }
-    return (mf_edge_query){most,
-                           (uint32_t)edge_a[chosen],
-                           (uint32_t)edge_b[chosen],
-                           {normal_x[chosen], normal_y[chosen], normal_z[chosen]}};
+    return mf_edge_best_lane(&rows, chosen);
 }
