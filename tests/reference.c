@@ -19,43 +19,51 @@ static void cross3(const double a[3], const double b[3], double out[3])
 mf_status ref_hull_load(const mf_bank *bank, uint32_t shape, ref_hull *hull)
 {
     *hull = (ref_hull){0};
-    mf_shape_info info;
-    mf_status status = mf_bank_shape_info(bank, shape, &info);
+    mf_shape_geometry sizes = {0};
+    mf_status status = mf_bank_shape_geometry(bank, shape, &sizes);
     if (status != MF_OK) return status;
-    hull->vertex_count = info.vertex_count;
-    hull->face_count = info.face_count;
-    hull->edge_count = info.edge_count;
-    mf_vec3 *points = malloc(info.vertex_count * sizeof(mf_vec3));
-    hull->vertices = malloc(info.vertex_count * 3 * sizeof(double));
-    hull->normals = malloc(info.face_count * 3 * sizeof(double));
-    hull->offsets = malloc(info.face_count * sizeof(double));
-    hull->edges = malloc(info.edge_count * 2 * sizeof(uint32_t));
-    hull->edge_faces = malloc(info.edge_count * 2 * sizeof(uint32_t));
-    if (points == NULL || hull->vertices == NULL || hull->normals == NULL || hull->offsets == NULL ||
-        hull->edges == NULL || hull->edge_faces == NULL) {
-        free(points);
-        ref_hull_free(hull);
-        return MF_ERR_OUT_OF_MEMORY;
-    }
-    status = mf_bank_shape_vertices(bank, shape, points, info.vertex_count);
-    for (uint32_t i = 0; i < info.vertex_count; ++i) {
+    uint32_t vertex_count = sizes.vertex_count, face_count = sizes.face_count, edge_count = sizes.edge_count;
+    hull->vertex_count = vertex_count;
+    hull->face_count = face_count;
+    hull->edge_count = edge_count;
+    mf_shape_geometry g = {
+        .vertices = malloc(vertex_count * sizeof(mf_vec3)),
+        .vertex_capacity = vertex_count,
+        .face_first = malloc(face_count * sizeof(uint32_t)),
+        .face_size = malloc(face_count * sizeof(uint32_t)),
+        .face_capacity = face_count,
+        .loop_vertices = malloc(sizes.loop_count * sizeof(uint32_t)),
+        .loop_capacity = sizes.loop_count,
+        .edges = malloc(edge_count * sizeof(mf_edge_info)),
+        .edge_capacity = edge_count,
+    };
+    hull->vertices = malloc(vertex_count * 3 * sizeof(double));
+    hull->normals = malloc(face_count * 3 * sizeof(double));
+    hull->offsets = malloc(face_count * sizeof(double));
+    hull->edges = malloc(edge_count * 2 * sizeof(uint32_t));
+    hull->edge_faces = malloc(edge_count * 2 * sizeof(uint32_t));
+    if (g.vertices == NULL || g.face_first == NULL || g.face_size == NULL || g.loop_vertices == NULL ||
+        g.edges == NULL || hull->vertices == NULL || hull->normals == NULL || hull->offsets == NULL ||
+        hull->edges == NULL || hull->edge_faces == NULL)
+        status = MF_ERR_OUT_OF_MEMORY;
+    if (status == MF_OK) status = mf_bank_shape_geometry(bank, shape, &g);
+    for (uint32_t i = 0; i < vertex_count && status == MF_OK; ++i) {
         double *v = hull->vertices + 3 * i;
-        v[0] = points[i].x;
-        v[1] = points[i].y;
-        v[2] = points[i].z;
+        v[0] = g.vertices[i].x;
+        v[1] = g.vertices[i].y;
+        v[2] = g.vertices[i].z;
         hull->radius = fmax(hull->radius, sqrt(dot3(v, v)));
-        for (int c = 0; c < 3; ++c) hull->center[c] += v[c] / info.vertex_count;
+        for (int c = 0; c < 3; ++c) hull->center[c] += v[c] / vertex_count;
     }
-    free(points);
 
     // Newell's normal of each loop, about the loop's first vertex; offset = support over all vertices.
     hull->inradius = INFINITY;
-    for (uint32_t f = 0; f < info.face_count && status == MF_OK; ++f) {
-        uint32_t loop[MF_MAX_FACE_VERTICES], count = 0;
-        status = mf_bank_shape_face(bank, shape, f, NULL, NULL, loop, MF_MAX_FACE_VERTICES, &count);
+    for (uint32_t f = 0; f < face_count && status == MF_OK; ++f) {
+        const uint32_t *loop = g.loop_vertices + g.face_first[f];
+        uint32_t count = g.face_size[f];
         double n[3] = {0, 0, 0};
         const double *origin = hull->vertices + 3 * loop[0];
-        for (uint32_t k = 0; k < count && status == MF_OK; ++k) {
+        for (uint32_t k = 0; k < count; ++k) {
             const double *p = hull->vertices + 3 * loop[k], *q = hull->vertices + 3 * loop[(k + 1) % count];
             double dp[3] = {p[0] - origin[0], p[1] - origin[1], p[2] - origin[2]};
             double dq[3] = {q[0] - origin[0], q[1] - origin[1], q[2] - origin[2]}, c[3];
@@ -66,20 +74,23 @@ mf_status ref_hull_load(const mf_bank *bank, uint32_t shape, ref_hull *hull)
         double *normal = hull->normals + 3 * f;
         for (int i = 0; i < 3; ++i) normal[i] = length > 0.0 ? n[i] / length : 0.0;
         double offset = -INFINITY;
-        for (uint32_t i = 0; i < info.vertex_count; ++i) offset = fmax(offset, dot3(normal, hull->vertices + 3 * i));
+        for (uint32_t i = 0; i < vertex_count; ++i) offset = fmax(offset, dot3(normal, hull->vertices + 3 * i));
         hull->offsets[f] = offset;
         hull->inradius = fmin(hull->inradius, offset - dot3(normal, hull->center));
     }
     // A hair smaller than measured: the ball bound only ever prunes axes, it must stay conservative.
     hull->inradius = fmax(0.0, hull->inradius * (1.0 - 1e-9) - 1e-12 * hull->radius);
-    for (uint32_t e = 0; e < info.edge_count && status == MF_OK; ++e) {
-        mf_edge_info edge;
-        status = mf_bank_shape_edge(bank, shape, e, &edge);
-        hull->edges[2 * e] = edge.vertex0;
-        hull->edges[2 * e + 1] = edge.vertex1;
-        hull->edge_faces[2 * e] = edge.face0;
-        hull->edge_faces[2 * e + 1] = edge.face1;
+    for (uint32_t e = 0; e < edge_count && status == MF_OK; ++e) {
+        hull->edges[2 * e] = g.edges[e].vertex0;
+        hull->edges[2 * e + 1] = g.edges[e].vertex1;
+        hull->edge_faces[2 * e] = g.edges[e].face0;
+        hull->edge_faces[2 * e + 1] = g.edges[e].face1;
     }
+    free(g.vertices);
+    free(g.face_first);
+    free(g.face_size);
+    free(g.loop_vertices);
+    free(g.edges);
     if (status != MF_OK) ref_hull_free(hull);
     return status;
 }

@@ -445,6 +445,98 @@ static void introspection_copies_no_more_than_capacity(void)
     mf_bank_destroy(bank);
 }
 
+static void shape_geometry_matches_the_item_readers(void)
+{
+    test_pool pool = varied_bank();
+    for (uint32_t shape = 0; shape < mf_bank_shape_count(pool.bank); ++shape) {
+        shape_data s = shape_load(pool.bank, shape);
+        uint32_t faces = s.info.face_count, edges = s.info.edge_count;
+        mf_shape_geometry g = {
+            .vertices = malloc(s.info.vertex_count * sizeof(mf_vec3)),
+            .vertex_capacity = s.info.vertex_count,
+            .face_normals = malloc(faces * sizeof(mf_vec3)),
+            .face_offsets = malloc(faces * sizeof(float)),
+            .face_first = malloc(faces * sizeof(uint32_t)),
+            .face_size = malloc(faces * sizeof(uint32_t)),
+            .face_capacity = faces,
+            .loop_vertices = malloc(2 * edges * sizeof(uint32_t)),
+            .loop_capacity = 2 * edges,
+            .edges = malloc(edges * sizeof(mf_edge_info)),
+            .edge_capacity = edges,
+        };
+        CHECK_EQ(mf_bank_shape_geometry(pool.bank, shape, &g), MF_OK);
+        CHECK(g.vertex_count == s.info.vertex_count && g.face_count == faces && g.edge_count == edges &&
+              g.loop_count == 2 * edges);
+        CHECK(memcmp(g.vertices, s.vertices, s.info.vertex_count * sizeof(mf_vec3)) == 0);
+        uint32_t at = 0;
+        for (uint32_t f = 0; f < faces; ++f) {
+            mf_vec3 normal;
+            float offset;
+            uint32_t loop[MF_MAX_FACE_VERTICES], count = 0;
+            CHECK_EQ(mf_bank_shape_face(pool.bank, shape, f, &normal, &offset, loop, MF_MAX_FACE_VERTICES, &count),
+                     MF_OK);
+            CHECK(memcmp(&g.face_normals[f], &normal, sizeof(normal)) == 0 && g.face_offsets[f] == offset);
+            CHECKF(g.face_first[f] == at && g.face_size[f] == count,
+                   "shape %u face %u: loop at %u of %u, expected %u of %u", shape, f, g.face_first[f], g.face_size[f],
+                   at, count);
+            CHECK(memcmp(g.loop_vertices + at, loop, count * sizeof(uint32_t)) == 0);
+            at += count;
+        }
+        CHECK_EQ(at, g.loop_count);
+        for (uint32_t e = 0; e < edges; ++e) {
+            mf_edge_info edge;
+            CHECK_EQ(mf_bank_shape_edge(pool.bank, shape, e, &edge), MF_OK);
+            CHECK(memcmp(&g.edges[e], &edge, sizeof(edge)) == 0);
+        }
+        free(g.vertices);
+        free(g.face_normals);
+        free(g.face_offsets);
+        free(g.face_first);
+        free(g.face_size);
+        free(g.loop_vertices);
+        free(g.edges);
+        free(s.vertices);
+    }
+    test_pool_free(&pool);
+}
+
+static void too_small_arrays_report_the_sizes_needed(void)
+{
+    mf_bank *bank;
+    CHECK_EQ(mf_bank_create(&bank), MF_OK);
+    uint32_t box;
+    CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){1, 2, 3}, &box), MF_OK);
+    // Sizes alone: every reader takes NULL arrays with capacity 0 and says what it would need.
+    mf_shape_geometry sizes = {0};
+    CHECK_EQ(mf_bank_shape_geometry(bank, box, &sizes), MF_OK);
+    CHECK(sizes.vertex_count == 8 && sizes.face_count == 6 && sizes.loop_count == 24 && sizes.edge_count == 12);
+    CHECK_EQ(mf_bank_shape_vertices(bank, box, NULL, 0), MF_OK);
+    uint32_t count = 0;
+    CHECK_EQ(mf_bank_shape_face(bank, box, 0, NULL, NULL, NULL, 0, &count), MF_OK);
+    CHECK_EQ(count, 4);
+    // Arrays one short: what fits is copied, nothing past it, and the sizes still come back.
+    mf_vec3 vertices[8];
+    uint32_t loop[24], first[6];
+    memset(vertices, 0x7f, sizeof(vertices));
+    memset(loop, 0x7f, sizeof(loop));
+    memset(first, 0x7f, sizeof(first));
+    mf_shape_geometry g = {.vertices = vertices,
+                           .vertex_capacity = 7,
+                           .face_first = first,
+                           .face_capacity = 5,
+                           .loop_vertices = loop,
+                           .loop_capacity = 23};
+    CHECK_EQ(mf_bank_shape_geometry(bank, box, &g), MF_ERR_CAPACITY);
+    CHECK(g.vertex_count == 8 && g.face_count == 6 && g.loop_count == 24 && g.edge_count == 12);
+    unsigned char untouched[sizeof(mf_vec3)];
+    memset(untouched, 0x7f, sizeof(untouched));
+    CHECK(memcmp(&vertices[7], untouched, sizeof(mf_vec3)) == 0 && memcmp(&loop[23], untouched, 4) == 0 &&
+          memcmp(&first[5], untouched, 4) == 0);
+    CHECK(memcmp(&vertices[6], untouched, sizeof(mf_vec3)) != 0 && first[4] == 16);
+    CHECK_EQ(mf_bank_shape_vertices(bank, box, vertices, 7), MF_ERR_CAPACITY);
+    mf_bank_destroy(bank);
+}
+
 static void shapes_get_distinct_ids_and_keep_them(void)
 {
     // Ids stay valid as the bank grows: an early shape reads the same after many more are added.
@@ -483,6 +575,8 @@ static const test_case tests[] = {
     TEST_CASE(nearly_flat_hull_keeps_its_far_corner),
     TEST_CASE(hull_volume_and_centroid_match_the_faces),
     TEST_CASE(introspection_copies_no_more_than_capacity),
+    TEST_CASE(shape_geometry_matches_the_item_readers),
+    TEST_CASE(too_small_arrays_report_the_sizes_needed),
     TEST_CASE(shapes_get_distinct_ids_and_keep_them),
 };
 

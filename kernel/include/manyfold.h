@@ -107,6 +107,10 @@ typedef struct mf_shape_info {
 
 MF_API mf_status mf_bank_shape_info(const mf_bank *bank, uint32_t shape, mf_shape_info *info);
 
+/* Too-small arrays, for every reader below: what fits is copied, the sizes needed are reported
+ * and the result is MF_ERR_CAPACITY. A NULL array with capacity 0 is skipped (MF_OK): that asks
+ * for the sizes alone. */
+
 /* Copies up to capacity vertices; info.vertex_count says how many there are. */
 MF_API mf_status mf_bank_shape_vertices(const mf_bank *bank, uint32_t shape, mf_vec3 *vertices,
                                         uint32_t capacity);
@@ -125,6 +129,28 @@ typedef struct mf_edge_info {
 
 MF_API mf_status mf_bank_shape_edge(const mf_bank *bank, uint32_t shape, uint32_t edge,
                                     mf_edge_info *info);
+
+/* A whole shape in one call, into the caller's arrays; any array may be NULL to skip it. Face f's
+ * vertices are loop_vertices[face_first[f]] .. [face_first[f] + face_size[f] - 1]. The counts
+ * are always set; a capacity below its count gives MF_ERR_CAPACITY (see above). loop_count is
+ * twice edge_count: every edge borders two faces. */
+typedef struct mf_shape_geometry {
+    mf_vec3 *vertices; /* [vertex_capacity] */
+    uint32_t vertex_capacity;
+    mf_vec3 *face_normals; /* [face_capacity] each: outward unit normals, */
+    float *face_offsets;   /* dot(normal, x) = offset on the face, */
+    uint32_t *face_first;  /* where the face's loop starts in loop_vertices, */
+    uint32_t *face_size;   /* and its vertex count */
+    uint32_t face_capacity;
+    uint32_t *loop_vertices; /* [loop_capacity]: the faces' loops, counter-clockwise */
+    uint32_t loop_capacity;
+    mf_edge_info *edges; /* [edge_capacity] */
+    uint32_t edge_capacity;
+    uint32_t vertex_count, face_count, loop_count, edge_count; /* out */
+} mf_shape_geometry;
+
+MF_API mf_status mf_bank_shape_geometry(const mf_bank *bank, uint32_t shape,
+                                        mf_shape_geometry *geometry);
 
 /* ---- context: configuration, ISA, scratch ---- */
 

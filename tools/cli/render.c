@@ -73,22 +73,17 @@ static bool read_geometry(const mf_bank *bank, uint32_t shape, shape_geometry *g
     g->loops = malloc(2 * info.edge_count * sizeof(uint32_t)); // every edge is in two loops
     g->edges = malloc(info.edge_count * sizeof(mf_edge_info));
     if (!g->vertices || !g->face_normals || !g->face_first || !g->face_size || !g->loops || !g->edges) return false;
-    if (mf_bank_shape_vertices(bank, shape, g->vertices, info.vertex_count) != MF_OK) return false;
-    uint32_t used = 0;
-    for (uint32_t f = 0; f < info.face_count; ++f) {
-        float offset;
-        uint32_t count = 0;
-        if (mf_bank_shape_face(bank, shape, f, &g->face_normals[f], &offset, NULL, 0, &count) != MF_OK ||
-            used + count > 2 * info.edge_count ||
-            mf_bank_shape_face(bank, shape, f, NULL, NULL, g->loops + used, count, &count) != MF_OK)
-            return false;
-        g->face_first[f] = used;
-        g->face_size[f] = count;
-        used += count;
-    }
-    for (uint32_t e = 0; e < info.edge_count; ++e)
-        if (mf_bank_shape_edge(bank, shape, e, &g->edges[e]) != MF_OK) return false;
-    return true;
+    mf_shape_geometry geometry = {.vertices = g->vertices,
+                                  .vertex_capacity = info.vertex_count,
+                                  .face_normals = g->face_normals,
+                                  .face_first = g->face_first,
+                                  .face_size = g->face_size,
+                                  .face_capacity = info.face_count,
+                                  .loop_vertices = g->loops,
+                                  .loop_capacity = 2 * info.edge_count,
+                                  .edges = g->edges,
+                                  .edge_capacity = info.edge_count};
+    return mf_bank_shape_geometry(bank, shape, &geometry) == MF_OK;
 }
 
 // The highest world y of a body's vertices.

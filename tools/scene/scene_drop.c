@@ -29,11 +29,14 @@ mf_status scene_drop_shape_load(const mf_bank *bank, uint32_t shape, scene_drop_
     out->edges = malloc(info.edge_count * sizeof(mf_edge_info));
     if (out->vertices == NULL || out->normals == NULL || out->offsets == NULL || out->edges == NULL)
         status = MF_ERR_OUT_OF_MEMORY;
-    if (status == MF_OK) status = mf_bank_shape_vertices(bank, shape, out->vertices, info.vertex_count);
-    for (uint32_t f = 0; status == MF_OK && f < info.face_count; ++f)
-        status = mf_bank_shape_face(bank, shape, f, &out->normals[f], &out->offsets[f], NULL, 0, NULL);
-    for (uint32_t e = 0; status == MF_OK && e < info.edge_count; ++e)
-        status = mf_bank_shape_edge(bank, shape, e, &out->edges[e]);
+    mf_shape_geometry geometry = {.vertices = out->vertices,
+                                  .vertex_capacity = info.vertex_count,
+                                  .face_normals = out->normals,
+                                  .face_offsets = out->offsets,
+                                  .face_capacity = info.face_count,
+                                  .edges = out->edges,
+                                  .edge_capacity = info.edge_count};
+    if (status == MF_OK) status = mf_bank_shape_geometry(bank, shape, &geometry);
     if (status != MF_OK) scene_drop_shape_free(out);
     return status;
 }
