@@ -111,6 +111,9 @@ static void bank_refuses_null_pointers(void)
     CHECK_EQ(mf_bank_shape_face(bank, shape, 0, &normal, &offset, NULL, 8, &count), MF_ERR_INVALID_ARGUMENT);
     CHECK_EQ(mf_bank_shape_edge(NULL, shape, 0, &edge), MF_ERR_INVALID_ARGUMENT);
     CHECK_EQ(mf_bank_shape_edge(bank, shape, 0, NULL), MF_ERR_INVALID_ARGUMENT);
+    mf_shape_geometry geometry = {0};
+    CHECK_EQ(mf_bank_shape_geometry(NULL, shape, &geometry), MF_ERR_INVALID_ARGUMENT);
+    CHECK_EQ(mf_bank_shape_geometry(bank, shape, NULL), MF_ERR_INVALID_ARGUMENT);
     mf_bank_destroy(bank);
     mf_bank_destroy(NULL);
 }
@@ -133,6 +136,8 @@ static void shape_queries_refuse_out_of_range_indices(void)
     CHECK_EQ(mf_bank_shape_face(bank, shape, 6, &normal, &offset, loop, 8, &count), MF_ERR_INVALID_ARGUMENT);
     CHECK_EQ(mf_bank_shape_edge(bank, shape + 1, 0, &edge), MF_ERR_INVALID_ARGUMENT);
     CHECK_EQ(mf_bank_shape_edge(bank, shape, 12, &edge), MF_ERR_INVALID_ARGUMENT);
+    mf_shape_geometry geometry = {0};
+    CHECK_EQ(mf_bank_shape_geometry(bank, shape + 1, &geometry), MF_ERR_INVALID_ARGUMENT);
     mf_bank_destroy(bank);
 }
 
