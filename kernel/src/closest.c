@@ -64,14 +64,6 @@ static void vertices_on_faces(search *s, mf_vec3 axis, int vertices_of_b)
     }
 }
 
-// Parameter of the point on segment p + s d closest to x, clamped to [0, 1].
-static float clamp_along(mf_vec3 p, mf_vec3 d, mf_vec3 x)
-{
-    float length2 = mf_dot(d, d);
-    if (!(length2 > 0.0f)) return 0.0f;
-    return mf_minf(mf_maxf(mf_dot(mf_sub(x, p), d) / length2, 0.0f), 1.0f);
-}
-
 // The feature a point at parameter t on an edge lies on: an end vertex or the edge.
 static uint16_t edge_feature(const mf_hull_view *hull, uint32_t e, float t)
 {
@@ -98,8 +90,8 @@ static void edges_on_edges(search *s, mf_vec3 axis)
             float denominator = aa * ee - bb * bb;
             float t1 =
                 denominator > 1e-12f * aa * ee ? mf_minf(mf_maxf((bb * ff - cc * ee) / denominator, 0.0f), 1.0f) : 0.0f;
-            float t2 = clamp_along(p2, d2, mf_mul_add(p1, t1, d1));
-            t1 = clamp_along(p1, d1, mf_mul_add(p2, t2, d2));
+            float t2 = mf_segment_parameter(p2, d2, mf_mul_add(p1, t1, d1));
+            t1 = mf_segment_parameter(p1, d1, mf_mul_add(p2, t2, d2));
             keep(s, mf_mul_add(p1, t1, d1), mf_mul_add(p2, t2, d2), edge_feature(a, i, t1), edge_feature(b, j, t2));
         }
     }

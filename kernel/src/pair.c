@@ -276,19 +276,14 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
     to_world(rotation_a, position_a, normal, result);
 }
 
-// The hull's highest point along `axis`: the heights first (that loop vectorises), then their
-// maximum with four running maxima to overlap the latencies.
-static float highest_along(const mf_bank *bank, const mf_shape *shape, mf_vec3 axis)
+// The hull's lowest point along `axis`: the heights first (that loop vectorises), then their least.
+static float lowest_along(const mf_bank *bank, const mf_shape *shape, mf_vec3 axis)
 {
-    float height[MF_MAX_HULL_VERTICES], high[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
-    uint32_t n = shape->vertex_count, v = 0;
+    float height[MF_MAX_HULL_VERTICES];
     const float *x = bank->vertex_x + shape->vertex_first, *y = bank->vertex_y + shape->vertex_first;
     const float *z = bank->vertex_z + shape->vertex_first;
-    for (v = 0; v < n; ++v) height[v] = axis.x * x[v] + axis.y * y[v] + axis.z * z[v];
-    for (v = 0; v + 4 <= n; v += 4)
-        for (int k = 0; k < 4; ++k) high[k] = mf_maxf(high[k], height[v + (uint32_t)k]);
-    for (; v < n; ++v) high[0] = mf_maxf(high[0], height[v]);
-    return mf_maxf(mf_maxf(high[0], high[1]), mf_maxf(high[2], high[3]));
+    for (uint32_t v = 0; v < shape->vertex_count; ++v) height[v] = axis.x * x[v] + axis.y * y[v] + axis.z * z[v];
+    return mf_least(height, shape->vertex_count);
 }
 
 int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, float margin)
@@ -311,7 +306,7 @@ int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair
     mf_vec3 axis = mf_scale(between, 1.0f / length);
     // Each hull's extent along the axis, in its own frame: a's highest point, b's lowest.
     mf_vec3 axis_a = mf_mat3_mul_transposed(&rotation_a, axis), axis_b = mf_mat3_mul_transposed(&rotation_b, axis);
-    float high_a = highest_along(bank, a, axis_a), low_b = -highest_along(bank, b, mf_neg(axis_b));
+    float high_a = -lowest_along(bank, a, mf_neg(axis_a)), low_b = lowest_along(bank, b, axis_b);
     return low_b + mf_dot(axis, tb->p) - (high_a + mf_dot(axis, ta->p)) >= margin;
 }
 

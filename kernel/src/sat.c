@@ -198,16 +198,10 @@ static float cull_reach(const mf_axis_candidates *candidates, float linear_slop,
 // Each face plane's height over p, positive inside; returns the least.
 static float face_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap)
 {
-    // Two loops: the first vectorises (the planes are structure-of-arrays), the minimum does not,
-    // so it keeps four running minima to overlap their latencies.
-    uint32_t n = hull->face_count, f = 0;
-    for (f = 0; f < n; ++f)
+    // Two loops: the first vectorises (the planes are structure-of-arrays), the minimum does not.
+    for (uint32_t f = 0; f < hull->face_count; ++f)
         gap[f] = hull->offset[f] - (hull->normal_x[f] * p.x + hull->normal_y[f] * p.y + hull->normal_z[f] * p.z);
-    float least[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
-    for (f = 0; f + 4 <= n; f += 4)
-        for (int k = 0; k < 4; ++k) least[k] = mf_minf(least[k], gap[f + k]);
-    for (; f < n; ++f) least[0] = mf_minf(least[0], gap[f]);
-    return mf_minf(mf_minf(least[0], least[1]), mf_minf(least[2], least[3]));
+    return mf_least(gap, hull->face_count);
 }
 
 // The hull's edges with a face plane within `reach` of the point the gaps were measured from,
@@ -281,8 +275,8 @@ static mf_vec3 nearest_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 
         mf_vec3 from = mf_view_vertex(hull, loop[k]), to = mf_view_vertex(hull, loop[k + 1 < count ? k + 1 : 0]);
         mf_vec3 edge = mf_sub(to, from), offset = mf_sub(foot, from);
         outside |= mf_dot(mf_cross(edge, n), offset) > 0.0f; // the loop runs counter-clockwise about n
-        float t = mf_minf(1.0f, mf_maxf(0.0f, mf_dot(offset, edge) / mf_dot(edge, edge)));
-        mf_vec3 on_edge = mf_mul_add(from, t, edge), between = mf_sub(foot, on_edge);
+        mf_vec3 on_edge = mf_mul_add(from, mf_segment_parameter(from, edge, foot), edge);
+        mf_vec3 between = mf_sub(foot, on_edge);
         float distance2 = mf_dot(between, between);
         if (distance2 < nearest_distance2) {
             nearest_distance2 = distance2;

@@ -209,8 +209,8 @@ typedef struct mf_query_scratch {
 typedef mf_edge_query mf_edge_search_fn(const mf_pair_frame *frame);
 
 // The edge query of a pair that is not apart along a face and not two parallelepipeds, the same on
-// the scalar and the wide path: the edges culled where an overlap allows (sat.c), then the walk or
-// `all_pairs` as mf_edge_query_walks says, then the winner measured (mf_measure_edge_axis).
+// the scalar and the wide path: the edges culled to those that could rank (sat.c), then the walk
+// or `all_pairs` as mf_edge_query_walks says, then the winner measured (mf_measure_edge_axis).
 void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_edge_walk_fn *walk,
                             mf_edge_search_fn *all_pairs, const mf_query_scratch *scratch,
                             mf_axis_candidates *candidates);

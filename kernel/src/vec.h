@@ -30,6 +30,26 @@ static inline float mf_minf(float a, float b) { return a < b ? a : b; }
 static inline float mf_maxf(float a, float b) { return a > b ? a : b; }
 static inline int mf_is_finite3(mf_vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
 
+// The least of `count` values (infinity for none). Four running minima overlap their latencies: a
+// single chain of minima would wait 3-4 cycles a value. Exact, as any order of minima is.
+static inline float mf_least(const float *values, uint32_t count)
+{
+    float least[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+    uint32_t i = 0;
+    for (; i + 4 <= count; i += 4)
+        for (uint32_t k = 0; k < 4; ++k) least[k] = mf_minf(least[k], values[i + k]);
+    for (; i < count; ++i) least[0] = mf_minf(least[0], values[i]);
+    return mf_minf(mf_minf(least[0], least[1]), mf_minf(least[2], least[3]));
+}
+
+// Parameter of the point of segment p + s d nearest to x, clamped to [0, 1]; 0 for a point.
+static inline float mf_segment_parameter(mf_vec3 p, mf_vec3 d, mf_vec3 x)
+{
+    float length2 = mf_dot(d, d);
+    if (!(length2 > 0.0f)) return 0.0f;
+    return mf_minf(mf_maxf(mf_dot(mf_sub(x, p), d) / length2, 0.0f), 1.0f);
+}
+
 // Any finite non-zero quaternion to unit length; dividing by the largest component first keeps
 // the squares from overflowing or vanishing.
 static inline mf_quat mf_quat_normalize(mf_quat q)
