@@ -62,7 +62,7 @@ static void compare_walks(const test_pool *pool, uint32_t shape_override, uint32
         mf_mat3 rotation_a;
         mf_pair_frame frame = mf_frame_setup(pool->bank, &bodies, (mf_pair){0, 1}, scratch, 1, &a, &b, &rotation_a);
         if (mf_uses_projection(&a, &b)) continue;
-        mf_rotate_b_edges(&frame, scratch->b_normals, scratch->b_directions);
+        mf_rotate_b_edges(&frame, scratch->b_normal_rows, scratch->b_direction_rows);
         mf_edge_query all = mf_query_edges(&frame), walk = mf_edge_walk_scalar(&frame, scratch->b_face_vertex);
         ++walked;
         // Every ISA's build walks alike.

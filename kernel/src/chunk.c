@@ -25,8 +25,8 @@ static mf_pair_frame frame_from_bundle(const mf_bank *bank, const mf_bodies *bod
     for (uint32_t v = 0; v < b->vertex_count; ++v)
         scratch->b_vertices[v] = (mf_vec3){x[v * width], y[v * width], z[v * width]};
     if (for_edges) {
-        frame.b_normals = scratch->b_normals;
-        frame.b_directions = scratch->b_directions;
+        frame.b_normal_rows = scratch->b_normal_rows;
+        frame.b_direction_rows = scratch->b_direction_rows;
     }
     return frame;
 }

@@ -9,12 +9,12 @@
 
 // Per-pair working memory of the scalar path, sized for the largest hulls the bank accepts.
 typedef struct mf_pair_scratch {
-    mf_vec3 b_vertices[MF_MAX_HULL_VERTICES];  // b's vertices in a's frame
-    mf_vec3 a_vertices[MF_MAX_HULL_VERTICES];  // a's vertices in b's frame
-    mf_vec3 b_normals[MF_MAX_HULL_FACES];      // b's face normals in a's frame
-    mf_vec3 b_directions[MF_MAX_HULL_EDGES];   // b's edge directions in a's frame
-    uint32_t b_face_vertex[MF_MAX_HULL_FACES]; // the edge walk's vertex of a for each face of b
-    float a_face_gap[MF_MAX_HULL_FACES];       // the cull's common point below each face plane
+    mf_vec3 b_vertices[MF_MAX_HULL_VERTICES];      // b's vertices in a's frame
+    mf_vec3 a_vertices[MF_MAX_HULL_VERTICES];      // a's vertices in b's frame
+    float b_normal_rows[3 * MF_MAX_HULL_FACES];    // b's face normals in a's frame, rows x, y, z
+    float b_direction_rows[3 * MF_MAX_HULL_EDGES]; // b's edge directions in a's frame
+    uint32_t b_face_vertex[MF_MAX_HULL_FACES];     // the edge walk's vertex of a for each face of b
+    float a_face_gap[MF_MAX_HULL_FACES];           // the cull's common point below each face plane
     float b_face_gap[MF_MAX_HULL_FACES];
     // The cull stores kept edges while it loads gaps. Were the lists a multiple of 4 KB after the
     // gaps, the stores would look like the loads' addresses to the store buffer (4K aliasing) and
@@ -32,8 +32,8 @@ static inline mf_query_scratch mf_query_scratch_of(mf_pair_scratch *s)
                               .b_face_gap = s->b_face_gap,
                               .a_edges = s->a_edges,
                               .b_edges = s->b_edges,
-                              .b_normals = s->b_normals,
-                              .b_directions = s->b_directions};
+                              .b_normal_rows = s->b_normal_rows,
+                              .b_direction_rows = s->b_direction_rows};
 }
 
 // One pair's manifold, held until the chunk is written out in pair order.

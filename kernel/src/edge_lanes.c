@@ -74,11 +74,11 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
             uint32_t end = b_count - run < B_RUN ? b_count : run + B_RUN, found = 0;
             for (uint32_t k = run; k < end; ++k) {
                 uint32_t j = frame->b_edges != NULL ? frame->b_edges[k] : k;
-                mf_vec3w b_direction = splat3(frame->b_directions[j]);
+                mf_vec3w b_direction = splat3(mf_frame_b_direction(frame, j));
                 // As mf_edge_pair_crosses.
                 mf_floatw a0 = mf_dotw(b_direction, e.normal0), a1 = mf_dotw(b_direction, e.normal1);
-                mf_floatw b0 = mf_dotw(e.direction, splat3(frame->b_normals[b->edge_face0[j]]));
-                mf_floatw b1 = mf_dotw(e.direction, splat3(frame->b_normals[b->edge_face1[j]]));
+                mf_floatw b0 = mf_dotw(e.direction, splat3(mf_frame_b_normal(frame, b->edge_face0[j])));
+                mf_floatw b1 = mf_dotw(e.direction, splat3(mf_frame_b_normal(frame, b->edge_face1[j])));
                 mf_maskw crossing = mf_andw(mf_andw(mf_ltw(mf_mulw(a0, a1), zero), mf_ltw(mf_mulw(b0, b1), zero)),
                                             mf_gtw(mf_mulw(a0, b0), zero));
                 crossing_at[found] = k;
@@ -87,7 +87,7 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
             }
             for (uint32_t n = 0; n < found; ++n) {
                 uint32_t k = crossing_at[n], j = frame->b_edges != NULL ? frame->b_edges[k] : k;
-                mf_vec3w b_direction = splat3(frame->b_directions[j]);
+                mf_vec3w b_direction = splat3(mf_frame_b_direction(frame, j));
                 mf_floatw a0 = mf_dotw(b_direction, e.normal0);
 
                 // As mf_edge_pair_measure.

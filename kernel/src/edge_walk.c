@@ -132,7 +132,7 @@ static void add(crossings *c, const mf_pair_frame *frame, uint32_t i, uint32_t j
     mf_vec3 between = mf_sub(frame->b_vertices[b->edge_vertex0[j]], mf_view_vertex(a, a->edge_vertex0[i]));
     uint32_t k = c->count++;
     put(c->a_direction, k, (mf_vec3){a->edge_x[i], a->edge_y[i], a->edge_z[i]});
-    put(c->b_direction, k, frame->b_directions[j]);
+    put(c->b_direction, k, mf_frame_b_direction(frame, j));
     put(c->between, k, between);
     c->sign[k] = a0 > 0.0f ? 1.0f : -1.0f;
     c->edge_a[k] = i;
@@ -176,8 +176,8 @@ static uint64_t crossing_bits(const mf_hull_view *a, uint32_t first, uint32_t co
 static uint32_t walk(const mf_pair_frame *frame, uint32_t j, uint32_t v, crossings *found)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
-    b_edge e = {splat3(frame->b_normals[b->edge_face0[j]]), splat3(frame->b_normals[b->edge_face1[j]]),
-                splat3(frame->b_directions[j])};
+    b_edge e = {splat3(mf_frame_b_normal(frame, b->edge_face0[j])), splat3(mf_frame_b_normal(frame, b->edge_face1[j])),
+                splat3(mf_frame_b_direction(frame, j))};
     uint32_t entry = NO_ENTRY; // the fan entry of the edge the walk came in by
     // An arc shorter than half a great circle crosses each of a's edges at most once.
     for (uint32_t step = 0; step <= a->edge_count; ++step) {
@@ -191,7 +191,7 @@ static uint32_t walk(const mf_pair_frame *frame, uint32_t j, uint32_t v, crossin
         }
         if (exit == NO_ENTRY) return v;
         uint32_t i = a->fan_edge[exit];
-        add(found, frame, i, j, mf_dot(frame->b_directions[j], mf_view_normal(a, a->edge_face0[i])));
+        add(found, frame, i, j, mf_dot(mf_frame_b_direction(frame, j), mf_view_normal(a, a->edge_face0[i])));
         entry = a->fan_twin[exit];
         v = a->fan_other[exit];
     }
@@ -202,10 +202,11 @@ static uint32_t walk(const mf_pair_frame *frame, uint32_t j, uint32_t v, crossin
 static void try_every_edge(const mf_pair_frame *frame, uint32_t j, crossings *found)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
-    mf_vec3 normal0 = frame->b_normals[b->edge_face0[j]], normal1 = frame->b_normals[b->edge_face1[j]];
+    mf_vec3 normal0 = mf_frame_b_normal(frame, b->edge_face0[j]), normal1 = mf_frame_b_normal(frame, b->edge_face1[j]);
     for (uint32_t i = 0; i < a->edge_count; ++i) {
         float a0;
-        if (mf_edge_pair_crosses(a, i, normal0, normal1, frame->b_directions[j], &a0)) add(found, frame, i, j, a0);
+        if (mf_edge_pair_crosses(a, i, normal0, normal1, mf_frame_b_direction(frame, j), &a0))
+            add(found, frame, i, j, a0);
     }
 }
 
@@ -228,11 +229,11 @@ mf_edge_query MF_NAMED(mf_edge_walk, MF_WIDE_NAME)(const mf_pair_frame *frame, u
             from = to;
             to = b->edge_face0[j];
         }
-        if (face_vertex[from] == NO_VERTEX) face_vertex[from] = climb(a, last, mf_neg(frame->b_normals[from]));
+        if (face_vertex[from] == NO_VERTEX) face_vertex[from] = climb(a, last, mf_neg(mf_frame_b_normal(frame, from)));
         uint32_t end = walk(frame, j, face_vertex[from], &found);
         // The walk must end in the region of the arc's far end; a region already placed needs no
         // check.
-        mf_vec3 far = mf_neg(frame->b_normals[to]);
+        mf_vec3 far = mf_neg(mf_frame_b_normal(frame, to));
         if (end == NO_VERTEX || (end != face_vertex[to] && !supports(a, end, far))) {
             try_every_edge(frame, j, &found);
             end = climb(a, face_vertex[from], far);

@@ -59,8 +59,8 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
                            .b = b,
                            .b_vertices = scratch->b_vertices,
                            .a_vertices = scratch->a_vertices,
-                           .b_normals = scratch->b_normals,
-                           .b_directions = scratch->b_directions};
+                           .b_normal_rows = scratch->b_normal_rows,
+                           .b_direction_rows = scratch->b_direction_rows};
     frame.rotation = mf_mat3_relative(rotation_a, &rotation_b);
     frame.translation = mf_mat3_mul_transposed(rotation_a, mf_sub(tb->p, ta->p));
     move_vertices(b, &frame.rotation, frame.translation, 0, scratch->stage, scratch->b_vertices);

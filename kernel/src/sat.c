@@ -41,8 +41,9 @@ mf_edge_query mf_query_edges(const mf_pair_frame *frame)
             uint32_t j = frame->b_edges != NULL ? frame->b_edges[k] : k;
             mf_vec3 axis;
             float separation;
-            if (edge_pair_axis(frame, i, j, frame->b_normals[b->edge_face0[j]], frame->b_normals[b->edge_face1[j]],
-                               frame->b_directions[j], &axis, &separation) &&
+            if (edge_pair_axis(frame, i, j, mf_frame_b_normal(frame, b->edge_face0[j]),
+                               mf_frame_b_normal(frame, b->edge_face1[j]), mf_frame_b_direction(frame, j), &axis,
+                               &separation) &&
                 separation > best.separation)
                 best = (mf_edge_query){separation, i, j, axis};
         }
@@ -323,22 +324,46 @@ static void cull_around_support(const mf_pair_frame *frame, const mf_axis_candid
     keep_edges_near_points(frame, candidates, linear_slop, apart, least_a, least_b, scratch, culled);
 }
 
-void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *directions)
+// Rows x, y, z of n vectors rotated by m into rows `stride` apart (as mf_mat3_mul). `restrict`
+// lets the compiler vectorise.
+static void rotate_rows(const float *restrict x, const float *restrict y, const float *restrict z, uint32_t n,
+                        const mf_mat3 *m, float *restrict out_x, float *restrict out_y, float *restrict out_z)
+{
+    const mf_vec3 r0 = m->row[0], r1 = m->row[1], r2 = m->row[2];
+    for (uint32_t v = 0; v < n; ++v) {
+        out_x[v] = r0.x * x[v] + r0.y * y[v] + r0.z * z[v];
+        out_y[v] = r1.x * x[v] + r1.y * y[v] + r1.z * z[v];
+        out_z[v] = r2.x * x[v] + r2.y * y[v] + r2.z * z[v];
+    }
+}
+
+static inline void put_row(float *rows, uint32_t stride, uint32_t i, mf_vec3 v)
+{
+    rows[i] = v.x;
+    rows[stride + i] = v.y;
+    rows[2 * stride + i] = v.z;
+}
+
+void mf_rotate_b_edges(const mf_pair_frame *frame, float *normal_rows, float *direction_rows)
 {
     const mf_hull_view *b = frame->b;
     const mf_mat3 *r = &frame->rotation;
-    if (frame->b_edges == NULL) {
-        for (uint32_t f = 0; f < b->face_count; ++f) normals[f] = mf_mat3_mul(r, mf_view_normal(b, f));
-        for (uint32_t e = 0; e < b->edge_count; ++e)
-            directions[e] = mf_mat3_mul(r, (mf_vec3){b->edge_x[e], b->edge_y[e], b->edge_z[e]});
+    // Hulls within the wide limits rotate all their rows in lanes, which costs less than rotating
+    // the kept ones one by one; larger hulls keep few of their many edges.
+    if (frame->b_edges == NULL || b->edge_rows != NULL) {
+        rotate_rows(b->normal_x, b->normal_y, b->normal_z, b->face_count, r, normal_rows,
+                    normal_rows + MF_MAX_HULL_FACES, normal_rows + 2 * MF_MAX_HULL_FACES);
+        rotate_rows(b->edge_x, b->edge_y, b->edge_z, b->edge_count, r, direction_rows,
+                    direction_rows + MF_MAX_HULL_EDGES, direction_rows + 2 * MF_MAX_HULL_EDGES);
         return;
     }
     // Kept edges share faces, but rotating a face twice costs less than remembering which were.
     for (uint32_t k = 0; k < frame->b_edge_count; ++k) {
         uint32_t e = frame->b_edges[k], f0 = b->edge_face0[e], f1 = b->edge_face1[e];
-        normals[f0] = mf_mat3_mul(r, mf_view_normal(b, f0));
-        normals[f1] = mf_mat3_mul(r, mf_view_normal(b, f1));
-        directions[e] = mf_mat3_mul(r, (mf_vec3){b->edge_x[e], b->edge_y[e], b->edge_z[e]});
+        put_row(normal_rows, MF_MAX_HULL_FACES, f0, mf_mat3_mul(r, mf_view_normal(b, f0)));
+        put_row(normal_rows, MF_MAX_HULL_FACES, f1, mf_mat3_mul(r, mf_view_normal(b, f1)));
+        put_row(direction_rows, MF_MAX_HULL_EDGES, e,
+                mf_mat3_mul(r, (mf_vec3){b->edge_x[e], b->edge_y[e], b->edge_z[e]}));
     }
 }
 
@@ -352,7 +377,7 @@ void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_ed
     float deep = -0.1f * mf_minf(frame->a->shape->inner_radius, frame->b->shape->inner_radius);
     if (!(faces < deep && cull_around_centroids(frame, c, linear_slop, scratch, &culled)))
         cull_around_support(frame, c, linear_slop, scratch, &culled);
-    mf_rotate_b_edges(&culled, scratch->b_normals, scratch->b_directions);
+    mf_rotate_b_edges(&culled, scratch->b_normal_rows, scratch->b_direction_rows);
     c->edge = mf_edge_query_walks(&culled) ? walk(&culled, scratch->face_vertex) : all_pairs(&culled);
     mf_measure_edge_axis(frame, c);
 }

@@ -10,17 +10,30 @@
 // One pair seen from body a: b's geometry moved into a's frame where the queries need it.
 typedef struct mf_pair_frame {
     const mf_hull_view *a, *b;
-    mf_mat3 rotation;            // b -> a
-    mf_vec3 translation;         // b's origin in a's frame
-    const mf_vec3 *b_vertices;   // b's vertices in a's frame
-    const mf_vec3 *a_vertices;   // a's vertices in b's frame
-    const mf_vec3 *b_normals;    // b's face normals in a's frame
-    const mf_vec3 *b_directions; // b's edge directions in a's frame
+    mf_mat3 rotation;          // b -> a
+    mf_vec3 translation;       // b's origin in a's frame
+    const mf_vec3 *b_vertices; // b's vertices in a's frame
+    const mf_vec3 *a_vertices; // a's vertices in b's frame
+    // b's face normals and edge directions in a's frame, as rows x, y, z of MF_MAX_HULL_FACES and
+    // MF_MAX_HULL_EDGES entries (mf_frame_b_normal, mf_frame_b_direction): rows rotate in lanes.
+    const float *b_normal_rows, *b_direction_rows;
     // The edges the edge query tries (culled: mf_query_edges_of_pair), ascending; NULL: all of them.
     // The walk tries all of a's: it crosses a's whole Gauss map.
     const uint16_t *a_edges, *b_edges;
     uint32_t a_edge_count, b_edge_count;
 } mf_pair_frame;
+
+static inline mf_vec3 mf_frame_b_normal(const mf_pair_frame *frame, uint32_t face)
+{
+    const float *rows = frame->b_normal_rows;
+    return (mf_vec3){rows[face], rows[MF_MAX_HULL_FACES + face], rows[2 * MF_MAX_HULL_FACES + face]};
+}
+
+static inline mf_vec3 mf_frame_b_direction(const mf_pair_frame *frame, uint32_t edge)
+{
+    const float *rows = frame->b_direction_rows;
+    return (mf_vec3){rows[edge], rows[MF_MAX_HULL_EDGES + edge], rows[2 * MF_MAX_HULL_EDGES + edge]};
+}
 
 typedef enum mf_axis_kind { MF_AXIS_FACE_A, MF_AXIS_FACE_B, MF_AXIS_EDGES } mf_axis_kind;
 
@@ -199,10 +212,10 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *candid
 
 // Scratch of the queries, an entry per face, vertex or edge of the hull named.
 typedef struct mf_query_scratch {
-    uint32_t *face_vertex;             // b's faces, for the walk
-    float *a_face_gap, *b_face_gap;    // the common point's distance to each face plane (the cull)
-    uint16_t *a_edges, *b_edges;       // the edges kept for the edge query
-    mf_vec3 *b_normals, *b_directions; // what the frame's point to, filled for b's kept edges
+    uint32_t *face_vertex;                   // b's faces, for the walk
+    float *a_face_gap, *b_face_gap;          // the common point's distance to each face plane (the cull)
+    uint16_t *a_edges, *b_edges;             // the edges kept for the edge query
+    float *b_normal_rows, *b_direction_rows; // what the frame's point to (mf_rotate_b_edges)
 } mf_query_scratch;
 
 // An all-pairs edge search: mf_query_edges, or its build in lanes (edge_lanes.h).
@@ -215,9 +228,9 @@ void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_ed
                             mf_edge_search_fn *all_pairs, const mf_query_scratch *scratch,
                             mf_axis_candidates *candidates);
 
-// b's edge directions in a's frame, and its face normals, for the frame's b_edges (NULL: all) and
-// their faces, into `normals` and `directions` (what the frame's b_normals, b_directions point to).
-void mf_rotate_b_edges(const mf_pair_frame *frame, mf_vec3 *normals, mf_vec3 *directions);
+// b's edge directions in a's frame, and its face normals, at least for the frame's b_edges (NULL:
+// all) and their faces, into rows (what the frame's b_normal_rows, b_direction_rows point to).
+void mf_rotate_b_edges(const mf_pair_frame *frame, float *normal_rows, float *direction_rows);
 
 // Runs the three queries of the pair; returns 0 if it is apart by the margin or more. `faces` is
 // mf_query_faces or a build of it in lanes; `walk` serves hulls that walk (mf_edge_query_walks).
