@@ -5,7 +5,6 @@
 #include "vec.h"
 
 #include <assert.h>
-#include <stdlib.h>
 #include <string.h>
 
 // Hulls beyond the bundle limit take the per-pair path (lanes across faces and edges), which
@@ -27,10 +26,22 @@ static void cut_bundles(mf_bins *bins, uint32_t from, uint32_t to, uint32_t widt
     }
 }
 
-static int compare_u64(const void *a, const void *b)
+// groups[0, count) into `sorted` by their 16-bit cost, ties in index order: a least-significant
+// byte radix sort, two stable passes (a chunk has up to a thousand groups, where qsort cost more
+// than the binning around it).
+static void sort_by_cost(const uint16_t *cost, uint32_t count, uint32_t *by_low_byte, uint32_t *sorted)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : (x > y);
+    uint32_t low[257] = {0}, high[257] = {0};
+    for (uint32_t g = 0; g < count; ++g) {
+        ++low[(cost[g] & 0xff) + 1];
+        ++high[(cost[g] >> 8) + 1];
+    }
+    for (uint32_t d = 0; d < 256; ++d) {
+        low[d + 1] += low[d];
+        high[d + 1] += high[d];
+    }
+    for (uint32_t g = 0; g < count; ++g) by_low_byte[low[cost[g] & 0xff]++] = g;
+    for (uint32_t k = 0; k < count; ++k) sorted[high[cost[by_low_byte[k]] >> 8]++] = by_low_byte[k];
 }
 
 static uint32_t hash_key(uint64_t key)
@@ -68,8 +79,8 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
             bins->group_projection[groups] =
                 bank->shapes[shape_a].parallelepiped && bank->shapes[shape_b].parallelepiped;
             const mf_shape *a = &bank->shapes[shape_a], *b = &bank->shapes[shape_b];
-            uint64_t cost = (uint64_t)a->face_count * b->vertex_count + (uint64_t)b->face_count * a->vertex_count;
-            bins->group_by_cost[groups] = cost << 32 | groups;
+            uint32_t cost = a->face_count * b->vertex_count + b->face_count * a->vertex_count;
+            bins->group_cost[groups] = (uint16_t)(cost < UINT16_MAX ? cost : UINT16_MAX);
             ++groups;
         }
         uint32_t g = bins->slot_group[slot];
@@ -86,10 +97,10 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
         if (bins->group_projection[g]) projection_leftovers += bins->group_count[g] % width;
     }
     // Leftovers go in order of their face-query cost, so a mixed bundle's lanes pad to similar sizes.
-    qsort(bins->group_by_cost, groups, sizeof(uint64_t), compare_u64);
+    sort_by_cost(bins->group_cost, groups, bins->group_sort_scratch, bins->group_by_cost);
     uint32_t uniform_at = 0, mixed_at[2] = {uniform_total + projection_leftovers, uniform_total};
     for (uint32_t rank = 0; rank < groups; ++rank) {
-        uint32_t g = (uint32_t)bins->group_by_cost[rank];
+        uint32_t g = bins->group_by_cost[rank];
         uint32_t full = bins->group_count[g] / width * width;
         uint32_t projection = bins->group_projection[g];
         bins->group_uniform_at[g] = uniform_at;

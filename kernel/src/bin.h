@@ -33,7 +33,8 @@ typedef struct mf_bins {
     uint32_t group_count[MF_CHUNK_PAIRS], group_placed[MF_CHUNK_PAIRS], group_projection[MF_CHUNK_PAIRS];
     uint32_t group_uniform_at[MF_CHUNK_PAIRS], group_mixed_at[MF_CHUNK_PAIRS];
     uint32_t pair_group[MF_CHUNK_PAIRS];
-    uint64_t group_by_cost[MF_CHUNK_PAIRS]; // face-query cost << 32 | group
+    uint16_t group_cost[MF_CHUNK_PAIRS]; // the face queries' cost, a proxy of the lanes' padding
+    uint32_t group_by_cost[MF_CHUNK_PAIRS], group_sort_scratch[MF_CHUNK_PAIRS];
 } mf_bins;
 
 // Bins pairs[subset[i]] for i < count (count <= MF_CHUNK_PAIRS; subset NULL: pairs[0, count))
