@@ -4,6 +4,8 @@
 #include "bank.h"
 #include "vec.h"
 
+#include <simde/x86/sse2.h>
+
 #include <assert.h>
 #include <string.h>
 
@@ -125,32 +127,66 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
     cut_bundles(bins, uniform_total + projection_leftovers, mixed_at[0], width, 0, 0);
 }
 
-// Copies `own` rows of one component into a lane of the table and pads it to `padded` rows.
-// The padding is the component's first row (`pad_with_first`) or the value `pad`.
-static void copy_block(float **table, const float **src, uint32_t width, uint32_t own, uint32_t padded, float pad,
-                       int pad_with_first)
+// Rows [0, padded) of one component into four lanes of a bundle table (`out`: the first of them
+// in the component's first row): four rows at a time, each lane's four values loaded as one
+// vector and the block transposed so that each row's four lanes store as one. Rows a lane lacks
+// take its first row's value (`pad_with_first`) or `pad`, blended in: a load may run up to three
+// values past a lane's own rows, which stays within its shape's rows (the next component, or the
+// edge rows after the last).
+static void copy_component(float *out, uint32_t width, const float *const src[4], const uint32_t own[4],
+                           uint32_t padded, int pad_with_first, float pad)
 {
-    float *out = *table;
-    const float *in = *src;
-    for (uint32_t i = 0; i < own; ++i) out[(size_t)i * width] = in[i];
-    float fill = pad_with_first ? in[0] : pad;
-    for (uint32_t i = own; i < padded; ++i) out[(size_t)i * width] = fill;
-    *table += (size_t)padded * width;
-    *src += own;
+    static const int32_t keep_lanes[5][4] = {
+        {0, 0, 0, 0}, {-1, 0, 0, 0}, {-1, -1, 0, 0}, {-1, -1, -1, 0}, {-1, -1, -1, -1}};
+    simde__m128 fill[4];
+    for (int k = 0; k < 4; ++k) fill[k] = simde_mm_set1_ps(pad_with_first ? src[k][0] : pad);
+    for (uint32_t r = 0; r < padded; r += 4) {
+        simde__m128 v[4];
+        for (int k = 0; k < 4; ++k) {
+            uint32_t have = own[k] > r ? own[k] - r : 0;
+            if (have >= 4) {
+                v[k] = simde_mm_loadu_ps(src[k] + r);
+                continue;
+            }
+            simde__m128 keep = simde_mm_castsi128_ps(simde_mm_loadu_si128((const simde__m128i *)keep_lanes[have]));
+            simde__m128 loaded = have > 0 ? simde_mm_loadu_ps(src[k] + r) : fill[k];
+            v[k] = simde_mm_or_ps(simde_mm_and_ps(keep, loaded), simde_mm_andnot_ps(keep, fill[k]));
+        }
+        SIMDE_MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
+        for (uint32_t i = 0; i < 4 && r + i < padded; ++i) simde_mm_storeu_ps(out + (size_t)(r + i) * width, v[i]);
+    }
 }
 
-// Copies one lane's rows into a bundle table laid out for `counts`, padding what the lane lacks:
-// vertex 0 repeated (it changes no support), faces with zero normal and infinite offset (they
-// never separate).
-static void fill_lane(float *table, uint32_t width, uint32_t lane, mf_rows counts, const mf_bank *bank, uint32_t shape)
+// Lanes l0 .. l0 + 3 of a bundle table laid out for `counts`, padding what a lane lacks: vertex 0
+// repeated (it changes no support), faces with zero normal and infinite offset (they never
+// separate). Parallelepipeds' edge directions only where the bundle projects onto them.
+static void fill_lanes(float *table, uint32_t width, uint32_t l0, mf_rows counts, const mf_bank *bank,
+                       const uint32_t *shapes, int projection)
 {
-    const mf_shape *s = &bank->shapes[shape];
-    const float *src = bank->rows + s->rows_first;
-    float *out = table + lane;
-    for (uint32_t c = 0; c < 3; ++c) copy_block(&out, &src, width, s->vertex_count, counts.vertices, 0.0f, 1);
-    for (uint32_t c = 0; c < 4; ++c)
-        copy_block(&out, &src, width, s->face_count, counts.faces, c == 3 ? INFINITY : 0.0f, 0);
-    copy_block(&out, &src, width, MF_DIRECTION_ROWS, MF_DIRECTION_ROWS, 0.0f, 0);
+    const float *rows[4];
+    uint32_t vertices[4], faces[4],
+        directions[4] = {MF_DIRECTION_ROWS, MF_DIRECTION_ROWS, MF_DIRECTION_ROWS, MF_DIRECTION_ROWS};
+    for (int k = 0; k < 4; ++k) {
+        const mf_shape *s = &bank->shapes[shapes[l0 + (uint32_t)k]];
+        rows[k] = bank->rows + s->rows_first;
+        vertices[k] = s->vertex_count;
+        faces[k] = s->face_count;
+    }
+    const float *src[4];
+    for (uint32_t c = 0; c < 3; ++c) {
+        for (int k = 0; k < 4; ++k) src[k] = rows[k] + c * vertices[k];
+        copy_component(table + (size_t)mf_row_vertex(counts, c, 0) * width + l0, width, src, vertices, counts.vertices,
+                       1, 0.0f);
+    }
+    for (uint32_t c = 0; c < 4; ++c) {
+        for (int k = 0; k < 4; ++k) src[k] = rows[k] + 3 * vertices[k] + c * faces[k];
+        copy_component(table + (size_t)mf_row_face(counts, c, 0) * width + l0, width, src, faces, counts.faces, 0,
+                       c == 3 ? INFINITY : 0.0f);
+    }
+    if (!projection) return;
+    for (int k = 0; k < 4; ++k) src[k] = rows[k] + 3 * vertices[k] + 4 * faces[k];
+    copy_component(table + (size_t)mf_row_direction(counts, 0, 0) * width + l0, width, src, directions,
+                   MF_DIRECTION_ROWS, 0, 0.0f);
 }
 
 static mf_rows shape_rows(const mf_bank *bank, uint32_t shape)
@@ -160,7 +196,7 @@ static mf_rows shape_rows(const mf_bank *bank, uint32_t shape)
 }
 
 static mf_bundle_hull assemble_hull(const mf_bank *bank, const uint32_t *shapes, uint32_t width, int uniform,
-                                    float *table)
+                                    int projection, float *table)
 {
     if (uniform) {
         const mf_shape *s = &bank->shapes[shapes[0]];
@@ -172,7 +208,8 @@ static mf_bundle_hull assemble_hull(const mf_bank *bank, const uint32_t *shapes,
         if (own.vertices > counts.vertices) counts.vertices = own.vertices;
         if (own.faces > counts.faces) counts.faces = own.faces;
     }
-    for (uint32_t l = 0; l < width; ++l) fill_lane(table, width, l, counts, bank, shapes[l]);
+    assert(width % 4 == 0);
+    for (uint32_t l = 0; l < width; l += 4) fill_lanes(table, width, l, counts, bank, shapes, projection);
     return (mf_bundle_hull){table, 0, counts};
 }
 
@@ -190,7 +227,8 @@ mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const
                                             qb.x, qb.y, qb.z, qb.w, tb->p.x, tb->p.y, tb->p.z};
         for (uint32_t k = 0; k < MF_POSE_ROWS; ++k) tables->pose[k * width + l] = values[k];
     }
-    return (mf_bundle){assemble_hull(bank, shapes_a, width, plan->uniform, tables->a),
-                       assemble_hull(bank, shapes_b, width, plan->uniform, tables->b), tables->pose,
+    int projection = (int)plan->projection;
+    return (mf_bundle){assemble_hull(bank, shapes_a, width, plan->uniform, projection, tables->a),
+                       assemble_hull(bank, shapes_b, width, plan->uniform, projection, tables->b), tables->pose,
                        (int)plan->projection};
 }
