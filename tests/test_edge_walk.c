@@ -79,8 +79,9 @@ static void compare_walks(const test_pool *pool, uint32_t shape_override, uint32
             ++identical;
             continue;
         }
-        float faces = fmaxf(mf_query_faces(&a, frame.b_vertices, b.vertex_count, INFINITY).separation,
-                            mf_query_faces(&b, frame.a_vertices, a.vertex_count, INFINITY).separation);
+        mf_face_other other_b = mf_face_other_of(&frame, 0), other_a = mf_face_other_of(&frame, 1);
+        float faces =
+            fmaxf(mf_query_faces(&a, &other_b, INFINITY).separation, mf_query_faces(&b, &other_a, INFINITY).separation);
         float best_all = fmaxf(faces, all.separation), best_walk = fmaxf(faces, walk.separation);
         float tolerance = 1e-5f * (a.shape->radius + b.shape->radius + fabsf(best_all));
         CHECKF(walk.separation <= all.separation && best_walk >= best_all - tolerance,

@@ -33,6 +33,8 @@ uint32_t mf_bank_shape_count(const mf_bank *bank) { return bank != NULL ? bank->
 
 // Grows every array of one group to hold `needed` elements. On failure the arrays that did grow
 // keep their new size, which is harmless: the group's capacity only changes when all succeeded.
+// Every array has MF_BANK_PAD zeros past its capacity, and zeros in the capacity not yet used:
+// a register loaded at a shape's last elements stays in the allocation and reads no garbage.
 static int grow_group(void **arrays[], const size_t element_sizes[], int array_count, uint32_t *capacity,
                       uint32_t needed)
 {
@@ -40,8 +42,10 @@ static int grow_group(void **arrays[], const size_t element_sizes[], int array_c
     uint32_t new_capacity = *capacity < 64 ? 64 : *capacity;
     while (new_capacity < needed) new_capacity = new_capacity > UINT32_MAX / 2 ? needed : new_capacity * 2;
     for (int i = 0; i < array_count; ++i) {
-        void *grown = realloc(*arrays[i], (size_t)new_capacity * element_sizes[i]);
+        void *grown = realloc(*arrays[i], ((size_t)new_capacity + MF_BANK_PAD) * element_sizes[i]);
         if (grown == NULL) return 0;
+        memset((char *)grown + (size_t)*capacity * element_sizes[i], 0,
+               ((size_t)new_capacity + MF_BANK_PAD - *capacity) * element_sizes[i]);
         *arrays[i] = grown;
     }
     *capacity = new_capacity;
@@ -380,6 +384,10 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         s.inner_radius = fminf(s.inner_radius, bank->offset[f] - mf_dot(normal, s.centroid));
     }
     s.inner_radius = fmaxf(0.0f, s.inner_radius * (1.0f - 1e-5f));
+    s.outer_radius = 0.0f;
+    for (uint32_t i = 0; i < vertex_count; ++i)
+        s.outer_radius = fmaxf(s.outer_radius, mf_length(mf_sub(poly->vertices[i], s.centroid)));
+    s.outer_radius *= 1.0f + 1e-5f;
     find_parallelepiped(bank, &s);
     bank->shapes[bank->shape_count] = s;
     write_fans(bank, bank->shape_count);

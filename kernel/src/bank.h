@@ -12,6 +12,7 @@ typedef struct mf_shape {
     float volume;
     float radius;
     float inner_radius; // the centroid's distance to the nearest face plane: a ball that fits inside
+    float outer_radius; // the centroid's distance to the farthest vertex: a ball that holds the hull
     uint32_t input_points, welded_points, merged_facets;
     uint32_t rows_first;      // into the bank's rows; UINT32_MAX when the hull is too large for the wide pass
     uint32_t edge_rows_first; // its edge rows (rows.h), after the bundle rows
@@ -29,6 +30,9 @@ typedef struct mf_shape {
     uint16_t box_edge[8][3];
     uint8_t box_direction[3];
 } mf_shape;
+
+// Elements every bank array keeps past its end (bank.c), a register's worth.
+#define MF_BANK_PAD 16
 
 struct mf_bank {
     mf_shape *shapes;

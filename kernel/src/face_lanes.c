@@ -1,7 +1,9 @@
-// The face query of one pair with lanes across the hull's faces: W face planes loaded once, every
-// vertex of the other hull broadcast against them, so the cost is F * V / W. Each lane takes the
-// minimum in the order mf_query_faces does and the faces are then scanned in order with its
-// early out, so the answer is the scalar one bit for bit.
+// The face query of one pair with lanes across the hull's faces. The heights of the other hull's
+// centroid over every face plane come first, W at a time; only faces within the reach of the
+// highest can be the best (mf_face_reach), a handful, and those are measured W at a time, every
+// vertex of the other hull broadcast against them. Each lane takes the minimum as mf_query_faces
+// does and the candidates are then scanned in order with its early out, so the answer is the
+// scalar one bit for bit.
 #include "face_lanes.h"
 #include "wide.h"
 
@@ -10,47 +12,101 @@
 
 enum { W = MF_WIDE_WIDTH };
 
-mf_face_query MF_NAMED(mf_face_lanes, MF_WIDE_NAME)(const mf_hull_view *hull, const mf_vec3 *other_vertices,
-                                                    uint32_t other_count, float margin)
+// Every face's height of `centroid` into `height` (as mf_face_height), -infinity in the last
+// register's lanes past the faces; returns the highest. Registers load past a shape's last face
+// within the bank's padding (MF_BANK_PAD).
+static float face_heights(const mf_hull_view *hull, mf_vec3 centroid, float *height)
 {
+    mf_vec3w c = {mf_splatw(centroid.x), mf_splatw(centroid.y), mf_splatw(centroid.z)};
+    mf_floatw highest = mf_splatw(-INFINITY);
+    _Alignas(64) static const int32_t lane_index[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    mf_floatw lane = mf_int_to_floatw(lane_index);
+    for (uint32_t f = 0; f < hull->face_count; f += W) {
+        mf_vec3w normal = {mf_loaduw(hull->normal_x + f), mf_loaduw(hull->normal_y + f), mf_loaduw(hull->normal_z + f)};
+        mf_floatw h = mf_subw(mf_dotw(normal, c), mf_loaduw(hull->offset + f));
+        h = mf_selectw(mf_ltw(lane, mf_splatw((float)(hull->face_count - f))), h, mf_splatw(-INFINITY));
+        mf_storeuw(height + f, h);
+        highest = mf_maxw(highest, h);
+    }
+    return mf_max_acrossw(highest);
+}
+
+// The faces' support of the other hull, W faces in lanes: each lane's least projection of its
+// vertices. A lane's separation only falls as vertices come: once every face is below `best`, none
+// can beat it (a later face never wins a tie) or end the search (the best is never above the
+// margin here), and the rest of the vertices can go.
+static mf_floatw support_of(mf_vec3w normal, mf_floatw offset, const mf_face_other *other, float best)
+{
+    mf_floatw support = mf_splatw(INFINITY), best_so_far = mf_splatw(best);
+    for (uint32_t i = 0; i < other->count; ++i) {
+        mf_vec3 v = other->vertices[i];
+        mf_vec3w vertex = {mf_splatw(v.x), mf_splatw(v.y), mf_splatw(v.z)};
+        support = mf_minw(support, mf_dotw(normal, vertex));
+        if ((i & 3) == 3 && mf_allw(mf_ltw(mf_subw(support, offset), best_so_far))) break;
+    }
+    return support;
+}
+
+mf_face_query MF_NAMED(mf_face_lanes, MF_WIDE_NAME)(const mf_hull_view *hull, const mf_face_other *other, float margin)
+{
+    float height[MF_MAX_HULL_FACES + W];
+    uint32_t live_bits[MF_MAX_HULL_FACES / W + 1];
+    mf_floatw lowest = mf_splatw(face_heights(hull, other->centroid, height) - other->reach);
+    uint32_t blocks = (hull->face_count + W - 1) / W, live = 0, live_blocks = 0;
+    for (uint32_t k = 0; k < blocks; ++k) {
+        live_bits[k] = mf_lane_bitsw(mf_gew(mf_loaduw(height + k * W), lowest));
+        live += (uint32_t)__builtin_popcount(live_bits[k]);
+        live_blocks += live_bits[k] != 0;
+    }
+
     mf_face_query best = {-INFINITY, 0};
-    MF_ALIGNED_LANES(normal_x);
-    MF_ALIGNED_LANES(normal_y);
-    MF_ALIGNED_LANES(normal_z);
-    MF_ALIGNED_LANES(offsets);
     MF_ALIGNED_LANES(supports);
-    for (uint32_t first = 0; first < hull->face_count; first += W) {
-        mf_vec3w normal;
-        mf_floatw offset;
-        if (first + W <= hull->face_count) {
-            normal = (mf_vec3w){mf_loaduw(hull->normal_x + first), mf_loaduw(hull->normal_y + first),
-                                mf_loaduw(hull->normal_z + first)};
-            offset = mf_loaduw(hull->offset + first);
-        } else { // the last faces, padded: no load past the shape's planes
-            for (uint32_t l = 0; l < W; ++l) {
-                uint32_t f = first + l < hull->face_count ? first + l : first;
+    if ((live + W - 1) / W + 1 < live_blocks) {
+        // Faces in reach spread over more registers than they fill: gather them into registers of
+        // their own, in order, where that saves two registers' vertex loops or more (the copy
+        // costs about one).
+        uint16_t candidate[MF_MAX_HULL_FACES];
+        uint32_t count = 0;
+        for (uint32_t k = 0; k < blocks; ++k)
+            for (uint32_t bits = live_bits[k]; bits != 0; bits &= bits - 1)
+                candidate[count++] = (uint16_t)(k * W + (uint32_t)__builtin_ctz(bits));
+        MF_ALIGNED_LANES(normal_x);
+        MF_ALIGNED_LANES(normal_y);
+        MF_ALIGNED_LANES(normal_z);
+        MF_ALIGNED_LANES(offsets);
+        for (uint32_t first = 0; first < count; first += W) {
+            uint32_t lanes = count - first < W ? count - first : W;
+            for (uint32_t l = 0; l < W; ++l) { // lanes past the candidates: no face, never above the best
+                uint32_t f = candidate[first + (l < lanes ? l : 0)];
                 normal_x[l] = hull->normal_x[f], normal_y[l] = hull->normal_y[f], normal_z[l] = hull->normal_z[f];
-                offsets[l] = first + l < hull->face_count ? hull->offset[f] : INFINITY;
+                offsets[l] = l < lanes ? hull->offset[f] : INFINITY;
             }
-            normal = mf_load3w(normal_x, normal_y, normal_z);
-            offset = mf_loadw(offsets);
+            mf_floatw offset = mf_loadw(offsets);
+            mf_floatw support = support_of(mf_load3w(normal_x, normal_y, normal_z), offset, other, best.separation);
+            if (!mf_anyw(mf_gtw(mf_subw(support, offset), mf_splatw(best.separation)))) continue;
+            mf_storew(supports, support);
+            for (uint32_t l = 0; l < lanes; ++l) { // as mf_query_faces, face by face
+                float separation = supports[l] - offsets[l];
+                if (separation > best.separation) best = (mf_face_query){separation, candidate[first + l]};
+                if (separation > margin) return best;
+            }
         }
-        // A lane's separation only falls as vertices come: once every face of the block is below
-        // the best so far, none can beat it or end the search, and the rest of the vertices can go.
-        mf_floatw support = mf_splatw(INFINITY), best_so_far = mf_splatw(best.separation);
-        for (uint32_t i = 0; i < other_count; ++i) {
-            mf_vec3 v = other_vertices[i];
-            mf_vec3w vertex = {mf_splatw(v.x), mf_splatw(v.y), mf_splatw(v.z)};
-            support = mf_minw(support, mf_dotw(normal, vertex));
-            if ((i & 3) == 3 && mf_allw(mf_ltw(mf_subw(support, offset), best_so_far))) break;
-        }
-        // Only a face above the best so far changes the answer or ends the search (the best is
-        // never above the margin here): most blocks have none.
-        if (!mf_anyw(mf_gtw(mf_subw(support, offset), best_so_far))) continue;
+        return best;
+    }
+    for (uint32_t k = 0; k < blocks; ++k) {
+        if (live_bits[k] == 0) continue;
+        uint32_t first = k * W;
+        mf_vec3w normal = {mf_loaduw(hull->normal_x + first), mf_loaduw(hull->normal_y + first),
+                           mf_loaduw(hull->normal_z + first)};
+        // Faces out of reach take no part: an infinite offset puts them below anything.
+        mf_floatw offset =
+            mf_selectw(mf_gew(mf_loaduw(height + first), lowest), mf_loaduw(hull->offset + first), mf_splatw(INFINITY));
+        mf_floatw support = support_of(normal, offset, other, best.separation);
+        if (!mf_anyw(mf_gtw(mf_subw(support, offset), mf_splatw(best.separation)))) continue;
         mf_storew(supports, support);
-        for (uint32_t l = 0; l < W && first + l < hull->face_count; ++l) { // as mf_query_faces, face by face
-            uint32_t f = first + l;
-            float separation = supports[l] - hull->offset[f];
+        for (uint32_t bits = live_bits[k]; bits != 0; bits &= bits - 1) { // as mf_query_faces, face by face
+            uint32_t f = first + (uint32_t)__builtin_ctz(bits);
+            float separation = supports[f - first] - hull->offset[f];
             if (separation > best.separation) best = (mf_face_query){separation, f};
             if (separation > margin) return best;
         }

@@ -4,14 +4,29 @@
 
 #include <stddef.h>
 
-mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vertices, uint32_t other_count,
-                             float margin)
+mf_face_other mf_face_other_of(const mf_pair_frame *frame, int on_b)
 {
+    const mf_shape *a = frame->a->shape, *b = frame->b->shape;
+    if (on_b) {
+        mf_vec3 centroid = mf_mat3_mul_transposed(&frame->rotation, mf_sub(a->centroid, frame->translation));
+        return (mf_face_other){frame->a_vertices, a->vertex_count, centroid, mf_face_reach(b, a, centroid)};
+    }
+    mf_vec3 centroid = mf_add(mf_mat3_mul(&frame->rotation, b->centroid), frame->translation);
+    return (mf_face_other){frame->b_vertices, b->vertex_count, centroid, mf_face_reach(a, b, centroid)};
+}
+
+mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_face_other *other, float margin)
+{
+    float highest = -INFINITY;
+    for (uint32_t f = 0; f < hull->face_count; ++f)
+        highest = mf_maxf(highest, mf_face_height(hull, f, other->centroid));
+    float lowest = highest - other->reach;
     mf_face_query best = {-INFINITY, 0};
     for (uint32_t f = 0; f < hull->face_count; ++f) {
+        if (!(mf_face_height(hull, f, other->centroid) >= lowest)) continue;
         mf_vec3 normal = mf_view_normal(hull, f);
         float support = INFINITY;
-        for (uint32_t i = 0; i < other_count; ++i) support = mf_minf(support, mf_dot(normal, other_vertices[i]));
+        for (uint32_t i = 0; i < other->count; ++i) support = mf_minf(support, mf_dot(normal, other->vertices[i]));
         float separation = support - hull->offset[f];
         if (separation > best.separation) best = (mf_face_query){separation, f};
         if (separation > margin) break;
@@ -389,9 +404,11 @@ int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_s
     *c = (mf_axis_candidates){.face_a = {-INFINITY, 0}, .face_b = {-INFINITY, 0}, .edge = {-INFINITY, 0, 0, {0, 0, 0}}};
     c->scale = frame->a->shape->radius + frame->b->shape->radius;
     c->projection = mf_uses_projection(frame->a, frame->b);
-    c->face_a = faces(frame->a, frame->b_vertices, frame->b->vertex_count, margin);
+    mf_face_other other = mf_face_other_of(frame, 0);
+    c->face_a = faces(frame->a, &other, margin);
     if (c->face_a.separation >= margin) return 0;
-    c->face_b = faces(frame->b, frame->a_vertices, frame->a->vertex_count, margin);
+    other = mf_face_other_of(frame, 1);
+    c->face_b = faces(frame->b, &other, margin);
     if (c->face_b.separation >= margin) return 0;
     if (c->projection) c->edge = mf_query_edge_directions(frame);
     else {

@@ -60,14 +60,43 @@ typedef struct mf_edge_query {
 // their axis is ill-defined, and the face axes already cover that configuration.
 #define MF_PARALLEL_SINE 1e-3f
 
-// Face query of `hull` against `other`, whose vertices are given in hull's frame. Stops early
-// once a face separates by more than `margin`.
-mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_vec3 *other_vertices, uint32_t other_count,
-                             float margin);
+// The other hull of a face query, in the frame of the hull whose faces are tried: its vertices,
+// its centroid, and how far below the highest face plane's height of the centroid a face may lie
+// and still be the best (mf_face_reach).
+typedef struct mf_face_other {
+    const mf_vec3 *vertices;
+    uint32_t count;
+    mf_vec3 centroid;
+    float reach;
+} mf_face_other;
+
+// A face's separation (the other hull's lowest point over its plane) is at most its plane's height
+// of the other's centroid less the other's inner radius (a ball around the centroid lies inside),
+// and at least that height less the outer radius (a ball around the centroid holds the hull).
+// So no face whose height falls more than the radii's difference below the highest can be the
+// best; a hair more covers float noise.
+static inline float mf_face_reach(const mf_shape *hull, const mf_shape *other, mf_vec3 centroid)
+{
+    return other->outer_radius - other->inner_radius + 1e-5f * (mf_length(centroid) + hull->radius + other->radius);
+}
+
+// Face f's height of the other's centroid: the plane's signed distance to it.
+static inline float mf_face_height(const mf_hull_view *hull, uint32_t f, mf_vec3 centroid)
+{
+    return hull->normal_x[f] * centroid.x + hull->normal_y[f] * centroid.y + hull->normal_z[f] * centroid.z -
+           hull->offset[f];
+}
+
+// b against a's faces (on_b 0: b's vertices and centroid in a's frame) or a against b's.
+mf_face_other mf_face_other_of(const mf_pair_frame *frame, int on_b);
+
+// Face query of `hull` against `other`: the face whose plane the other hull lies highest over
+// (its separation), the first of equals. Only faces within the reach of the highest height are
+// measured, in order, and the first that separates by more than `margin` ends the search.
+mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_face_other *other, float margin);
 
 // mf_query_faces or a build of it in lanes (face_lanes.h).
-typedef mf_face_query mf_face_search_fn(const mf_hull_view *hull, const mf_vec3 *other_vertices, uint32_t other_count,
-                                        float margin);
+typedef mf_face_query mf_face_search_fn(const mf_hull_view *hull, const mf_face_other *other, float margin);
 
 // Whether edge a (faces a0, a1) and edge b (faces b0, b1) build a face of the Minkowski difference
 // a - b, read off each edge's direction against the other edge's face normals. Edge face0 runs

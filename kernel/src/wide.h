@@ -35,6 +35,7 @@ static inline mf_floatw mf_int_to_floatw(const int32_t *p) { return (float)p[0];
 static inline mf_floatw mf_loadw(const float *p) { return *p; }
 static inline mf_floatw mf_loaduw(const float *p) { return *p; }
 static inline void mf_storew(float *p, mf_floatw a) { *p = a; }
+static inline void mf_storeuw(float *p, mf_floatw a) { *p = a; }
 static inline mf_floatw mf_addw(mf_floatw a, mf_floatw b) { return a + b; }
 static inline mf_floatw mf_subw(mf_floatw a, mf_floatw b) { return a - b; }
 static inline mf_floatw mf_mulw(mf_floatw a, mf_floatw b) { return a * b; }
@@ -133,6 +134,7 @@ static inline int mf_allw(mf_maskw m) { return mf_lane_bitsw(m) == (1u << MF_WID
 static inline mf_floatw mf_loadw(const float *p) { return MF_W(load_ps)(p); }
 static inline mf_floatw mf_loaduw(const float *p) { return MF_W(loadu_ps)(p); } // any alignment
 static inline void mf_storew(float *p, mf_floatw a) { MF_W(store_ps)(p, a); }
+static inline void mf_storeuw(float *p, mf_floatw a) { MF_W(storeu_ps)(p, a); } // any alignment
 static inline mf_floatw mf_addw(mf_floatw a, mf_floatw b) { return MF_W(add_ps)(a, b); }
 static inline mf_floatw mf_subw(mf_floatw a, mf_floatw b) { return MF_W(sub_ps)(a, b); }
 static inline mf_floatw mf_mulw(mf_floatw a, mf_floatw b) { return MF_W(mul_ps)(a, b); }
@@ -223,3 +225,25 @@ static inline mf_mat3w mf_mat3_relativew(const mf_mat3w *a, const mf_mat3w *b)
 
 // A lane-sized float array aligned for mf_storew.
 #define MF_ALIGNED_LANES(name) _Alignas(64) float name[MF_WIDE_WIDTH]
+
+// The largest lane (no lane is a NaN), in registers: a detour through memory would wait for the
+// store.
+static inline float mf_max_acrossw(mf_floatw a)
+{
+#if MF_WIDE_WIDTH == 1
+    return a;
+#else
+#if MF_WIDE_WIDTH == 16
+    simde__m128 m =
+        simde_mm_max_ps(simde_mm_max_ps(simde_mm512_extractf32x4_ps(a, 0), simde_mm512_extractf32x4_ps(a, 1)),
+                        simde_mm_max_ps(simde_mm512_extractf32x4_ps(a, 2), simde_mm512_extractf32x4_ps(a, 3)));
+#elif MF_WIDE_WIDTH == 8
+    simde__m128 m = simde_mm_max_ps(simde_mm256_castps256_ps128(a), simde_mm256_extractf128_ps(a, 1));
+#else
+    simde__m128 m = a;
+#endif
+    m = simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    m = simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    return simde_mm_cvtss_f32(m);
+#endif
+}
