@@ -75,7 +75,8 @@ mf_face_query MF_NAMED(mf_face_lanes, MF_WIDE_NAME)(const mf_hull_view *hull, co
         MF_ALIGNED_LANES(normal_z);
         MF_ALIGNED_LANES(offsets);
         for (uint32_t first = 0; first < count; first += W) {
-            uint32_t lanes = count - first < W ? count - first : W;
+            uint32_t lanes = count - first;
+            if (lanes > W) lanes = W;
             for (uint32_t l = 0; l < W; ++l) { // lanes past the candidates: no face, never above the best
                 uint32_t f = candidate[first + (l < lanes ? l : 0)];
                 normal_x[l] = hull->normal_x[f], normal_y[l] = hull->normal_y[f], normal_z[l] = hull->normal_z[f];
