@@ -68,7 +68,7 @@ static void compare_walks(const test_pool *pool, uint32_t shape_override, uint32
         // Every ISA's build walks alike.
         for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
             if (!mf_isa_supported((mf_isa)isa)) continue;
-            mf_edge_query wide = mf_dispatch((mf_isa)isa).walk(&frame, scratch->b_face_vertex);
+            mf_edge_query wide = mf_dispatch((mf_isa)isa).edge.walk(&frame, scratch->b_face_vertex);
             CHECKF(wide.separation == walk.separation && wide.edge_a == walk.edge_a && wide.edge_b == walk.edge_b &&
                        wide.normal.x == walk.normal.x && wide.normal.y == walk.normal.y &&
                        wide.normal.z == walk.normal.z,

@@ -105,8 +105,46 @@ static void face_lanes_match_the_scalar_face_query(void)
     test_pool_free(&pool);
 }
 
+// The cull's edge gaps in lanes, every ISA's build, against mf_edge_gaps bit for bit: the least,
+// every edge's gap, and the infinite padding after the last, on every shape of the pool (rows or
+// not) from points inside, on and outside it.
+static void edge_gaps_match_the_scalar_gaps(void)
+{
+    test_pool pool;
+    CHECK_EQ(test_pool_make(48, 4, 32, &pool), MF_OK);
+    uint32_t big = add_big_hull(pool.bank, 300, 73), compared = 0;
+    float *scalar = malloc(2 * (MF_MAX_HULL_EDGES + MF_EDGE_GAP_PAD) * sizeof(float));
+    CHECK(scalar != NULL);
+    float *wide = scalar + MF_MAX_HULL_EDGES + MF_EDGE_GAP_PAD;
+    test_random random = test_random_seed(4242, 0);
+    for (uint32_t shape = 0; scalar != NULL && shape <= big; ++shape) {
+        mf_hull_view hull = mf_bank_view(pool.bank, shape);
+        for (int trial = 0; trial < 20; ++trial) {
+            double d[3];
+            test_random_direction(&random, d);
+            double r = test_random_range(&random, 0.0, 1.5) * hull.shape->radius;
+            mf_vec3 p = {(float)(r * d[0]), (float)(r * d[1]), (float)(r * d[2])};
+            float least = mf_edge_gaps(&hull, p, scalar);
+            for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
+                if (!mf_isa_supported((mf_isa)isa)) continue;
+                float wide_least = mf_dispatch((mf_isa)isa).edge.gaps(&hull, p, wide);
+                int same_gaps = wide_least == least;
+                for (uint32_t e = 0; e < hull.edge_count + MF_EDGE_GAP_PAD; ++e) same_gaps &= wide[e] == scalar[e];
+                CHECKF(same_gaps, "shape %u: %s edge gaps differ from the scalar ones", shape,
+                       mf_isa_name((mf_isa)isa));
+                ++compared;
+            }
+        }
+    }
+    printf("%u comparisons\n", compared);
+    CHECK(compared > 0);
+    free(scalar);
+    test_pool_free(&pool);
+}
+
 static const test_case tests[] = {
     TEST_CASE(face_lanes_match_the_scalar_face_query),
+    TEST_CASE(edge_gaps_match_the_scalar_gaps),
 };
 
 int main(int argc, char **argv) { return test_main(tests, (int)(sizeof(tests) / sizeof(tests[0])), argc, argv); }

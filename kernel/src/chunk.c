@@ -63,8 +63,7 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
                 frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 1, worker->scratch, &a,
                                           &b);
                 mf_query_scratch query = mf_query_scratch_of(worker->scratch);
-                mf_query_edges_of_pair(&frame, config->linear_slop, context->kernel.walk, context->kernel.edges, &query,
-                                       &candidates);
+                mf_query_edges_of_pair(&frame, config->linear_slop, &context->kernel.edge, &query, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {
                 if (worker->caching) mf_cache_store(&result->cache, bodies, pair, &candidates, NULL);

@@ -13,8 +13,7 @@ typedef void mf_box_pairs_fn(struct mf_box_job *job);
 typedef struct mf_wide_kernel {
     mf_wide_axes_fn *axes; // NULL for the scalar path
     mf_box_pairs_fn *boxes;
-    mf_edge_search_fn *edges; // NULL for the scalar path
-    mf_edge_walk_fn *walk;
+    mf_edge_kernel edge;      // lanes NULL for the scalar path
     mf_face_search_fn *faces; // per pair, for hulls beyond the wide limits
     uint32_t width;
 } mf_wide_kernel;

@@ -115,3 +115,27 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
 
     return mf_edge_best_across(&best);
 }
+
+float MF_NAMED(mf_edge_gaps, MF_WIDE_NAME)(const mf_hull_view *hull, mf_vec3 p, float *gap)
+{
+    if (hull->edge_rows == NULL) return mf_edge_gaps(hull, p, gap);
+    const float *rows = hull->edge_rows;
+    size_t stride = mf_edge_rows_padded(hull->edge_count);
+    _Static_assert(MF_EDGE_LANES % W == 0 && MF_EDGE_GAP_PAD >= MF_EDGE_LANES, "gaps fill whole registers");
+    mf_vec3w point = splat3(p);
+    mf_floatw least = mf_splatw(INFINITY), lane = mf_lane_indexw();
+    for (size_t e = 0; e < stride; e += W) {
+        // As mf_edge_gaps, from normal0, normal1 and vertex0 (rows 0-2, 3-5, 9-11).
+        const float *at = rows + e;
+        mf_vec3w between = mf_sub3w(mf_load3uw(at + 9 * stride, at + 10 * stride, at + 11 * stride), point);
+        mf_floatw gap0 = mf_dotw(mf_load3uw(at, at + stride, at + 2 * stride), between);
+        mf_floatw gap1 = mf_dotw(mf_load3uw(at + 3 * stride, at + 4 * stride, at + 5 * stride), between);
+        // The rows' padding past the last edge: no gap.
+        mf_maskw edge = mf_ltw(lane, mf_splatw((float)hull->edge_count - (float)e));
+        mf_floatw g = mf_selectw(edge, mf_minw(gap0, gap1), mf_splatw(INFINITY));
+        mf_storeuw(gap + e, g);
+        least = mf_minw(least, g);
+    }
+    for (size_t e = stride; e < hull->edge_count + MF_EDGE_GAP_PAD; ++e) gap[e] = INFINITY;
+    return mf_min_acrossw(least);
+}

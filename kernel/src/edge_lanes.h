@@ -8,3 +8,6 @@
 // What mf_query_edges (sat.c) returns, for a pair whose hull a has edge rows (within the wide
 // limits); the frame needs b's normals, edge directions and vertices in a's frame.
 mf_edge_search_fn mf_edge_lanes_sse, mf_edge_lanes_avx2, mf_edge_lanes_avx512, mf_edge_lanes_neon;
+
+// What mf_edge_gaps (sat.c) returns, W edges at a time from the edge rows where the hull has them.
+mf_edge_gaps_fn mf_edge_gaps_sse, mf_edge_gaps_avx2, mf_edge_gaps_avx512, mf_edge_gaps_neon;

@@ -19,8 +19,7 @@ static float face_heights(const mf_hull_view *hull, mf_vec3 centroid, float *hei
 {
     mf_vec3w c = {mf_splatw(centroid.x), mf_splatw(centroid.y), mf_splatw(centroid.z)};
     mf_floatw highest = mf_splatw(-INFINITY);
-    _Alignas(64) static const int32_t lane_index[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    mf_floatw lane = mf_int_to_floatw(lane_index);
+    mf_floatw lane = mf_lane_indexw();
     for (uint32_t f = 0; f < hull->face_count; f += W) {
         mf_vec3w normal = {mf_loaduw(hull->normal_x + f), mf_loaduw(hull->normal_y + f), mf_loaduw(hull->normal_z + f)};
         mf_floatw h = mf_subw(mf_dotw(normal, c), mf_loaduw(hull->offset + f));

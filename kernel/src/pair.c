@@ -320,6 +320,6 @@ void mf_collide_pair(const mf_config *config, const mf_wide_kernel *kernel, mf_p
     result->count = 0;
     *used = (mf_axis){MF_AXIS_FACE_A, 0, 0, 0, {0, 0, 0}};
     mf_query_scratch query = mf_query_scratch_of(scratch);
-    if (mf_query_pair(&frame, config, kernel->faces, kernel->walk, kernel->edges, &query, candidates))
+    if (mf_query_pair(&frame, config, kernel->faces, &kernel->edge, &query, candidates))
         mf_contacts_for_pair(config, &frame, candidates, &rotation_a, bodies->transform[pair.a].p, result, used);
 }

@@ -2,6 +2,8 @@
 // Convex Polyhedra", GDC 2013): face queries, Gauss-map edge query, biased axis choice.
 #include "sat.h"
 
+#include "rows.h"
+
 #include <stddef.h>
 
 mf_face_other mf_face_other_of(const mf_pair_frame *frame, int on_b)
@@ -211,29 +213,30 @@ static float cull_reach(const mf_axis_candidates *candidates, float linear_slop,
     return mf_allowance(linear_slop, candidates->scale, faces) - faces + 1e-5f * candidates->scale;
 }
 
-// Each face plane's height over p, positive inside; returns the least.
-static float face_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap)
+float mf_edge_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap)
 {
-    // Two loops: the first vectorises (the planes are structure-of-arrays), the minimum does not.
-    for (uint32_t f = 0; f < hull->face_count; ++f)
-        gap[f] = hull->offset[f] - (hull->normal_x[f] * p.x + hull->normal_y[f] * p.y + hull->normal_z[f] * p.z);
-    return mf_least(gap, hull->face_count);
+    for (uint32_t e = 0; e < hull->edge_count; ++e) {
+        mf_vec3 between = mf_sub(mf_view_vertex(hull, hull->edge_vertex0[e]), p);
+        float gap0 = mf_dot(mf_view_normal(hull, hull->edge_face0[e]), between);
+        float gap1 = mf_dot(mf_view_normal(hull, hull->edge_face1[e]), between);
+        gap[e] = mf_minf(gap0, gap1);
+    }
+    for (uint32_t e = hull->edge_count; e < hull->edge_count + MF_EDGE_GAP_PAD; ++e) gap[e] = INFINITY;
+    return mf_least(gap, hull->edge_count);
 }
 
-// The hull's edges with a face plane within `reach` of the point the gaps were measured from,
-// into `kept`, ascending (the searches break ties by index order); returns how many.
-static uint32_t edges_near_point(const mf_hull_view *hull, const float *gap, float reach, uint16_t *kept)
+uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t *kept)
 {
-    uint32_t count = 0;
-    for (uint32_t e = 0; e < hull->edge_count; ++e) { // without a branch: a third or so are kept, unpredictably
-        kept[count] = (uint16_t)e;
-        count += mf_minf(gap[hull->edge_face0[e]], gap[hull->edge_face1[e]]) <= reach;
+    uint32_t kept_count = 0;
+    for (uint32_t e = 0; e < count; ++e) { // without a branch: a third or so are kept, unpredictably
+        kept[kept_count] = (uint16_t)e;
+        kept_count += gap[e] <= reach;
     }
-    return count;
+    return kept_count;
 }
 
 // Only the edges near a point q_a of a and a point q_b of b, `apart` from each other, given their
-// gaps to every face plane of their own hull (in the scratch) and the least of each. Take an edge
+// edges' gaps (in the scratch) and the least of each. Take an edge
 // pair's Minkowski face with axis n (a to b): edge i of a supports a along n, edge j of b supports
 // b along -n, so its separation is n.(q_b - q_a) - n.(a_i - q_a) - n.(q_b - b_j). The first term
 // is at most `apart`. Each other is at least the point's gap to the nearer of the edge's two face
@@ -241,15 +244,15 @@ static uint32_t edges_near_point(const mf_hull_view *hull, const float *gap, flo
 // least at an end. An edge pair that could rank thus has gaps summing to under the reach plus
 // `apart`: each edge's under that less the other point's least gap (a hair more for float noise).
 static void keep_edges_near_points(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                                   float apart, float least_a, float least_b, const mf_query_scratch *scratch,
-                                   mf_pair_frame *culled)
+                                   float apart, float least_a, float least_b, const mf_edge_kernel *kernel,
+                                   const mf_query_scratch *scratch, mf_pair_frame *culled)
 {
     float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
     float reach = cull_reach(candidates, linear_slop, faces) + apart;
     culled->a_edges = scratch->a_edges;
-    culled->a_edge_count = edges_near_point(frame->a, scratch->a_face_gap, reach - least_b, scratch->a_edges);
+    culled->a_edge_count = kernel->within(scratch->a_edge_gap, frame->a->edge_count, reach - least_b, scratch->a_edges);
     culled->b_edges = scratch->b_edges;
-    culled->b_edge_count = edges_near_point(frame->b, scratch->b_face_gap, reach - least_a, scratch->b_edges);
+    culled->b_edge_count = kernel->within(scratch->b_edge_gap, frame->b->edge_count, reach - least_a, scratch->b_edges);
 }
 
 // Deep overlaps: around a guess at the middle of the overlap, on the line through the centroids,
@@ -257,7 +260,7 @@ static void keep_edges_near_points(const mf_pair_frame *frame, const mf_axis_can
 // along it. They keep a tenth of the edge pairs or fewer. Returns 0 where the guess is not inside
 // both hulls.
 static int cull_around_centroids(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                                 const mf_query_scratch *scratch, mf_pair_frame *culled)
+                                 const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     mf_vec3 centre_b = mf_add(mf_mat3_mul(&frame->rotation, b->centroid), frame->translation);
@@ -268,12 +271,12 @@ static int cull_around_centroids(const mf_pair_frame *frame, const mf_axis_candi
     float extent_b = 0.5f * (b->shape->inner_radius + b->shape->radius);
     mf_vec3 end_a = mf_add(a->centroid, mf_scale(along, extent_a)), end_b = mf_sub(centre_b, mf_scale(along, extent_b));
     mf_vec3 p = mf_scale(mf_add(end_a, end_b), 0.5f);
-    float least_a = face_gaps(a, p, scratch->a_face_gap);
+    float least_a = kernel->gaps(a, p, scratch->a_edge_gap);
     if (!(least_a > 0.0f)) return 0;
     mf_vec3 p_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(p, frame->translation));
-    float least_b = face_gaps(b, p_in_b, scratch->b_face_gap);
+    float least_b = kernel->gaps(b, p_in_b, scratch->b_edge_gap);
     if (!(least_b > 0.0f)) return 0;
-    keep_edges_near_points(frame, candidates, linear_slop, 0.0f, least_a, least_b, scratch, culled);
+    keep_edges_near_points(frame, candidates, linear_slop, 0.0f, least_a, least_b, kernel, scratch, culled);
     return 1;
 }
 
@@ -306,37 +309,39 @@ static mf_vec3 nearest_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 
 // itself where it lies inside (only where v is below the face: `below`), else the face's point
 // nearest to it. Fills in the partner's gaps and their least; returns how far apart v and its
 // partner are.
-static float partner_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 v, int below, float *gap, float *least)
+static float partner_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 v, int below, mf_edge_gaps_fn *gaps,
+                             float *gap, float *least)
 {
     if (below) {
-        *least = face_gaps(hull, v, gap);
+        *least = gaps(hull, v, gap);
         if (*least > 0.0f) return 0.0f;
     }
     mf_vec3 partner = nearest_on_face(hull, face, v);
-    *least = face_gaps(hull, partner, gap);
+    *least = gaps(hull, partner, gap);
     return mf_length(mf_sub(v, partner));
 }
 
 // Shallow overlaps and separated pairs: around the vertex v that supports the better face axis
 // from the other side (b's deepest below a's best face, or a's below b's) and its partner.
 static void cull_around_support(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                                const mf_query_scratch *scratch, mf_pair_frame *culled)
+                                const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     float least_a, least_b, apart;
     if (candidates->face_a.separation >= candidates->face_b.separation) {
         uint32_t face = candidates->face_a.face, v = mf_deepest_vertex(frame, 0, mf_view_normal(a, face));
-        apart = partner_on_face(a, face, frame->b_vertices[v], candidates->face_a.separation < 0.0f,
-                                scratch->a_face_gap, &least_a);
-        least_b = face_gaps(b, mf_view_vertex(b, v), scratch->b_face_gap);
+        apart = partner_on_face(a, face, frame->b_vertices[v], candidates->face_a.separation < 0.0f, kernel->gaps,
+                                scratch->a_edge_gap, &least_a);
+        least_b = kernel->gaps(b, mf_view_vertex(b, v), scratch->b_edge_gap);
     } else {
         uint32_t face = candidates->face_b.face;
         uint32_t v = mf_deepest_vertex(frame, 1, mf_mat3_mul(&frame->rotation, mf_view_normal(b, face)));
         mf_vec3 v_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(mf_view_vertex(a, v), frame->translation));
-        apart = partner_on_face(b, face, v_in_b, candidates->face_b.separation < 0.0f, scratch->b_face_gap, &least_b);
-        least_a = face_gaps(a, mf_view_vertex(a, v), scratch->a_face_gap);
+        apart = partner_on_face(b, face, v_in_b, candidates->face_b.separation < 0.0f, kernel->gaps,
+                                scratch->b_edge_gap, &least_b);
+        least_a = kernel->gaps(a, mf_view_vertex(a, v), scratch->a_edge_gap);
     }
-    keep_edges_near_points(frame, candidates, linear_slop, apart, least_a, least_b, scratch, culled);
+    keep_edges_near_points(frame, candidates, linear_slop, apart, least_a, least_b, kernel, scratch, culled);
 }
 
 // Rows x, y, z of n vectors rotated by m into rows `stride` apart (as mf_mat3_mul). `restrict`
@@ -382,23 +387,25 @@ void mf_rotate_b_edges(const mf_pair_frame *frame, float *normal_rows, float *di
     }
 }
 
-void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_edge_walk_fn *walk,
-                            mf_edge_search_fn *all_pairs, const mf_query_scratch *scratch, mf_axis_candidates *c)
+void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, const mf_edge_kernel *kernel,
+                            const mf_query_scratch *scratch, mf_axis_candidates *c)
 {
     // Deep overlaps are culled around a point on the centroids' line inside both hulls where there
     // is one; the rest around the better face axis' support vertex and its partner.
     mf_pair_frame culled = *frame;
     float faces = mf_maxf(c->face_a.separation, c->face_b.separation);
     float deep = -0.1f * mf_minf(frame->a->shape->inner_radius, frame->b->shape->inner_radius);
-    if (!(faces < deep && cull_around_centroids(frame, c, linear_slop, scratch, &culled)))
-        cull_around_support(frame, c, linear_slop, scratch, &culled);
+    if (!(faces < deep && cull_around_centroids(frame, c, linear_slop, kernel, scratch, &culled)))
+        cull_around_support(frame, c, linear_slop, kernel, scratch, &culled);
     mf_rotate_b_edges(&culled, scratch->b_normal_rows, scratch->b_direction_rows);
-    c->edge = mf_edge_query_walks(&culled) ? walk(&culled, scratch->face_vertex) : all_pairs(&culled);
+    mf_edge_search_fn *all_pairs =
+        frame->a->edge_rows != NULL && kernel->lanes != NULL ? kernel->lanes : mf_query_edges;
+    c->edge = mf_edge_query_walks(&culled) ? kernel->walk(&culled, scratch->face_vertex) : all_pairs(&culled);
     mf_measure_edge_axis(frame, c);
 }
 
-int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces, mf_edge_walk_fn *walk,
-                  mf_edge_search_fn *lanes, const mf_query_scratch *scratch, mf_axis_candidates *c)
+int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces,
+                  const mf_edge_kernel *edges, const mf_query_scratch *scratch, mf_axis_candidates *c)
 {
     float margin = config->margin;
     *c = (mf_axis_candidates){.face_a = {-INFINITY, 0}, .face_b = {-INFINITY, 0}, .edge = {-INFINITY, 0, 0, {0, 0, 0}}};
@@ -411,9 +418,6 @@ int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_s
     c->face_b = faces(frame->b, &other, margin);
     if (c->face_b.separation >= margin) return 0;
     if (c->projection) c->edge = mf_query_edge_directions(frame);
-    else {
-        mf_edge_search_fn *all_pairs = frame->a->edge_rows != NULL && lanes != NULL ? lanes : mf_query_edges;
-        mf_query_edges_of_pair(frame, config->linear_slop, walk, all_pairs, scratch, c);
-    }
+    else mf_query_edges_of_pair(frame, config->linear_slop, edges, scratch, c);
     return mf_is_touching(c, margin);
 }

@@ -242,7 +242,7 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *candid
 // Scratch of the queries, an entry per face, vertex or edge of the hull named.
 typedef struct mf_query_scratch {
     uint32_t *face_vertex;                   // b's faces, for the walk
-    float *a_face_gap, *b_face_gap;          // the common point's distance to each face plane (the cull)
+    float *a_edge_gap, *b_edge_gap;          // the cull's point below each edge's nearer face plane
     uint16_t *a_edges, *b_edges;             // the edges kept for the edge query
     float *b_normal_rows, *b_direction_rows; // what the frame's point to (mf_rotate_b_edges)
 } mf_query_scratch;
@@ -250,18 +250,42 @@ typedef struct mf_query_scratch {
 // An all-pairs edge search: mf_query_edges, or its build in lanes (edge_lanes.h).
 typedef mf_edge_query mf_edge_search_fn(const mf_pair_frame *frame);
 
+// The cull's work on every edge (mf_edge_gaps, mf_edges_within, or their builds in lanes).
+typedef float mf_edge_gaps_fn(const mf_hull_view *hull, mf_vec3 p, float *gap);
+typedef uint32_t mf_edges_within_fn(const float *gap, uint32_t count, float reach, uint16_t *kept);
+
+// Each edge's gap to p (in the hull's frame) into `gap`, MF_EDGE_GAP_PAD entries past the last
+// written too: the height of its nearer face plane over p, positive inside, measured as
+// normal . (vertex0 - p) (the planes pass through the edge). Returns the least, the least over
+// the faces.
+float mf_edge_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap);
+#define MF_EDGE_GAP_PAD 16
+
+// The edges whose gap is within `reach`, ascending (the searches break ties by index order), into
+// `kept`; returns how many.
+uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t *kept);
+
+// The edge query's builds for one ISA: the walk, all pairs in lanes (NULL: mf_query_edges), and
+// the cull's per-edge work.
+typedef struct mf_edge_kernel {
+    mf_edge_walk_fn *walk;
+    mf_edge_search_fn *lanes;
+    mf_edge_gaps_fn *gaps;
+    mf_edges_within_fn *within;
+} mf_edge_kernel;
+
 // The edge query of a pair that is not apart along a face and not two parallelepipeds, the same on
 // the scalar and the wide path: the edges culled to those that could rank (sat.c), then the walk
-// or `all_pairs` as mf_edge_query_walks says, then the winner measured (mf_measure_edge_axis).
-void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, mf_edge_walk_fn *walk,
-                            mf_edge_search_fn *all_pairs, const mf_query_scratch *scratch,
-                            mf_axis_candidates *candidates);
+// or all pairs as mf_edge_query_walks says (in lanes where a has edge rows and the kernel has
+// them), then the winner measured (mf_measure_edge_axis).
+void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, const mf_edge_kernel *kernel,
+                            const mf_query_scratch *scratch, mf_axis_candidates *candidates);
 
 // b's edge directions in a's frame, and its face normals, at least for the frame's b_edges (NULL:
 // all) and their faces, into rows (what the frame's b_normal_rows, b_direction_rows point to).
 void mf_rotate_b_edges(const mf_pair_frame *frame, float *normal_rows, float *direction_rows);
 
 // Runs the three queries of the pair; returns 0 if it is apart by the margin or more. `faces` is
-// mf_query_faces or a build of it in lanes; `walk` serves hulls that walk (mf_edge_query_walks).
-int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces, mf_edge_walk_fn *walk,
-                  mf_edge_search_fn *lanes, const mf_query_scratch *scratch, mf_axis_candidates *candidates);
+// mf_query_faces or a build of it in lanes.
+int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces,
+                  const mf_edge_kernel *edges, const mf_query_scratch *scratch, mf_axis_candidates *candidates);

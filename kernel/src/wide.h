@@ -152,6 +152,16 @@ static inline mf_vec3w mf_load3w(const float *x, const float *y, const float *z)
 {
     return (mf_vec3w){mf_loadw(x), mf_loadw(y), mf_loadw(z)};
 }
+static inline mf_vec3w mf_load3uw(const float *x, const float *y, const float *z) // any alignment
+{
+    return (mf_vec3w){mf_loaduw(x), mf_loaduw(y), mf_loaduw(z)};
+}
+// Each lane's index, 0 to MF_WIDE_WIDTH - 1.
+static inline mf_floatw mf_lane_indexw(void)
+{
+    _Alignas(64) static const int32_t index[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    return mf_int_to_floatw(index);
+}
 static inline mf_vec3w mf_add3w(mf_vec3w a, mf_vec3w b)
 {
     return (mf_vec3w){mf_addw(a.x, b.x), mf_addw(a.y, b.y), mf_addw(a.z, b.z)};
@@ -226,24 +236,45 @@ static inline mf_mat3w mf_mat3_relativew(const mf_mat3w *a, const mf_mat3w *b)
 // A lane-sized float array aligned for mf_storew.
 #define MF_ALIGNED_LANES(name) _Alignas(64) float name[MF_WIDE_WIDTH]
 
-// The largest lane (no lane is a NaN), in registers: a detour through memory would wait for the
-// store.
+// Folding lanes onto the first four, then those onto the first, for the reductions below.
+#if MF_WIDE_WIDTH > 1
+#if MF_WIDE_WIDTH == 16
+#define MF_FOLD_TO_4(op, a)                                                                                            \
+    simde_mm_##op##_ps(simde_mm_##op##_ps(simde_mm512_extractf32x4_ps(a, 0), simde_mm512_extractf32x4_ps(a, 1)),       \
+                       simde_mm_##op##_ps(simde_mm512_extractf32x4_ps(a, 2), simde_mm512_extractf32x4_ps(a, 3)))
+#elif MF_WIDE_WIDTH == 8
+#define MF_FOLD_TO_4(op, a) simde_mm_##op##_ps(simde_mm256_castps256_ps128(a), simde_mm256_extractf128_ps(a, 1))
+#else
+#define MF_FOLD_TO_4(op, a) (a)
+#endif
+static inline simde__m128 mf_fold4_max(simde__m128 m)
+{
+    m = simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    return simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+}
+static inline simde__m128 mf_fold4_min(simde__m128 m)
+{
+    m = simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    return simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+}
+#endif
+
+// The largest and the least lane (no lane is a NaN), in registers: a detour through memory would
+// wait for the store.
 static inline float mf_max_acrossw(mf_floatw a)
 {
 #if MF_WIDE_WIDTH == 1
     return a;
 #else
-#if MF_WIDE_WIDTH == 16
-    simde__m128 m =
-        simde_mm_max_ps(simde_mm_max_ps(simde_mm512_extractf32x4_ps(a, 0), simde_mm512_extractf32x4_ps(a, 1)),
-                        simde_mm_max_ps(simde_mm512_extractf32x4_ps(a, 2), simde_mm512_extractf32x4_ps(a, 3)));
-#elif MF_WIDE_WIDTH == 8
-    simde__m128 m = simde_mm_max_ps(simde_mm256_castps256_ps128(a), simde_mm256_extractf128_ps(a, 1));
-#else
-    simde__m128 m = a;
+    return simde_mm_cvtss_f32(mf_fold4_max(MF_FOLD_TO_4(max, a)));
 #endif
-    m = simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
-    m = simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
-    return simde_mm_cvtss_f32(m);
+}
+
+static inline float mf_min_acrossw(mf_floatw a)
+{
+#if MF_WIDE_WIDTH == 1
+    return a;
+#else
+    return simde_mm_cvtss_f32(mf_fold4_min(MF_FOLD_TO_4(min, a)));
 #endif
 }
