@@ -46,6 +46,27 @@ static mf_floatw support_of(mf_vec3w normal, mf_floatw offset, const mf_face_oth
     return support;
 }
 
+// Offers a register of measured faces to `best` in lane order, as mf_query_faces does face by
+// face: the first of equals wins, and the first face past the margin ends the search (returns 1),
+// the faces after it unseen. Lane l holds face[l] (`face` NULL: first + l); lanes out of play
+// separate by -infinity. Most registers beat nothing (the best is never above the margin here).
+static int offer_faces(mf_floatw separation, const uint32_t *face, uint32_t first, float margin, mf_face_query *best)
+{
+    if (!mf_anyw(mf_gtw(separation, mf_splatw(best->separation)))) return 0;
+    uint32_t past = mf_lane_bitsw(mf_gtw(separation, mf_splatw(margin)));
+    if (past != 0) { // lanes after the first past the margin are never seen
+        uint32_t seen = (past & (0u - past)) * 2u - 1u;
+        separation = mf_selectw(mf_ltw(mf_lane_indexw(), mf_splatw((float)__builtin_popcount(seen))), separation,
+                                mf_splatw(-INFINITY));
+    }
+    float most = mf_max_acrossw(separation);
+    if (most > best->separation) {
+        uint32_t lane = (uint32_t)__builtin_ctz(mf_lane_bitsw(mf_eqw(separation, mf_splatw(most))));
+        *best = (mf_face_query){most, face != NULL ? face[lane] : first + lane};
+    }
+    return past != 0;
+}
+
 mf_face_query MF_NAMED(mf_face_lanes, MF_WIDE_NAME)(const mf_hull_view *hull, const mf_face_other *other, float margin)
 {
     float height[MF_MAX_HULL_FACES + W];
@@ -59,37 +80,36 @@ mf_face_query MF_NAMED(mf_face_lanes, MF_WIDE_NAME)(const mf_hull_view *hull, co
     }
 
     mf_face_query best = {-INFINITY, 0};
-    MF_ALIGNED_LANES(supports);
+    uint32_t face[MF_MAX_HULL_FACES + W];
     if ((live + W - 1) / W + 1 < live_blocks) {
         // Faces in reach spread over more registers than they fill: gather them into registers of
         // their own, in order, where that saves two registers' vertex loops or more (the copy
         // costs about one).
-        uint16_t candidate[MF_MAX_HULL_FACES];
         uint32_t count = 0;
         for (uint32_t k = 0; k < blocks; ++k)
-            for (uint32_t bits = live_bits[k]; bits != 0; bits &= bits - 1)
-                candidate[count++] = (uint16_t)(k * W + (uint32_t)__builtin_ctz(bits));
+            for (uint32_t l = 0; l < W; ++l) { // without a branch: which are in reach is unpredictable
+                face[count] = k * W + l;
+                count += live_bits[k] >> l & 1u;
+            }
         MF_ALIGNED_LANES(normal_x);
         MF_ALIGNED_LANES(normal_y);
         MF_ALIGNED_LANES(normal_z);
         MF_ALIGNED_LANES(offsets);
+        mf_storew(normal_x, mf_splatw(0.0f));
+        mf_storew(normal_y, mf_splatw(0.0f));
+        mf_storew(normal_z, mf_splatw(0.0f));
         for (uint32_t first = 0; first < count; first += W) {
             uint32_t lanes = count - first;
             if (lanes > W) lanes = W;
-            for (uint32_t l = 0; l < W; ++l) { // lanes past the candidates: no face, never above the best
-                uint32_t f = candidate[first + (l < lanes ? l : 0)];
+            for (uint32_t l = 0; l < lanes; ++l) {
+                uint32_t f = face[first + l];
                 normal_x[l] = hull->normal_x[f], normal_y[l] = hull->normal_y[f], normal_z[l] = hull->normal_z[f];
-                offsets[l] = l < lanes ? hull->offset[f] : INFINITY;
+                offsets[l] = hull->offset[f];
             }
+            for (uint32_t l = lanes; l < W; ++l) offsets[l] = INFINITY; // no face: never above the best
             mf_floatw offset = mf_loadw(offsets);
             mf_floatw support = support_of(mf_load3w(normal_x, normal_y, normal_z), offset, other, best.separation);
-            if (!mf_anyw(mf_gtw(mf_subw(support, offset), mf_splatw(best.separation)))) continue;
-            mf_storew(supports, support);
-            for (uint32_t l = 0; l < lanes; ++l) { // as mf_query_faces, face by face
-                float separation = supports[l] - offsets[l];
-                if (separation > best.separation) best = (mf_face_query){separation, candidate[first + l]};
-                if (separation > margin) return best;
-            }
+            if (offer_faces(mf_subw(support, offset), face + first, 0, margin, &best)) return best;
         }
         return best;
     }
@@ -102,14 +122,7 @@ mf_face_query MF_NAMED(mf_face_lanes, MF_WIDE_NAME)(const mf_hull_view *hull, co
         mf_floatw offset =
             mf_selectw(mf_gew(mf_loaduw(height + first), lowest), mf_loaduw(hull->offset + first), mf_splatw(INFINITY));
         mf_floatw support = support_of(normal, offset, other, best.separation);
-        if (!mf_anyw(mf_gtw(mf_subw(support, offset), mf_splatw(best.separation)))) continue;
-        mf_storew(supports, support);
-        for (uint32_t bits = live_bits[k]; bits != 0; bits &= bits - 1) { // as mf_query_faces, face by face
-            uint32_t f = first + (uint32_t)__builtin_ctz(bits);
-            float separation = supports[f - first] - hull->offset[f];
-            if (separation > best.separation) best = (mf_face_query){separation, f};
-            if (separation > margin) return best;
-        }
+        if (offer_faces(mf_subw(support, offset), NULL, first, margin, &best)) return best;
     }
     return best;
 }
