@@ -98,16 +98,13 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
                 mf_vec3w b_point = splat3(frame->b_vertices[b->edge_vertex0[j]]);
                 mf_floatw separation = mf_dotw(axis, mf_sub3w(b_point, e.vertex0));
 
-                // A lane meets its edges i in the order (i, j) or (j, i); the first of equals in (i, j)
-                // order wins.
-                mf_floatw index_j = mf_splatw((float)j);
-                mf_maskw tie =
-                    mf_andw(mf_eqw(separation, best.separation),
-                            mf_orw(mf_ltw(e.index, best.i), mf_andw(mf_eqw(e.index, best.i), mf_ltw(index_j, best.j))));
-                mf_maskw better = mf_andw(valid, mf_orw(mf_gtw(separation, best.separation), tie));
+                // A lane meets its pairs in ascending (i, j) order (a's kept edges ascend across the
+                // blocks, b's within a run), so the first of equals is the one kept: only a greater
+                // separation replaces it. Ties between lanes are settled by mf_edge_best_across.
+                mf_maskw better = mf_andw(valid, mf_gtw(separation, best.separation));
                 best.separation = mf_selectw(better, separation, best.separation);
                 best.i = mf_selectw(better, e.index, best.i);
-                best.j = mf_selectw(better, index_j, best.j);
+                best.j = mf_selectw(better, mf_splatw((float)j), best.j);
                 best.normal = mf_select3w(better, axis, best.normal);
             }
         }
