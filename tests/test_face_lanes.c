@@ -142,9 +142,45 @@ static void edge_gaps_match_the_scalar_gaps(void)
     test_pool_free(&pool);
 }
 
+// The cull's kept lists in lanes, every ISA's build, against mf_edges_within: the same edges in
+// the same order, on gap arrays of every length up to a few registers past the widest, with gaps
+// exactly at the reach, infinite and NaN, and an infinite reach (which must keep no padding).
+static void kept_edges_match_the_scalar_list(void)
+{
+    enum { MOST = 70 };
+    float gap[MOST + MF_EDGE_GAP_PAD];
+    uint16_t scalar[MOST + MF_KEPT_EDGES_PAD], wide[MOST + MF_KEPT_EDGES_PAD];
+    test_random random = test_random_seed(977, 0);
+    uint32_t compared = 0, kept = 0;
+    for (uint32_t count = 0; count <= MOST; ++count) {
+        for (int trial = 0; trial < 40; ++trial) {
+            float reach = trial == 0 ? INFINITY : (float)test_random_range(&random, -0.2, 1.0);
+            for (uint32_t e = 0; e < count; ++e) {
+                uint32_t kind = test_random_int(&random, 0, 9);
+                gap[e] = kind == 0 ? reach : kind == 1 ? INFINITY : kind == 2 ? NAN : (float)test_random_unit(&random);
+            }
+            for (uint32_t e = count; e < count + MF_EDGE_GAP_PAD; ++e) gap[e] = INFINITY;
+            uint32_t scalar_count = mf_edges_within(gap, count, reach, scalar);
+            kept += scalar_count;
+            for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
+                if (!mf_isa_supported((mf_isa)isa)) continue;
+                uint32_t wide_count = mf_dispatch((mf_isa)isa).edge.within(gap, count, reach, wide);
+                int same = wide_count == scalar_count;
+                for (uint32_t k = 0; same && k < scalar_count; ++k) same = wide[k] == scalar[k];
+                CHECKF(same, "%u gaps, reach %g: %s keeps %u edges, the scalar list %u (or other edges)", count,
+                       (double)reach, mf_isa_name((mf_isa)isa), wide_count, scalar_count);
+                ++compared;
+            }
+        }
+    }
+    printf("%u comparisons, %u edges kept by the scalar lists\n", compared, kept);
+    CHECK(compared > 0 && kept > 0);
+}
+
 static const test_case tests[] = {
     TEST_CASE(face_lanes_match_the_scalar_face_query),
     TEST_CASE(edge_gaps_match_the_scalar_gaps),
+    TEST_CASE(kept_edges_match_the_scalar_list),
 };
 
 int main(int argc, char **argv) { return test_main(tests, (int)(sizeof(tests) / sizeof(tests[0])), argc, argv); }

@@ -20,8 +20,8 @@ typedef struct mf_pair_scratch {
     // gaps, the stores would look like the loads' addresses to the store buffer (4K aliasing) and
     // stall them: this pad puts a's list 1 KB off and b's 3 KB off.
     uint8_t alias_pad[1024];
-    uint16_t a_edges[MF_MAX_HULL_EDGES]; // the edges the edge query tries (the cull)
-    uint16_t b_edges[MF_MAX_HULL_EDGES];
+    uint16_t a_edges[MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD]; // the edges the edge query tries (the cull)
+    uint16_t b_edges[MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD];
     float stage[3 * MF_MAX_HULL_VERTICES]; // vertices being moved between frames, as rows
 } mf_pair_scratch;
 

@@ -35,39 +35,40 @@ mf_wide_kernel mf_dispatch(mf_isa isa)
     switch (isa) {
 #if MF_HAVE_WIDE_SSE
     case MF_ISA_SSE:
-        return cpu_has(isa) ? (mf_wide_kernel){mf_wide_axes_sse,
-                                               mf_box_pairs_sse,
-                                               {mf_edge_walk_sse, mf_edge_lanes_sse, mf_edge_gaps_sse, mf_edges_within},
-                                               mf_face_lanes_sse,
-                                               4}
-                            : none;
+        return cpu_has(isa)
+                   ? (mf_wide_kernel){mf_wide_axes_sse,
+                                      mf_box_pairs_sse,
+                                      {mf_edge_walk_sse, mf_edge_lanes_sse, mf_edge_gaps_sse, mf_edges_within_sse},
+                                      mf_face_lanes_sse,
+                                      4}
+                   : none;
 #endif
 #if MF_HAVE_WIDE_AVX2
     case MF_ISA_AVX2:
         return cpu_has(isa)
                    ? (mf_wide_kernel){mf_wide_axes_avx2,
                                       mf_box_pairs_avx2,
-                                      {mf_edge_walk_avx2, mf_edge_lanes_avx2, mf_edge_gaps_avx2, mf_edges_within},
+                                      {mf_edge_walk_avx2, mf_edge_lanes_avx2, mf_edge_gaps_avx2, mf_edges_within_avx2},
                                       mf_face_lanes_avx2,
                                       8}
                    : none;
 #endif
 #if MF_HAVE_WIDE_AVX512
     case MF_ISA_AVX512:
-        return cpu_has(isa)
-                   ? (mf_wide_kernel){mf_wide_axes_avx512,
-                                      mf_box_pairs_avx512,
-                                      {mf_edge_walk_avx512, mf_edge_lanes_avx512, mf_edge_gaps_avx512, mf_edges_within},
-                                      mf_face_lanes_avx512,
-                                      16}
-                   : none;
+        return cpu_has(isa) ? (mf_wide_kernel){mf_wide_axes_avx512,
+                                               mf_box_pairs_avx512,
+                                               {mf_edge_walk_avx512, mf_edge_lanes_avx512, mf_edge_gaps_avx512,
+                                                mf_edges_within_avx512},
+                                               mf_face_lanes_avx512,
+                                               16}
+                            : none;
 #endif
 #if MF_HAVE_WIDE_NEON
     case MF_ISA_NEON:
         return cpu_has(isa)
                    ? (mf_wide_kernel){mf_wide_axes_neon,
                                       mf_box_pairs_neon,
-                                      {mf_edge_walk_neon, mf_edge_lanes_neon, mf_edge_gaps_neon, mf_edges_within},
+                                      {mf_edge_walk_neon, mf_edge_lanes_neon, mf_edge_gaps_neon, mf_edges_within_neon},
                                       mf_face_lanes_neon,
                                       4}
                    : none;

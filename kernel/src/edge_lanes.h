@@ -11,3 +11,7 @@ mf_edge_search_fn mf_edge_lanes_sse, mf_edge_lanes_avx2, mf_edge_lanes_avx512, m
 
 // What mf_edge_gaps (sat.c) returns, W edges at a time from the edge rows where the hull has them.
 mf_edge_gaps_fn mf_edge_gaps_sse, mf_edge_gaps_avx2, mf_edge_gaps_avx512, mf_edge_gaps_neon;
+
+// What mf_edges_within (sat.c) returns, W gaps at a time; the list needs MF_KEPT_EDGES_PAD entries
+// past the hull's edge count.
+mf_edges_within_fn mf_edges_within_sse, mf_edges_within_avx2, mf_edges_within_avx512, mf_edges_within_neon;

@@ -264,6 +264,7 @@ float mf_edge_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap);
 // The edges whose gap is within `reach`, ascending (the searches break ties by index order), into
 // `kept`; returns how many.
 uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t *kept);
+#define MF_KEPT_EDGES_PAD 16 // entries a kept list has past the edge count (the lanes' builds store ahead)
 
 // The edge query's builds for one ISA: the walk, all pairs in lanes (NULL: mf_query_edges), and
 // the cull's per-edge work.
