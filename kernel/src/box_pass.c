@@ -365,12 +365,16 @@ static inline mf_floatw cross2(mf_floatw ax, mf_floatw ay, mf_floatw bx, mf_floa
     return mf_subw(mf_mulw(ax, by), mf_mulw(ay, bx));
 }
 
-// Slots some lane keeps: the others can be passed over (a resting box keeps only its corners).
-static uint32_t live_slots(const clip_slots *s)
+// The slots some lane keeps, in order, and how many: the passes look at no other (a resting box
+// keeps only its corners).
+static int list_live_slots(const clip_slots *s, int live[SLOTS])
 {
-    uint32_t live = 0;
-    for (int k = 0; k < SLOTS; ++k) live |= (uint32_t)mf_anyw(s->keep[k]) << k;
-    return live;
+    int count = 0;
+    for (int k = 0; k < SLOTS; ++k) {
+        live[count] = k;
+        count += mf_anyw(s->keep[k]);
+    }
+    return count;
 }
 
 static inline mf_floatw distance2(const clip_slots *s, int k, const vec3w *p)
@@ -379,79 +383,128 @@ static inline mf_floatw distance2(const clip_slots *s, int k, const vec3w *p)
     return mf_addw(mf_addw(mf_mulw(dx, dx), mf_mulw(dy, dy)), mf_mulw(dz, dz));
 }
 
-// Step 5: chosen[n] is the slot of contact n where found[n]; the passes follow mf_reduce's rules
-// (reduce.c) with the normal +z, and stop where no slot scores above a degenerate amount.
-static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, mf_floatw chosen[MF_MAX_CONTACTS],
-                              vec3w picked[MF_MAX_CONTACTS])
+// A contact the reduction chose, per lane: its slot and point, and what its feature ids are made
+// of (the corner the slot starts from, the side of the reference face an edge crossing crosses).
+typedef struct slot_choice {
+    mf_floatw slot, corner, side;
+    vec3w point;
+} slot_choice;
+
+// One pass's arg-max: the best score so far and the contact of the slot that holds it. The slot
+// comes along as the pass goes, so no second look over the slots is needed to fetch it.
+typedef struct slot_pass {
+    mf_floatw best;
+    slot_choice choice;
+} slot_pass;
+
+static inline void take_where(slot_pass *pass, const clip_slots *s, int k, mf_maskw better, mf_floatw score)
+{
+    slot_choice *c = &pass->choice;
+    pass->best = mf_selectw(better, score, pass->best);
+    c->slot = mf_selectw(better, mf_splatw((float)k), c->slot);
+    c->corner = mf_selectw(better, mf_splatw(slot_corner[k]), c->corner);
+    c->side = mf_selectw(better, s->side[k], c->side);
+    c->point.c[0] = mf_selectw(better, s->x[k], c->point.c[0]);
+    c->point.c[1] = mf_selectw(better, s->y[k], c->point.c[1]);
+    c->point.c[2] = mf_selectw(better, s->z[k], c->point.c[2]);
+}
+
+// The passes of step 5. Those after the first need not mask the slots already chosen: such a slot
+// scores exactly 0 there (its distance to itself, a cross product of a vector with itself), or
+// NaN, and a slot wins only above the degenerate amount. The outside area alone can be positive at
+// a corner of the triangle (one of its cross products is the triangle's area, rounded another
+// way), so that pass masks them by slot.
+static void deepest_slot(const clip_slots *s, const int *live, int live_count, slot_pass *pass)
+{
+    for (int i = 0; i < live_count; ++i) {
+        int k = live[i];
+        take_where(pass, s, k, mf_andw(s->keep[k], mf_ltw(s->separation[k], pass->best)), s->separation[k]);
+    }
+}
+
+static void farthest_slot(const clip_slots *s, const int *live, int live_count, const vec3w *from, slot_pass *pass)
+{
+    for (int i = 0; i < live_count; ++i) {
+        int k = live[i];
+        mf_floatw score = distance2(s, k, from);
+        take_where(pass, s, k, mf_andw(s->keep[k], mf_gtw(score, pass->best)), score);
+    }
+}
+
+static void widest_triangle_slot(const clip_slots *s, const int *live, int live_count, const slot_choice chosen[2],
+                                 slot_pass *pass)
+{
+    const vec3w *a = &chosen[0].point, *b = &chosen[1].point;
+    mf_floatw ab_x = mf_subw(b->c[0], a->c[0]), ab_y = mf_subw(b->c[1], a->c[1]);
+    for (int i = 0; i < live_count; ++i) {
+        int k = live[i];
+        mf_floatw score = mf_absw(cross2(ab_x, ab_y, mf_subw(s->x[k], a->c[0]), mf_subw(s->y[k], a->c[1])));
+        take_where(pass, s, k, mf_andw(s->keep[k], mf_gtw(score, pass->best)), score);
+    }
+}
+
+// The area the slot adds outside triangle 0, 1, 2 taken counter-clockwise.
+static void outside_triangle_slot(const clip_slots *s, const int *live, int live_count, const slot_choice chosen[3],
+                                  slot_pass *pass)
+{
+    const vec3w *a = &chosen[0].point, *b = &chosen[1].point, *c = &chosen[2].point;
+    mf_maskw ccw = mf_gtw(cross2(mf_subw(b->c[0], a->c[0]), mf_subw(b->c[1], a->c[1]), mf_subw(c->c[0], a->c[0]),
+                                 mf_subw(c->c[1], a->c[1])),
+                          mf_splatw(0.0f));
+    mf_floatw bx = mf_selectw(ccw, b->c[0], c->c[0]), by = mf_selectw(ccw, b->c[1], c->c[1]);
+    mf_floatw cx = mf_selectw(ccw, c->c[0], b->c[0]), cy = mf_selectw(ccw, c->c[1], b->c[1]);
+    mf_floatw ab_x = mf_subw(bx, a->c[0]), ab_y = mf_subw(by, a->c[1]);
+    mf_floatw bc_x = mf_subw(cx, bx), bc_y = mf_subw(cy, by);
+    mf_floatw ca_x = mf_subw(a->c[0], cx), ca_y = mf_subw(a->c[1], cy);
+    for (int i = 0; i < live_count; ++i) {
+        int k = live[i];
+        mf_floatw slot = mf_splatw((float)k);
+        mf_maskw taken =
+            mf_orw(mf_orw(mf_eqw(chosen[0].slot, slot), mf_eqw(chosen[1].slot, slot)), mf_eqw(chosen[2].slot, slot));
+        mf_floatw ab = cross2(ab_x, ab_y, mf_subw(s->x[k], a->c[0]), mf_subw(s->y[k], a->c[1]));
+        mf_floatw bc = cross2(bc_x, bc_y, mf_subw(s->x[k], bx), mf_subw(s->y[k], by));
+        mf_floatw ca = cross2(ca_x, ca_y, mf_subw(s->x[k], cx), mf_subw(s->y[k], cy));
+        mf_floatw score = mf_negw(mf_minw(mf_minw(ab, bc), ca));
+        take_where(pass, s, k, mf_andnotw(taken, mf_andw(s->keep[k], mf_gtw(score, pass->best))), score);
+    }
+}
+
+static void farthest_from_all_slot(const clip_slots *s, const int *live, int live_count, const mf_floatw nearest[SLOTS],
+                                   slot_pass *pass)
+{
+    for (int i = 0; i < live_count; ++i) {
+        int k = live[i];
+        take_where(pass, s, k, mf_andw(s->keep[k], mf_gtw(nearest[k], pass->best)), nearest[k]);
+    }
+}
+
+// Step 5: chosen[n] is contact n in the lanes that count more than n; the passes follow mf_reduce's
+// rules (reduce.c) with the normal +z, and stop where no slot scores above a degenerate amount.
+static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, slot_choice chosen[MF_MAX_CONTACTS])
 {
     mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f), tiny = mf_splatw(1e-12f);
-    mf_maskw none = mf_ltw(one, zero), found = none;
-    mf_maskw taken[SLOTS];
+    int live[SLOTS], live_count = list_live_slots(s, live);
     mf_floatw nearest[SLOTS];
-    for (int k = 0; k < SLOTS; ++k) taken[k] = none, nearest[k] = zero;
-    uint32_t live = live_slots(s);
+    mf_maskw found = mf_ltw(one, zero);
     mf_floatw count = zero;
     for (uint32_t n = 0; n < max_contacts; ++n) {
-        mf_floatw best = n == 0 ? mf_splatw(INFINITY) : tiny, index = zero;
-        mf_maskw ccw = none;
-        if (n == 3) {
-            ccw = mf_gtw(cross2(mf_subw(picked[1].c[0], picked[0].c[0]), mf_subw(picked[1].c[1], picked[0].c[1]),
-                                mf_subw(picked[2].c[0], picked[0].c[0]), mf_subw(picked[2].c[1], picked[0].c[1])),
-                         zero);
-        }
-        for (int k = 0; k < SLOTS; ++k) {
-            if (!(live >> k & 1)) continue;
-            mf_maskw open = n == 0 ? s->keep[k] : mf_andnotw(taken[k], s->keep[k]);
-            mf_floatw dx = mf_subw(s->x[k], picked[0].c[0]), dy = mf_subw(s->y[k], picked[0].c[1]);
-            mf_floatw score;
-            mf_maskw better;
-            if (n == 0) {
-                better = mf_andw(open, mf_ltw(s->separation[k], best));
-                score = s->separation[k];
-            } else {
-                if (n == 1) {
-                    score = distance2(s, k, &picked[0]);
-                } else if (n == 2) {
-                    score = mf_absw(cross2(mf_subw(picked[1].c[0], picked[0].c[0]),
-                                           mf_subw(picked[1].c[1], picked[0].c[1]), dx, dy));
-                } else if (n == 3) {
-                    // The area the slot adds outside triangle 0, 1, 2 taken counter-clockwise.
-                    const vec3w *a = &picked[0], *b = &picked[1], *c = &picked[2];
-                    mf_floatw bx = mf_selectw(ccw, b->c[0], c->c[0]), by = mf_selectw(ccw, b->c[1], c->c[1]);
-                    mf_floatw cx = mf_selectw(ccw, c->c[0], b->c[0]), cy = mf_selectw(ccw, c->c[1], b->c[1]);
-                    mf_floatw ab = cross2(mf_subw(bx, a->c[0]), mf_subw(by, a->c[1]), dx, dy);
-                    mf_floatw bc = cross2(mf_subw(cx, bx), mf_subw(cy, by), mf_subw(s->x[k], bx), mf_subw(s->y[k], by));
-                    mf_floatw ca =
-                        cross2(mf_subw(a->c[0], cx), mf_subw(a->c[1], cy), mf_subw(s->x[k], cx), mf_subw(s->y[k], cy));
-                    score = mf_negw(mf_minw(mf_minw(ab, bc), ca));
-                } else {
-                    score = nearest[k];
-                }
-                better = mf_andw(open, mf_gtw(score, best));
-            }
-            best = mf_selectw(better, score, best);
-            index = mf_selectw(better, mf_splatw((float)k), index);
-        }
-        mf_maskw now = n == 0 ? mf_ltw(best, mf_splatw(INFINITY)) : mf_andw(found, mf_gtw(best, tiny));
-        found = now;
+        slot_pass pass = {n == 0 ? mf_splatw(INFINITY) : tiny, chosen[n]};
+        if (n == 0) deepest_slot(s, live, live_count, &pass);
+        else if (n == 1) farthest_slot(s, live, live_count, &chosen[0].point, &pass);
+        else if (n == 2) widest_triangle_slot(s, live, live_count, chosen, &pass);
+        else if (n == 3) outside_triangle_slot(s, live, live_count, chosen, &pass);
+        else farthest_from_all_slot(s, live, live_count, nearest, &pass);
+        found = n == 0 ? mf_ltw(pass.best, mf_splatw(INFINITY)) : mf_andw(found, mf_gtw(pass.best, tiny));
         if (!mf_anyw(found)) break;
-        chosen[n] = index;
+        chosen[n] = pass.choice;
         count = mf_selectw(found, mf_addw(count, one), count);
-        picked[n] = (vec3w){{zero, zero, zero}};
-        for (int k = 0; k < SLOTS; ++k) {
-            if (!(live >> k & 1)) continue;
-            mf_maskw is = mf_eqw(index, mf_splatw((float)k));
-            taken[k] = n == 0 ? is : mf_orw(taken[k], is);
-            picked[n].c[0] = mf_selectw(is, s->x[k], picked[n].c[0]);
-            picked[n].c[1] = mf_selectw(is, s->y[k], picked[n].c[1]);
-            picked[n].c[2] = mf_selectw(is, s->z[k], picked[n].c[2]);
-        }
         if (max_contacts > 4 && n >= 3) {
             // Beyond four, each next point is the farthest from all chosen so far.
-            for (int k = 0; k < SLOTS; ++k) {
-                if (!(live >> k & 1)) continue;
-                mf_floatw distance = distance2(s, k, &picked[n]);
-                for (uint32_t c = 0; n == 3 && c < 3; ++c) distance = mf_minw(distance, distance2(s, k, &picked[c]));
+            for (int i = 0; i < live_count; ++i) {
+                int k = live[i];
+                mf_floatw distance = distance2(s, k, &chosen[n].point);
+                for (uint32_t c = 0; n == 3 && c < 3; ++c)
+                    distance = mf_minw(distance, distance2(s, k, &chosen[c].point));
                 nearest[k] = n == 3 ? distance : mf_minw(nearest[k], distance);
             }
         }
@@ -665,11 +718,9 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
     uint32_t max_contacts = config->max_contacts;
     clip_slots s;
     clip_faces(r, &t, ha, hb, &q, use_a, margin, &s);
-    mf_floatw chosen[MF_MAX_CONTACTS];
-    vec3w picked[MF_MAX_CONTACTS];
-    for (uint32_t n = 0; n < max_contacts; ++n) chosen[n] = zero, picked[n] = (vec3w){{zero, zero, zero}};
-    mf_floatw count = reduce_slots(&s, max_contacts, chosen, picked);
-    uint32_t live = live_slots(&s);
+    slot_choice chosen[MF_MAX_CONTACTS];
+    for (uint32_t n = 0; n < max_contacts; ++n) chosen[n] = (slot_choice){zero, zero, zero, {{zero, zero, zero}}};
+    mf_floatw count = reduce_slots(&s, max_contacts, chosen);
     mf_floatw rotation_ref[3][3], position_ref[3], normal[3];
     for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j) rotation_ref[i][j] = mf_selectw(use_a, rotation_a[i][j], rotation_b[i][j]);
@@ -680,28 +731,21 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
     mf_floatw k1 = next_axis(s.ref_axis), deepest = mf_splatw(INFINITY);
     for (uint32_t n = 0; n < max_contacts; ++n) {
         // The point sits on the incident face; the midpoint is half the separation back.
-        mf_floatw separation = mf_subw(picked[n].c[2], s.top);
+        mf_floatw separation = mf_subw(chosen[n].point.c[2], s.top);
         deepest = mf_selectw(mf_ltw(mf_splatw((float)n), count), mf_minw(deepest, separation), deepest);
-        mf_floatw w = mf_mulw(s.ref_sign, mf_addw(picked[n].c[2], mf_mulw(mf_splatw(-0.5f), separation)));
+        mf_floatw w = mf_mulw(s.ref_sign, mf_addw(chosen[n].point.c[2], mf_mulw(mf_splatw(-0.5f), separation)));
         mf_floatw local[3];
         for (int i = 0; i < 3; ++i) {
             mf_floatw index = mf_splatw((float)i);
-            local[i] =
-                mf_selectw(mf_eqw(s.ref_axis, index), w, mf_selectw(mf_eqw(k1, index), picked[n].c[0], picked[n].c[1]));
+            local[i] = mf_selectw(mf_eqw(s.ref_axis, index), w,
+                                  mf_selectw(mf_eqw(k1, index), chosen[n].point.c[0], chosen[n].point.c[1]));
         }
         vec3w world = transform_point(rotation_ref, position_ref, local);
         int row = OUT_CONTACTS + (int)n * OUT_CONTACT_FLOATS;
         for (int i = 0; i < 3; ++i) store_row(out, row + i, world.c[i]);
         store_row(out, row + 3, separation);
-        mf_floatw side = zero, corner = zero;
-        for (int k = 0; k < SLOTS; ++k) {
-            if (!(live >> k & 1)) continue;
-            mf_maskw is = mf_eqw(chosen[n], mf_splatw((float)k));
-            side = mf_selectw(is, s.side[k], side);
-            corner = mf_selectw(is, mf_splatw(slot_corner[k]), corner);
-        }
         mf_floatw reference, incident;
-        face_contact_codes(&s, chosen[n], corner, side, &reference, &incident);
+        face_contact_codes(&s, chosen[n].slot, chosen[n].corner, chosen[n].side, &reference, &incident);
         store_row(out, row + 4, mf_selectw(use_a, reference, incident));
         store_row(out, row + 5, mf_selectw(use_a, incident, reference));
     }
