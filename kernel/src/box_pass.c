@@ -512,70 +512,97 @@ static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, slot_c
     return count;
 }
 
-// Feature codes: a feature as a float the lanes can compute, kind * CODE_KIND + index for
+// Feature codes: a contact's feature as a float the lanes can compute, its MF_FEATURE value for
 // vertices and faces, and for edges (whose index the shape's box_edge table gives)
-// kind * CODE_KIND + 4 * (bits of a vertex on it) + its axis.
-enum { CODE_KIND = 1024 };
-
+// MF_FEATURE_EDGE << 14 | axis << 3 | the bits of a vertex on it. Every code is an integer
+// below 2^16, exact in a float.
 static inline mf_floatw code_of(uint32_t kind, mf_floatw value)
 {
-    return mf_addw(mf_splatw((float)(kind * CODE_KIND)), value);
+    return mf_addw(mf_splatw((float)(kind << 14)), value);
 }
 
 static inline mf_floatw edge_code(mf_floatw bits, mf_floatw axis)
 {
-    return code_of(MF_FEATURE_EDGE, mf_addw(mf_mulw(mf_splatw(4.0f), bits), axis));
+    return code_of(MF_FEATURE_EDGE, mf_addw(mf_mulw(mf_splatw(8.0f), axis), bits));
 }
 
+// The feature of a code, with the edge looked up without a branch (an unpredictable one: many
+// contacts pair an edge with a face).
 static inline uint16_t feature_of_code(const mf_shape *shape, float code)
 {
-    uint32_t kind = (uint32_t)code / CODE_KIND, value = (uint32_t)code % CODE_KIND;
-    return kind == MF_FEATURE_EDGE ? MF_FEATURE(MF_FEATURE_EDGE, shape->box_edge[value >> 2][value & 3])
-                                   : MF_FEATURE(kind, value);
+    uint32_t value = (uint32_t)code;
+    uint16_t edge = MF_FEATURE(MF_FEATURE_EDGE, shape->box_edge[value & 7][value >> 3 & 3]);
+    return value >> 14 == MF_FEATURE_EDGE ? edge : (uint16_t)value;
 }
 
-// 2^axis where `sign` is positive: a vertex's bit along that axis.
-static inline mf_floatw sign_bit(mf_floatw axis, mf_floatw sign)
+// 2^axis: the bit of a vertex's sign along that axis.
+static inline mf_floatw axis_bit(mf_floatw axis)
+{
+    return mf_selectw(mf_eqw(axis, mf_splatw(0.0f)), mf_splatw(1.0f),
+                      mf_selectw(mf_eqw(axis, mf_splatw(1.0f)), mf_splatw(2.0f), mf_splatw(4.0f)));
+}
+
+// What the features of a face axis's contacts are made of, the same for all its contacts: the
+// two faces, the vertex bits of each face's corners, and the axes of its sides.
+typedef struct face_features {
+    mf_floatw reference_face, incident_face;
+    mf_floatw reference_bits[4], incident_bits[4]; // corner i, as corner_u and corner_v run
+    mf_floatw reference_even, reference_odd;       // the axis of the reference face's sides 0, 2 and 1, 3
+    mf_floatw incident_even, incident_odd;         // of the incident face's edges from corners 0, 2 and 1, 3
+} face_features;
+
+// The vertex bits of the corners of the face with outward normal sign * axis k, whose corners run
+// as corner_u and corner_v along axes k + 1 and k + 2 (sums of distinct powers of two: exact).
+static void corner_bits(mf_floatw k, mf_floatw sign, mf_floatw k1, mf_floatw k2, mf_floatw bits[4])
 {
     mf_floatw zero = mf_splatw(0.0f);
-    mf_floatw power = mf_selectw(mf_eqw(axis, zero), mf_splatw(1.0f),
-                                 mf_selectw(mf_eqw(axis, mf_splatw(1.0f)), mf_splatw(2.0f), mf_splatw(4.0f)));
-    return mf_selectw(mf_gtw(sign, zero), power, zero);
+    mf_floatw base = mf_selectw(mf_gtw(sign, zero), axis_bit(k), zero), u = axis_bit(k1), v = axis_bit(k2);
+    bits[0] = base;
+    bits[1] = mf_addw(base, u);
+    bits[2] = mf_addw(bits[1], v);
+    bits[3] = mf_addw(base, v);
 }
 
-// The vertex at corner `corner` (0-3, held as a float) of the face with outward normal
-// sign * axis k, corners running as corner_u and corner_v along axes k + 1 and k + 2.
-static mf_floatw corner_bits(mf_floatw k, mf_floatw sign, mf_floatw corner)
+static face_features features_of_faces(const clip_slots *s)
 {
-    mf_floatw one = mf_splatw(1.0f), minus_one = mf_splatw(-1.0f), k1 = next_axis(k);
-    mf_floatw u = mf_selectw(mf_orw(mf_eqw(corner, one), mf_eqw(corner, mf_splatw(2.0f))), one, minus_one);
-    mf_floatw v = mf_selectw(mf_gew(corner, mf_splatw(2.0f)), one, minus_one);
-    return mf_addw(mf_addw(sign_bit(k, sign), sign_bit(k1, u)), sign_bit(next_axis(k1), v));
+    mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f), two = mf_splatw(2.0f);
+    face_features f;
+    f.reference_face = mf_addw(mf_mulw(two, s->ref_axis), mf_selectw(mf_gtw(s->ref_sign, zero), one, zero));
+    f.incident_face = mf_addw(mf_mulw(two, s->inc_axis), mf_selectw(mf_gtw(s->inc_sign, zero), one, zero));
+    f.reference_even = next_axis(s->ref_axis), f.reference_odd = next_axis(f.reference_even);
+    f.incident_even = next_axis(s->inc_axis), f.incident_odd = next_axis(f.incident_even);
+    corner_bits(s->ref_axis, s->ref_sign, f.reference_even, f.reference_odd, f.reference_bits);
+    corner_bits(s->inc_axis, s->inc_sign, f.incident_even, f.incident_odd, f.incident_bits);
+    return f;
+}
+
+// bits[corner], corner 0 to 3 held as a float.
+static inline mf_floatw pick_corner(const mf_floatw bits[4], mf_floatw corner)
+{
+    return mf_selectw(mf_eqw(corner, mf_splatw(0.0f)), bits[0],
+                      mf_selectw(mf_eqw(corner, mf_splatw(1.0f)), bits[1],
+                                 mf_selectw(mf_eqw(corner, mf_splatw(2.0f)), bits[2], bits[3])));
 }
 
 // The features of a face contact from its slot, its incident corner and the side it crossed:
 // incident corners pair the incident vertex with the reference face, reference corners the
 // reference vertex with the incident face, crossings the incident edge with the reference side.
-static void face_contact_codes(const clip_slots *s, mf_floatw slot, mf_floatw corner, mf_floatw side,
-                               mf_floatw *reference, mf_floatw *incident)
+static void face_contact_codes(const face_features *f, const slot_choice *contact, mf_floatw *reference,
+                               mf_floatw *incident)
 {
-    mf_floatw one = mf_splatw(1.0f), zero = mf_splatw(0.0f), two = mf_splatw(2.0f);
-    mf_maskw incident_corner = mf_ltw(slot, mf_splatw((float)SLOT_REFERENCE));
-    mf_maskw reference_corner = mf_andnotw(incident_corner, mf_ltw(slot, mf_splatw((float)SLOT_EDGES)));
-    mf_floatw reference_face = mf_addw(mf_mulw(two, s->ref_axis), mf_selectw(mf_gtw(s->ref_sign, zero), one, zero));
-    mf_floatw incident_face = mf_addw(mf_mulw(two, s->inc_axis), mf_selectw(mf_gtw(s->inc_sign, zero), one, zero));
-    mf_floatw incident_bits = corner_bits(s->inc_axis, s->inc_sign, corner);
-    mf_floatw reference_corner_index = mf_selectw(reference_corner, corner, side);
-    mf_floatw reference_bits = corner_bits(s->ref_axis, s->ref_sign, reference_corner_index);
+    mf_floatw zero = mf_splatw(0.0f), two = mf_splatw(2.0f), corner = contact->corner, side = contact->side;
+    mf_maskw incident_corner = mf_ltw(contact->slot, mf_splatw((float)SLOT_REFERENCE));
+    mf_maskw reference_corner = mf_andnotw(incident_corner, mf_ltw(contact->slot, mf_splatw((float)SLOT_EDGES)));
+    mf_floatw incident_bits = pick_corner(f->incident_bits, corner);
+    mf_floatw reference_bits = pick_corner(f->reference_bits, mf_selectw(reference_corner, corner, side));
     // Edge i of the incident face runs along its axis j + 1 for even i, j + 2 for odd; sides alike.
     mf_maskw incident_even = mf_orw(mf_eqw(corner, zero), mf_eqw(corner, two));
     mf_maskw side_even = mf_orw(mf_eqw(side, zero), mf_eqw(side, two));
-    mf_floatw j1 = next_axis(s->inc_axis), k1 = next_axis(s->ref_axis);
-    mf_floatw incident_edge = edge_code(incident_bits, mf_selectw(incident_even, j1, next_axis(j1)));
-    mf_floatw reference_edge = edge_code(reference_bits, mf_selectw(side_even, k1, next_axis(k1)));
+    mf_floatw incident_edge = edge_code(incident_bits, mf_selectw(incident_even, f->incident_even, f->incident_odd));
+    mf_floatw reference_edge = edge_code(reference_bits, mf_selectw(side_even, f->reference_even, f->reference_odd));
     *incident = mf_selectw(incident_corner, code_of(MF_FEATURE_VERTEX, incident_bits),
-                           mf_selectw(reference_corner, code_of(MF_FEATURE_FACE, incident_face), incident_edge));
-    *reference = mf_selectw(incident_corner, code_of(MF_FEATURE_FACE, reference_face),
+                           mf_selectw(reference_corner, code_of(MF_FEATURE_FACE, f->incident_face), incident_edge));
+    *reference = mf_selectw(incident_corner, code_of(MF_FEATURE_FACE, f->reference_face),
                             mf_selectw(reference_corner, code_of(MF_FEATURE_VERTEX, reference_bits), reference_edge));
 }
 
@@ -721,6 +748,7 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
     slot_choice chosen[MF_MAX_CONTACTS];
     for (uint32_t n = 0; n < max_contacts; ++n) chosen[n] = (slot_choice){zero, zero, zero, {{zero, zero, zero}}};
     mf_floatw count = reduce_slots(&s, max_contacts, chosen);
+    face_features features = features_of_faces(&s);
     mf_floatw rotation_ref[3][3], position_ref[3], normal[3];
     for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j) rotation_ref[i][j] = mf_selectw(use_a, rotation_a[i][j], rotation_b[i][j]);
@@ -745,7 +773,7 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
         for (int i = 0; i < 3; ++i) store_row(out, row + i, world.c[i]);
         store_row(out, row + 3, separation);
         mf_floatw reference, incident;
-        face_contact_codes(&s, chosen[n].slot, chosen[n].corner, chosen[n].side, &reference, &incident);
+        face_contact_codes(&features, &chosen[n], &reference, &incident);
         store_row(out, row + 4, mf_selectw(use_a, reference, incident));
         store_row(out, row + 5, mf_selectw(use_a, incident, reference));
     }
