@@ -23,6 +23,7 @@
 #include "wide.h"
 
 #include <assert.h>
+#include <stddef.h>
 
 #define MF_GLUE(a, b) a##_##b
 #define MF_NAMED(a, b) MF_GLUE(a, b)
@@ -105,27 +106,70 @@ typedef struct box_outputs {
     _Alignas(64) float row[OUT_ROWS][W];
 } box_outputs;
 
+#if MF_WIDE_WIDTH == 1
+static void gather(const mf_box_job *job, uint32_t first, uint32_t lanes, box_inputs *in)
+{
+    (void)lanes;
+    mf_pair pair = job->pairs[job->list[first]];
+    const uint32_t body[2] = {pair.a, pair.b};
+    float radius = 0.0f;
+    for (int h = 0; h < 2; ++h) {
+        const mf_transform *t = &job->bodies->transform[body[h]];
+        const mf_shape *shape = &job->bank->shapes[job->bodies->shape[body[h]]];
+        in->q[h][0][0] = t->q.x, in->q[h][1][0] = t->q.y, in->q[h][2][0] = t->q.z, in->q[h][3][0] = t->q.w;
+        in->p[h][0][0] = t->p.x, in->p[h][1][0] = t->p.y, in->p[h][2][0] = t->p.z;
+        in->h[h][0][0] = shape->half_extents.x;
+        in->h[h][1][0] = shape->half_extents.y;
+        in->h[h][2][0] = shape->half_extents.z;
+        radius += shape->radius;
+    }
+    in->scale[0] = radius;
+}
+#else
+// A transform's position loads as a vector with q.x after it, its quaternion as one; a box's half
+// extents with the four bytes after them in its shape.
+_Static_assert(sizeof(mf_transform) == 28 && offsetof(mf_transform, q) == 12, "transform: p then q, packed");
+_Static_assert(offsetof(mf_shape, half_extents) + 4 * sizeof(float) <= sizeof(mf_shape), "half extents and more");
+
+// Four lanes at a time: each lane's quaternion, position and half extents loaded as vectors, and
+// each 4x4 block transposed so that a row's four lanes store as one (as bin.c's copy_component).
+// Lanes past `lanes` repeat the first pair.
 static void gather(const mf_box_job *job, uint32_t first, uint32_t lanes, box_inputs *in)
 {
     const mf_bank *bank = job->bank;
     const mf_bodies *bodies = job->bodies;
-    for (uint32_t l = 0; l < W; ++l) {
-        mf_pair pair = job->pairs[job->list[first + (l < lanes ? l : 0)]];
-        const uint32_t body[2] = {pair.a, pair.b};
-        float radius = 0.0f;
-        for (int h = 0; h < 2; ++h) {
-            const mf_transform *t = &bodies->transform[body[h]];
-            const mf_shape *shape = &bank->shapes[bodies->shape[body[h]]];
-            in->q[h][0][l] = t->q.x, in->q[h][1][l] = t->q.y, in->q[h][2][l] = t->q.z, in->q[h][3][l] = t->q.w;
-            in->p[h][0][l] = t->p.x, in->p[h][1][l] = t->p.y, in->p[h][2][l] = t->p.z;
-            in->h[h][0][l] = shape->half_extents.x;
-            in->h[h][1][l] = shape->half_extents.y;
-            in->h[h][2][l] = shape->half_extents.z;
-            radius += shape->radius;
+    for (uint32_t l0 = 0; l0 < W; l0 += 4) {
+        simde__m128 q[2][4], p[2][4], h[2][4];
+        for (uint32_t k = 0; k < 4; ++k) {
+            uint32_t l = l0 + k;
+            mf_pair pair = job->pairs[job->list[first + (l < lanes ? l : 0)]];
+            const uint32_t body[2] = {pair.a, pair.b};
+            float radius = 0.0f;
+            for (int b = 0; b < 2; ++b) {
+                const mf_transform *t = &bodies->transform[body[b]];
+                const mf_shape *shape = &bank->shapes[bodies->shape[body[b]]];
+                const float *pose = (const float *)(const void *)t;
+                const char *extents = (const char *)shape + offsetof(mf_shape, half_extents);
+                p[b][k] = simde_mm_loadu_ps(pose);
+                q[b][k] = simde_mm_loadu_ps(pose + 3);
+                h[b][k] = simde_mm_loadu_ps((const float *)(const void *)extents);
+                radius += shape->radius;
+            }
+            in->scale[l] = radius;
         }
-        in->scale[l] = radius;
+        for (int b = 0; b < 2; ++b) {
+            SIMDE_MM_TRANSPOSE4_PS(q[b][0], q[b][1], q[b][2], q[b][3]);
+            SIMDE_MM_TRANSPOSE4_PS(p[b][0], p[b][1], p[b][2], p[b][3]);
+            SIMDE_MM_TRANSPOSE4_PS(h[b][0], h[b][1], h[b][2], h[b][3]);
+            for (int i = 0; i < 4; ++i) simde_mm_store_ps(&in->q[b][i][l0], q[b][i]);
+            for (int i = 0; i < 3; ++i) {
+                simde_mm_store_ps(&in->p[b][i][l0], p[b][i]);
+                simde_mm_store_ps(&in->h[b][i][l0], h[b][i]);
+            }
+        }
     }
 }
+#endif
 
 // A box's rotation as a 3x3 array: m[i][j] is row i, column j.
 static void rotation_of(const box_inputs *in, int h, mf_floatw m[3][3])
