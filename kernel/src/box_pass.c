@@ -230,7 +230,10 @@ static void query_faces(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3]
 }
 
 // The 9 axes e_k x column_j, as mf_query_edge_directions measures them: the gap of the
-// projections, oriented from a to b; nearly parallel pairs are skipped.
+// projections, oriented from a to b; nearly parallel pairs are skipped. Component k of such an
+// axis is exactly 0, so the sums below leave out its products: adding a zero changes no sum of
+// finite terms but the sign of a zero result, which the absolute values drop. (The projection of
+// t keeps it: a product with an infinite t is NaN.)
 static void query_edges(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3], const mf_floatw hb[3], box_queries *q)
 {
     mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f), sine = mf_splatw(MF_PARALLEL_SINE);
@@ -242,21 +245,20 @@ static void query_edges(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3]
         int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
         for (int j = 0; j < 3; ++j) {
             // e_k x c has c[k2] in component k1, -c[k1] in component k2.
-            vec3w axis;
-            axis.c[k] = zero;
-            axis.c[k1] = mf_negw(columns[j].c[k2]);
-            axis.c[k2] = columns[j].c[k1];
-            mf_floatw length = mf_sqrtw(dot3(&axis, &axis));
+            mf_floatw u = mf_negw(columns[j].c[k2]), v = columns[j].c[k1];
+            mf_floatw length = mf_sqrtw(mf_addw(mf_mulw(u, u), mf_mulw(v, v)));
             mf_maskw valid = mf_gew(length, sine);
             if (!mf_anyw(valid)) continue;
             mf_floatw inverse = mf_divw(one, mf_selectw(valid, length, one));
-            for (int i = 0; i < 3; ++i) axis.c[i] = mf_mulw(axis.c[i], inverse);
-            mf_floatw extent_a =
-                mf_addw(mf_addw(mf_mulw(ha[0], mf_absw(axis.c[0])), mf_mulw(ha[1], mf_absw(axis.c[1]))),
-                        mf_mulw(ha[2], mf_absw(axis.c[2])));
-            mf_floatw extent_b = mf_addw(mf_addw(mf_mulw(hb[0], mf_absw(dot3(&axis, &columns[0]))),
-                                                 mf_mulw(hb[1], mf_absw(dot3(&axis, &columns[1])))),
-                                         mf_mulw(hb[2], mf_absw(dot3(&axis, &columns[2]))));
+            u = mf_mulw(u, inverse), v = mf_mulw(v, inverse);
+            vec3w axis;
+            axis.c[k] = zero, axis.c[k1] = u, axis.c[k2] = v;
+            mf_floatw extent_a = mf_addw(mf_mulw(ha[k1], mf_absw(u)), mf_mulw(ha[k2], mf_absw(v)));
+            mf_floatw on_b[3];
+            for (int m = 0; m < 3; ++m)
+                on_b[m] = mf_absw(mf_addw(mf_mulw(u, columns[m].c[k1]), mf_mulw(v, columns[m].c[k2])));
+            mf_floatw extent_b =
+                mf_addw(mf_addw(mf_mulw(hb[0], on_b[0]), mf_mulw(hb[1], on_b[1])), mf_mulw(hb[2], on_b[2]));
             mf_floatw along = dot3(&axis, t);
             mf_floatw separation = mf_subw(mf_subw(mf_absw(along), extent_a), extent_b);
             mf_maskw flip = mf_ltw(along, zero);
