@@ -460,67 +460,121 @@ static inline void take_where(slot_pass *pass, const clip_slots *s, int k, mf_ma
 // NaN, and a slot wins only above the degenerate amount. The outside area alone can be positive at
 // a corner of the triangle (one of its cross products is the triangle's area, rounded another
 // way), so that pass masks them by slot.
-static void deepest_slot(const clip_slots *s, const int *live, int live_count, slot_pass *pass)
-{
-    for (int i = 0; i < live_count; ++i) {
-        int k = live[i];
-        take_where(pass, s, k, mf_andw(s->keep[k], mf_ltw(s->separation[k], pass->best)), s->separation[k]);
-    }
-}
+enum { PASS_DEEPEST, PASS_FARTHEST, PASS_WIDEST_TRIANGLE, PASS_OUTSIDE_TRIANGLE, PASS_FARTHEST_FROM_ALL };
 
-static void farthest_slot(const clip_slots *s, const int *live, int live_count, const vec3w *from, slot_pass *pass)
-{
-    for (int i = 0; i < live_count; ++i) {
-        int k = live[i];
-        mf_floatw score = distance2(s, k, from);
-        take_where(pass, s, k, mf_andw(s->keep[k], mf_gtw(score, pass->best)), score);
-    }
-}
+// What a pass scores against: the contacts chosen before it, the triangle's corners (b and c
+// swapped where it runs clockwise) and sides, and each slot's distance to the nearest chosen.
+typedef struct pass_geometry {
+    const slot_choice *chosen;
+    const mf_floatw *nearest;
+    mf_floatw ax, ay, bx, by, cx, cy;
+    mf_floatw ab_x, ab_y, bc_x, bc_y, ca_x, ca_y;
+} pass_geometry;
 
-static void widest_triangle_slot(const clip_slots *s, const int *live, int live_count, const slot_choice chosen[2],
-                                 slot_pass *pass)
+static pass_geometry geometry_of(int kind, const slot_choice *chosen, const mf_floatw *nearest)
 {
-    const vec3w *a = &chosen[0].point, *b = &chosen[1].point;
-    mf_floatw ab_x = mf_subw(b->c[0], a->c[0]), ab_y = mf_subw(b->c[1], a->c[1]);
-    for (int i = 0; i < live_count; ++i) {
-        int k = live[i];
-        mf_floatw score = mf_absw(cross2(ab_x, ab_y, mf_subw(s->x[k], a->c[0]), mf_subw(s->y[k], a->c[1])));
-        take_where(pass, s, k, mf_andw(s->keep[k], mf_gtw(score, pass->best)), score);
-    }
-}
-
-// The area the slot adds outside triangle 0, 1, 2 taken counter-clockwise.
-static void outside_triangle_slot(const clip_slots *s, const int *live, int live_count, const slot_choice chosen[3],
-                                  slot_pass *pass)
-{
+    pass_geometry g = {.chosen = chosen, .nearest = nearest};
+    if (kind != PASS_WIDEST_TRIANGLE && kind != PASS_OUTSIDE_TRIANGLE) return g;
     const vec3w *a = &chosen[0].point, *b = &chosen[1].point, *c = &chosen[2].point;
-    mf_maskw ccw = mf_gtw(cross2(mf_subw(b->c[0], a->c[0]), mf_subw(b->c[1], a->c[1]), mf_subw(c->c[0], a->c[0]),
-                                 mf_subw(c->c[1], a->c[1])),
-                          mf_splatw(0.0f));
-    mf_floatw bx = mf_selectw(ccw, b->c[0], c->c[0]), by = mf_selectw(ccw, b->c[1], c->c[1]);
-    mf_floatw cx = mf_selectw(ccw, c->c[0], b->c[0]), cy = mf_selectw(ccw, c->c[1], b->c[1]);
-    mf_floatw ab_x = mf_subw(bx, a->c[0]), ab_y = mf_subw(by, a->c[1]);
-    mf_floatw bc_x = mf_subw(cx, bx), bc_y = mf_subw(cy, by);
-    mf_floatw ca_x = mf_subw(a->c[0], cx), ca_y = mf_subw(a->c[1], cy);
-    for (int i = 0; i < live_count; ++i) {
-        int k = live[i];
+    g.ax = a->c[0], g.ay = a->c[1], g.bx = b->c[0], g.by = b->c[1];
+    if (kind == PASS_OUTSIDE_TRIANGLE) {
+        mf_maskw ccw = mf_gtw(cross2(mf_subw(b->c[0], a->c[0]), mf_subw(b->c[1], a->c[1]), mf_subw(c->c[0], a->c[0]),
+                                     mf_subw(c->c[1], a->c[1])),
+                              mf_splatw(0.0f));
+        g.bx = mf_selectw(ccw, b->c[0], c->c[0]), g.by = mf_selectw(ccw, b->c[1], c->c[1]);
+        g.cx = mf_selectw(ccw, c->c[0], b->c[0]), g.cy = mf_selectw(ccw, c->c[1], b->c[1]);
+        g.bc_x = mf_subw(g.cx, g.bx), g.bc_y = mf_subw(g.cy, g.by);
+        g.ca_x = mf_subw(g.ax, g.cx), g.ca_y = mf_subw(g.ay, g.cy);
+    }
+    g.ab_x = mf_subw(g.bx, g.ax), g.ab_y = mf_subw(g.by, g.ay);
+    return g;
+}
+
+// Slot k's score in the pass and whether it may win (a deepest slot wins by the lowest score).
+static inline mf_floatw score_of(int kind, const pass_geometry *g, const clip_slots *s, int k, mf_maskw *open)
+{
+    *open = s->keep[k];
+    switch (kind) {
+    case PASS_DEEPEST:
+        return s->separation[k];
+    case PASS_FARTHEST:
+        return distance2(s, k, &g->chosen[0].point);
+    case PASS_WIDEST_TRIANGLE:
+        return mf_absw(cross2(g->ab_x, g->ab_y, mf_subw(s->x[k], g->ax), mf_subw(s->y[k], g->ay)));
+    case PASS_OUTSIDE_TRIANGLE: {
+        // The area the slot adds outside triangle 0, 1, 2 taken counter-clockwise.
         mf_floatw slot = mf_splatw((float)k);
-        mf_maskw taken =
-            mf_orw(mf_orw(mf_eqw(chosen[0].slot, slot), mf_eqw(chosen[1].slot, slot)), mf_eqw(chosen[2].slot, slot));
-        mf_floatw ab = cross2(ab_x, ab_y, mf_subw(s->x[k], a->c[0]), mf_subw(s->y[k], a->c[1]));
-        mf_floatw bc = cross2(bc_x, bc_y, mf_subw(s->x[k], bx), mf_subw(s->y[k], by));
-        mf_floatw ca = cross2(ca_x, ca_y, mf_subw(s->x[k], cx), mf_subw(s->y[k], cy));
-        mf_floatw score = mf_negw(mf_minw(mf_minw(ab, bc), ca));
-        take_where(pass, s, k, mf_andnotw(taken, mf_andw(s->keep[k], mf_gtw(score, pass->best))), score);
+        mf_maskw taken = mf_orw(mf_orw(mf_eqw(g->chosen[0].slot, slot), mf_eqw(g->chosen[1].slot, slot)),
+                                mf_eqw(g->chosen[2].slot, slot));
+        *open = mf_andnotw(taken, *open);
+        mf_floatw ab = cross2(g->ab_x, g->ab_y, mf_subw(s->x[k], g->ax), mf_subw(s->y[k], g->ay));
+        mf_floatw bc = cross2(g->bc_x, g->bc_y, mf_subw(s->x[k], g->bx), mf_subw(s->y[k], g->by));
+        mf_floatw ca = cross2(g->ca_x, g->ca_y, mf_subw(s->x[k], g->cx), mf_subw(s->y[k], g->cy));
+        return mf_negw(mf_minw(mf_minw(ab, bc), ca));
+    }
+    default:
+        return g->nearest[k];
     }
 }
 
-static void farthest_from_all_slot(const clip_slots *s, const int *live, int live_count, const mf_floatw nearest[SLOTS],
-                                   slot_pass *pass)
+static inline void offer_slot(int kind, const pass_geometry *g, const clip_slots *s, int k, slot_pass *pass)
 {
-    for (int i = 0; i < live_count; ++i) {
-        int k = live[i];
-        take_where(pass, s, k, mf_andw(s->keep[k], mf_gtw(nearest[k], pass->best)), nearest[k]);
+    mf_maskw open;
+    mf_floatw score = score_of(kind, g, s, k, &open);
+    mf_maskw better = kind == PASS_DEEPEST ? mf_ltw(score, pass->best) : mf_gtw(score, pass->best);
+    take_where(pass, s, k, mf_andw(open, better), score);
+}
+
+// Arg-max chains per pass: each slot's compare waits on the select before it, so with AVX-512's 32
+// registers two chains run, over the first and the second half of the slots, each half as long.
+// With 16 registers the second chain's values would spill, and its loads and stores cost more.
+enum { CHAINS = W == 16 ? 2 : 1 };
+
+// One pass's arg-max over the live slots, the first of equal scores winning: a second chain's best
+// wins where it is strictly better.
+static inline void run_pass(int kind, const pass_geometry *g, const clip_slots *s, const int *live, int live_count,
+                            slot_pass *pass)
+{
+    if (CHAINS == 1) {
+        for (int i = 0; i < live_count; ++i) offer_slot(kind, g, s, live[i], pass);
+        return;
+    }
+    int half = (live_count + 1) / 2;
+    slot_pass second = *pass;
+    for (int i = 0; half + i < live_count; ++i) {
+        offer_slot(kind, g, s, live[i], pass);
+        offer_slot(kind, g, s, live[half + i], &second);
+    }
+    if (live_count & 1) offer_slot(kind, g, s, live[half - 1], pass);
+    mf_maskw later = kind == PASS_DEEPEST ? mf_ltw(second.best, pass->best) : mf_gtw(second.best, pass->best);
+    slot_choice *c = &pass->choice, *d = &second.choice;
+    pass->best = mf_selectw(later, second.best, pass->best);
+    c->slot = mf_selectw(later, d->slot, c->slot);
+    c->corner = mf_selectw(later, d->corner, c->corner);
+    c->side = mf_selectw(later, d->side, c->side);
+    for (int i = 0; i < 3; ++i) c->point.c[i] = mf_selectw(later, d->point.c[i], c->point.c[i]);
+}
+
+static void pass_of_kind(int kind, const clip_slots *s, const int *live, int live_count, const slot_choice *chosen,
+                         const mf_floatw *nearest, slot_pass *pass)
+{
+    pass_geometry g = geometry_of(kind, chosen, nearest);
+    switch (kind) {
+    case PASS_DEEPEST:
+        run_pass(PASS_DEEPEST, &g, s, live, live_count, pass);
+        break;
+    case PASS_FARTHEST:
+        run_pass(PASS_FARTHEST, &g, s, live, live_count, pass);
+        break;
+    case PASS_WIDEST_TRIANGLE:
+        run_pass(PASS_WIDEST_TRIANGLE, &g, s, live, live_count, pass);
+        break;
+    case PASS_OUTSIDE_TRIANGLE:
+        run_pass(PASS_OUTSIDE_TRIANGLE, &g, s, live, live_count, pass);
+        break;
+    default:
+        run_pass(PASS_FARTHEST_FROM_ALL, &g, s, live, live_count, pass);
+        break;
     }
 }
 
@@ -535,11 +589,8 @@ static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, slot_c
     mf_floatw count = zero;
     for (uint32_t n = 0; n < max_contacts; ++n) {
         slot_pass pass = {n == 0 ? mf_splatw(INFINITY) : tiny, chosen[n]};
-        if (n == 0) deepest_slot(s, live, live_count, &pass);
-        else if (n == 1) farthest_slot(s, live, live_count, &chosen[0].point, &pass);
-        else if (n == 2) widest_triangle_slot(s, live, live_count, chosen, &pass);
-        else if (n == 3) outside_triangle_slot(s, live, live_count, chosen, &pass);
-        else farthest_from_all_slot(s, live, live_count, nearest, &pass);
+        int kind = n < PASS_FARTHEST_FROM_ALL ? (int)n : PASS_FARTHEST_FROM_ALL;
+        pass_of_kind(kind, s, live, live_count, chosen, nearest, &pass);
         found = n == 0 ? mf_ltw(pass.best, mf_splatw(INFINITY)) : mf_andw(found, mf_gtw(pass.best, tiny));
         if (!mf_anyw(found)) break;
         chosen[n] = pass.choice;
