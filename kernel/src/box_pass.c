@@ -41,6 +41,9 @@ static const float corner_u[4] = {-1.0f, 1.0f, 1.0f, -1.0f};
 static const float corner_v[4] = {-1.0f, -1.0f, 1.0f, 1.0f};
 // The corner each slot starts from: its incident corner, reference corner, or edge's first corner.
 static const float slot_corner[SLOTS] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 0, 1, 1, 2, 2, 3, 3};
+// Each slot's number as a float, broadcast from memory: converting the loop's integer would merge
+// into a register's stale upper lanes and wait on whatever last wrote it.
+static const float slot_number[SLOTS] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
 typedef struct vec3w {
     mf_floatw c[3];
@@ -447,7 +450,7 @@ static inline void take_where(slot_pass *pass, const clip_slots *s, int k, mf_ma
 {
     slot_choice *c = &pass->choice;
     pass->best = mf_selectw(better, score, pass->best);
-    c->slot = mf_selectw(better, mf_splatw((float)k), c->slot);
+    c->slot = mf_selectw(better, mf_splatw(slot_number[k]), c->slot);
     c->corner = mf_selectw(better, mf_splatw(slot_corner[k]), c->corner);
     c->side = mf_selectw(better, s->side[k], c->side);
     c->point.c[0] = mf_selectw(better, s->x[k], c->point.c[0]);
@@ -503,7 +506,7 @@ static inline mf_floatw score_of(int kind, const pass_geometry *g, const clip_sl
         return mf_absw(cross2(g->ab_x, g->ab_y, mf_subw(s->x[k], g->ax), mf_subw(s->y[k], g->ay)));
     case PASS_OUTSIDE_TRIANGLE: {
         // The area the slot adds outside triangle 0, 1, 2 taken counter-clockwise.
-        mf_floatw slot = mf_splatw((float)k);
+        mf_floatw slot = mf_splatw(slot_number[k]);
         mf_maskw taken = mf_orw(mf_orw(mf_eqw(g->chosen[0].slot, slot), mf_eqw(g->chosen[1].slot, slot)),
                                 mf_eqw(g->chosen[2].slot, slot));
         *open = mf_andnotw(taken, *open);
