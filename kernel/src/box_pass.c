@@ -524,8 +524,12 @@ static inline void offer_slot(int kind, const pass_geometry *g, const clip_slots
 {
     mf_maskw open;
     mf_floatw score = score_of(kind, g, s, k, &open);
+    // AVX-512 ANDs masks through the general registers and back: there closed lanes score what
+    // never wins instead, so no AND follows the compare on the chain each slot waits on. Vector
+    // masks AND in one instruction.
+    if (W == 16) score = mf_selectw(open, score, mf_splatw(kind == PASS_DEEPEST ? INFINITY : -INFINITY));
     mf_maskw better = kind == PASS_DEEPEST ? mf_ltw(score, pass->best) : mf_gtw(score, pass->best);
-    take_where(pass, s, k, mf_andw(open, better), score);
+    take_where(pass, s, k, W == 16 ? better : mf_andw(open, better), score);
 }
 
 // Arg-max chains per pass: each slot's compare waits on the select before it, so with AVX-512's 32
