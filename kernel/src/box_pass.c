@@ -446,16 +446,15 @@ typedef struct slot_pass {
     slot_choice choice;
 } slot_pass;
 
-static inline void take_where(slot_pass *pass, const clip_slots *s, int k, mf_maskw better, mf_floatw score)
+// Where `better`, `score` becomes the pass's best and `from` its contact.
+static inline void take_where(slot_pass *pass, mf_maskw better, mf_floatw score, const slot_choice *from)
 {
     slot_choice *c = &pass->choice;
     pass->best = mf_selectw(better, score, pass->best);
-    c->slot = mf_selectw(better, mf_splatw(slot_number[k]), c->slot);
-    c->corner = mf_selectw(better, mf_splatw(slot_corner[k]), c->corner);
-    c->side = mf_selectw(better, s->side[k], c->side);
-    c->point.c[0] = mf_selectw(better, s->x[k], c->point.c[0]);
-    c->point.c[1] = mf_selectw(better, s->y[k], c->point.c[1]);
-    c->point.c[2] = mf_selectw(better, s->z[k], c->point.c[2]);
+    c->slot = mf_selectw(better, from->slot, c->slot);
+    c->corner = mf_selectw(better, from->corner, c->corner);
+    c->side = mf_selectw(better, from->side, c->side);
+    for (int i = 0; i < 3; ++i) c->point.c[i] = mf_selectw(better, from->point.c[i], c->point.c[i]);
 }
 
 // The passes of step 5. Those after the first need not mask the slots already chosen: such a slot
@@ -529,7 +528,9 @@ static inline void offer_slot(int kind, const pass_geometry *g, const clip_slots
     // masks AND in one instruction.
     if (W == 16) score = mf_selectw(open, score, mf_splatw(kind == PASS_DEEPEST ? INFINITY : -INFINITY));
     mf_maskw better = kind == PASS_DEEPEST ? mf_ltw(score, pass->best) : mf_gtw(score, pass->best);
-    take_where(pass, s, k, W == 16 ? better : mf_andw(open, better), score);
+    slot_choice slot = {
+        mf_splatw(slot_number[k]), mf_splatw(slot_corner[k]), s->side[k], {{s->x[k], s->y[k], s->z[k]}}};
+    take_where(pass, W == 16 ? better : mf_andw(open, better), score, &slot);
 }
 
 // Arg-max chains per pass: each slot's compare waits on the select before it, so with AVX-512's 32
@@ -554,18 +555,15 @@ static inline void run_pass(int kind, const pass_geometry *g, const clip_slots *
     }
     if (live_count & 1) offer_slot(kind, g, s, live[half - 1], pass);
     mf_maskw later = kind == PASS_DEEPEST ? mf_ltw(second.best, pass->best) : mf_gtw(second.best, pass->best);
-    slot_choice *c = &pass->choice, *d = &second.choice;
-    pass->best = mf_selectw(later, second.best, pass->best);
-    c->slot = mf_selectw(later, d->slot, c->slot);
-    c->corner = mf_selectw(later, d->corner, c->corner);
-    c->side = mf_selectw(later, d->side, c->side);
-    for (int i = 0; i < 3; ++i) c->point.c[i] = mf_selectw(later, d->point.c[i], c->point.c[i]);
+    take_where(pass, later, second.best, &second.choice);
 }
 
 static void pass_of_kind(int kind, const clip_slots *s, const int *live, int live_count, const slot_choice *chosen,
                          const mf_floatw *nearest, slot_pass *pass)
 {
     pass_geometry g = geometry_of(kind, chosen, nearest);
+    // Each case hands run_pass its kind as a constant, so that the inlined slot loop is built once
+    // per kind with score_of's switch resolved, not a switch per slot.
     switch (kind) {
     case PASS_DEEPEST:
         run_pass(PASS_DEEPEST, &g, s, live, live_count, pass);
