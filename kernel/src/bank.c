@@ -131,6 +131,34 @@ static void write_rows(mf_bank *bank, uint32_t shape, mf_rows rows)
     }
 }
 
+// A bundled shape's image (rows.h): its bundle rows padded to the bundle limits.
+static void write_image(mf_bank *bank, uint32_t shape)
+{
+    const mf_shape *s = &bank->shapes[shape];
+    float *out = bank->rows + s->image_first;
+    mf_hull_view hull = mf_bank_view(bank, shape);
+    for (uint32_t v = 0; v < MF_BUNDLE_MAX_VERTICES; ++v) {
+        uint32_t from = v < hull.vertex_count ? v : 0;
+        out[mf_image_vertex(0) + v] = hull.vertex_x[from];
+        out[mf_image_vertex(1) + v] = hull.vertex_y[from];
+        out[mf_image_vertex(2) + v] = hull.vertex_z[from];
+    }
+    for (uint32_t f = 0; f < MF_BUNDLE_MAX_FACES; ++f) {
+        int own = f < hull.face_count;
+        out[mf_image_face(0) + f] = own ? hull.normal_x[f] : 0.0f;
+        out[mf_image_face(1) + f] = own ? hull.normal_y[f] : 0.0f;
+        out[mf_image_face(2) + f] = own ? hull.normal_z[f] : 0.0f;
+        out[mf_image_face(3) + f] = own ? hull.offset[f] : INFINITY;
+    }
+    float *directions = out + mf_image_directions();
+    memset(directions, 0, MF_IMAGE_DIRECTIONS * sizeof(float));
+    for (uint32_t k = 0; k < 3; ++k) {
+        directions[3 * 0 + k] = s->directions[k].x;
+        directions[3 * 1 + k] = s->directions[k].y;
+        directions[3 * 2 + k] = s->directions[k].z;
+    }
+}
+
 // Lists each vertex's edges (in edge order) for the walks over the Gauss map (edge_walk.c).
 static void write_fans(mf_bank *bank, uint32_t shape)
 {
@@ -235,7 +263,9 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     int wide =
         vertex_count <= MF_WIDE_MAX_VERTICES && face_count <= MF_WIDE_MAX_FACES && edge_count <= MF_WIDE_MAX_EDGES;
     uint32_t wide_rows = wide ? mf_rows_total(rows) + MF_EDGE_ROWS * mf_edge_rows_padded(edge_count) : 0;
-    uint32_t row_count = wide_rows + MF_FAN_ROWS * mf_fan_stride(loop_count);
+    int bundled = wide && vertex_count <= MF_BUNDLE_MAX_VERTICES && face_count <= MF_BUNDLE_MAX_FACES;
+    uint32_t fan_rows = MF_FAN_ROWS * mf_fan_stride(loop_count);
+    uint32_t row_count = wide_rows + fan_rows + (bundled ? MF_IMAGE_FLOATS : 0);
     directed_edge *directed = malloc(loop_count * sizeof(directed_edge));
     if (directed == NULL) return MF_ERR_OUT_OF_MEMORY;
     if (!reserve(bank, vertex_count, face_count, loop_count, edge_count, row_count)) {
@@ -259,6 +289,7 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         .rows_first = wide ? bank->row_count : UINT32_MAX,
         .edge_rows_first = wide ? bank->row_count + mf_rows_total(rows) : UINT32_MAX,
         .fan_rows_first = bank->row_count + wide_rows,
+        .image_first = bundled ? bank->row_count + wide_rows + fan_rows : UINT32_MAX,
     };
     mf_status status = MF_OK;
 
@@ -392,6 +423,7 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     bank->shapes[bank->shape_count] = s;
     write_fans(bank, bank->shape_count);
     if (wide) write_rows(bank, bank->shape_count, rows);
+    if (bundled) write_image(bank, bank->shape_count);
     *shape = bank->shape_count++;
     return MF_OK;
 }

@@ -17,6 +17,7 @@ typedef struct mf_shape {
     uint32_t rows_first;      // into the bank's rows; UINT32_MAX when the hull is too large for the wide pass
     uint32_t edge_rows_first; // its edge rows (rows.h), after the bundle rows
     uint32_t fan_rows_first;  // its fan rows (rows.h), for every shape
+    uint32_t image_first;     // its bundle image (rows.h); UINT32_MAX when it is not bundled
     // A parallelepiped (8 vertices, 12 edges in 3 directions, every vertex on an edge of each) has
     // so few edge axes that projecting onto all of them beats the Gauss-map test.
     uint32_t parallelepiped;

@@ -14,7 +14,7 @@
 static int in_bundles(const mf_bank *bank, uint32_t shape)
 {
     const mf_shape *s = &bank->shapes[shape];
-    return s->rows_first != UINT32_MAX && s->vertex_count <= MF_BUNDLE_MAX_VERTICES;
+    return s->image_first != UINT32_MAX;
 }
 
 // Appends bundles of up to `width` lanes covering order[from, to).
@@ -127,66 +127,42 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
     cut_bundles(bins, uniform_total + projection_leftovers, mixed_at[0], width, 0, 0);
 }
 
-// Rows [0, padded) of one component into four lanes of a bundle table (`out`: the first of them
-// in the component's first row): four rows at a time, each lane's four values loaded as one
-// vector and the block transposed so that each row's four lanes store as one. Rows a lane lacks
-// take its first row's value (`pad_with_first`) or `pad`, blended in: a load may run up to three
-// values past a lane's own rows, which stays within its shape's rows (the next component, or the
-// edge rows after the last).
-static void copy_component(float *out, uint32_t width, const float *const src[4], const uint32_t own[4],
-                           uint32_t padded, int pad_with_first, float pad)
+// Rows [0, count) of one component into four lanes of a bundle table (`out`: the first of them in
+// the component's first row), from the lanes' images at `at`: four rows at a time, each lane's
+// four values loaded as one vector and the block transposed so that each row's four lanes store
+// as one. The images are padded to the bundle limits, so no lane needs its own count; the rows a
+// block writes past `count` belong to the next component, written after this one.
+static void copy_component(float *out, uint32_t width, const float *const image[4], uint32_t at, uint32_t count)
 {
-    static const int32_t keep_lanes[5][4] = {
-        {0, 0, 0, 0}, {-1, 0, 0, 0}, {-1, -1, 0, 0}, {-1, -1, -1, 0}, {-1, -1, -1, -1}};
-    simde__m128 fill[4];
-    for (int k = 0; k < 4; ++k) fill[k] = simde_mm_set1_ps(pad_with_first ? src[k][0] : pad);
-    for (uint32_t r = 0; r < padded; r += 4) {
-        simde__m128 v[4];
-        for (int k = 0; k < 4; ++k) {
-            uint32_t have = own[k] > r ? own[k] - r : 0;
-            if (have >= 4) {
-                v[k] = simde_mm_loadu_ps(src[k] + r);
-                continue;
-            }
-            simde__m128 keep = simde_mm_castsi128_ps(simde_mm_loadu_si128((const simde__m128i *)keep_lanes[have]));
-            simde__m128 loaded = have > 0 ? simde_mm_loadu_ps(src[k] + r) : fill[k];
-            v[k] = simde_mm_or_ps(simde_mm_and_ps(keep, loaded), simde_mm_andnot_ps(keep, fill[k]));
-        }
-        SIMDE_MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
-        for (uint32_t i = 0; i < 4 && r + i < padded; ++i) simde_mm_storeu_ps(out + (size_t)(r + i) * width, v[i]);
+    for (uint32_t r = 0; r < count; r += 4) {
+        simde__m128 v0 = simde_mm_loadu_ps(image[0] + at + r), v1 = simde_mm_loadu_ps(image[1] + at + r);
+        simde__m128 v2 = simde_mm_loadu_ps(image[2] + at + r), v3 = simde_mm_loadu_ps(image[3] + at + r);
+        SIMDE_MM_TRANSPOSE4_PS(v0, v1, v2, v3);
+        float *row = out + (size_t)r * width;
+        simde_mm_storeu_ps(row, v0);
+        simde_mm_storeu_ps(row + width, v1);
+        simde_mm_storeu_ps(row + 2 * width, v2);
+        simde_mm_storeu_ps(row + 3 * width, v3);
     }
 }
 
-// Lanes l0 .. l0 + 3 of a bundle table laid out for `counts`, padding what a lane lacks: vertex 0
-// repeated (it changes no support), faces with zero normal and infinite offset (they never
-// separate). Parallelepipeds' edge directions only where the bundle projects onto them.
+// Lanes l0 .. l0 + 3 of a bundle table laid out for `counts`, each from its shape's image.
+// Parallelepipeds' edge directions only where the bundle projects onto them.
 static void fill_lanes(float *table, uint32_t width, uint32_t l0, mf_rows counts, const mf_bank *bank,
                        const uint32_t *shapes, int projection)
 {
-    const float *rows[4];
-    uint32_t vertices[4], faces[4],
-        directions[4] = {MF_DIRECTION_ROWS, MF_DIRECTION_ROWS, MF_DIRECTION_ROWS, MF_DIRECTION_ROWS};
-    for (int k = 0; k < 4; ++k) {
-        const mf_shape *s = &bank->shapes[shapes[l0 + (uint32_t)k]];
-        rows[k] = bank->rows + s->rows_first;
-        vertices[k] = s->vertex_count;
-        faces[k] = s->face_count;
-    }
-    const float *src[4];
-    for (uint32_t c = 0; c < 3; ++c) {
-        for (int k = 0; k < 4; ++k) src[k] = rows[k] + c * vertices[k];
-        copy_component(table + (size_t)mf_row_vertex(counts, c, 0) * width + l0, width, src, vertices, counts.vertices,
-                       1, 0.0f);
-    }
-    for (uint32_t c = 0; c < 4; ++c) {
-        for (int k = 0; k < 4; ++k) src[k] = rows[k] + 3 * vertices[k] + c * faces[k];
-        copy_component(table + (size_t)mf_row_face(counts, c, 0) * width + l0, width, src, faces, counts.faces, 0,
-                       c == 3 ? INFINITY : 0.0f);
-    }
-    if (!projection) return;
-    for (int k = 0; k < 4; ++k) src[k] = rows[k] + 3 * vertices[k] + 4 * faces[k];
-    copy_component(table + (size_t)mf_row_direction(counts, 0, 0) * width + l0, width, src, directions,
-                   MF_DIRECTION_ROWS, 0, 0.0f);
+    const float *image[4];
+    for (int k = 0; k < 4; ++k) image[k] = bank->rows + bank->shapes[shapes[l0 + (uint32_t)k]].image_first;
+    float *lanes = table + l0;
+    for (uint32_t c = 0; c < 3; ++c)
+        copy_component(lanes + (size_t)mf_row_vertex(counts, c, 0) * width, width, image, mf_image_vertex(c),
+                       counts.vertices);
+    for (uint32_t c = 0; c < 4; ++c)
+        copy_component(lanes + (size_t)mf_row_face(counts, c, 0) * width, width, image, mf_image_face(c),
+                       counts.faces);
+    if (projection)
+        copy_component(lanes + (size_t)mf_row_direction(counts, 0, 0) * width, width, image, mf_image_directions(),
+                       MF_DIRECTION_ROWS);
 }
 
 static mf_rows shape_rows(const mf_bank *bank, uint32_t shape)

@@ -8,12 +8,6 @@
 // Pairs per chunk: the unit of binning and of ordered output.
 #define MF_CHUNK_PAIRS 1024u
 
-// Pairs of hulls up to this many vertices (boxes, 16-point rocks) are bundled; pairs with a larger
-// hull go per pair. Measured with bundles up to 16, 24, 32 and 64 vertices (one run each, AVX-512):
-// nearmiss 10.4, 11.0, 11.1 and 13.0 ms, pile_step 26.0, 25.9, 26.2 and 29.1 ms, hull16, hull48
-// and crowd within their noise.
-#define MF_BUNDLE_MAX_VERTICES 16u
-
 typedef struct mf_bundle_plan {
     uint32_t first; // into mf_bins.order
     uint32_t lanes; // live lanes, 1..width

@@ -92,7 +92,7 @@ static void collide_pair(const mf_context *context, mf_worker *worker, const mf_
 }
 
 // The wide pass over the pairs listed in `subset`: bin, query bundle by bundle, clip touching
-// lanes. Pairs with a hull beyond the bundles' limits (MF_BUNDLE_MAX_VERTICES) take the per-pair
+// lanes. Pairs with a hull beyond the bundles' limits (MF_BUNDLE_MAX_VERTICES, rows.h) take the per-pair
 // path, which computes the same.
 static void collide_wide(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
                          const mf_pair *pairs, const uint32_t *subset, uint32_t count, mf_pair_result *results)

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 // Hulls up to these sizes keep rows for the wide pass (bundles take those up to
-// MF_BUNDLE_MAX_VERTICES, bin.h) and edge rows for the edge query in lanes; larger ones search
+// MF_BUNDLE_MAX_VERTICES, below) and edge rows for the edge query in lanes; larger ones search
 // per pair without them, which computes the same result.
 #define MF_WIDE_MAX_VERTICES 64
 #define MF_WIDE_MAX_FACES 128
@@ -35,6 +35,29 @@ static inline uint32_t mf_row_direction(mf_rows r, uint32_t component, uint32_t 
 }
 
 #define MF_WIDE_MAX_ROWS (3 * MF_WIDE_MAX_VERTICES + 4 * MF_WIDE_MAX_FACES + MF_DIRECTION_ROWS)
+
+// Pairs of hulls up to this many vertices (boxes, 16-point rocks) are bundled; pairs with a larger
+// hull go per pair. Measured with bundles up to 16, 24, 32 and 64 vertices (one run each, AVX-512):
+// nearmiss 10.4, 11.0, 11.1 and 13.0 ms, pile_step 26.0, 25.9, 26.2 and 29.1 ms, hull16, hull48
+// and crowd within their noise.
+#define MF_BUNDLE_MAX_VERTICES 16u
+// A convex polyhedron has at most 2 V - 4 faces (Euler).
+#define MF_BUNDLE_MAX_FACES (2u * MF_BUNDLE_MAX_VERTICES - 4u)
+
+// A bundled hull also keeps its bundle rows padded to those limits, the image a mixed bundle's
+// lane copies without looking at its counts: vertices padded with vertex 0 (it changes no
+// support), faces with zero normals and infinite offsets (they never separate), the direction
+// rows with zeros. Four rows at a time stay within each component.
+#define MF_IMAGE_DIRECTIONS 12u
+#define MF_IMAGE_FLOATS (3u * MF_BUNDLE_MAX_VERTICES + 4u * MF_BUNDLE_MAX_FACES + MF_IMAGE_DIRECTIONS)
+_Static_assert(MF_BUNDLE_MAX_VERTICES % 4 == 0 && MF_BUNDLE_MAX_FACES % 4 == 0, "images copy four rows at a time");
+
+static inline uint32_t mf_image_vertex(uint32_t component) { return component * MF_BUNDLE_MAX_VERTICES; }
+static inline uint32_t mf_image_face(uint32_t component)
+{
+    return 3 * MF_BUNDLE_MAX_VERTICES + component * MF_BUNDLE_MAX_FACES;
+}
+static inline uint32_t mf_image_directions(void) { return 3 * MF_BUNDLE_MAX_VERTICES + 4 * MF_BUNDLE_MAX_FACES; }
 
 // After its bundle rows, a shape keeps its edges for the edge query, which runs per pair with
 // lanes across a's edges: normal0, normal1, unit direction and vertex0, 3 components each, each
