@@ -158,8 +158,7 @@ static void fill_lanes(float *table, uint32_t width, uint32_t l0, mf_rows counts
         copy_component(lanes + (size_t)mf_row_vertex(counts, c, 0) * width, width, image, mf_image_vertex(c),
                        counts.vertices);
     for (uint32_t c = 0; c < 4; ++c)
-        copy_component(lanes + (size_t)mf_row_face(counts, c, 0) * width, width, image, mf_image_face(c),
-                       counts.faces);
+        copy_component(lanes + (size_t)mf_row_face(counts, c, 0) * width, width, image, mf_image_face(c), counts.faces);
     if (projection)
         copy_component(lanes + (size_t)mf_row_direction(counts, 0, 0) * width, width, image, mf_image_directions(),
                        MF_DIRECTION_ROWS);
