@@ -81,7 +81,34 @@ static void views_of_different_shapes_do_not_overlap(void)
     test_pool_free(&pool);
 }
 
+// The views the bank keeps (mf_bank_hull) follow its arrays as they grow: after every shape added,
+// each earlier shape's kept view equals a view built afresh, field for field.
+static void kept_views_follow_the_arrays_as_they_grow(void)
+{
+    mf_bank *bank = NULL;
+    CHECK_EQ(mf_bank_create(&bank), MF_OK);
+    uint32_t mismatches = 0, checked = 0;
+    for (uint32_t n = 0; bank != NULL && n < 150; ++n) {
+        uint32_t shape;
+        mf_vec3 half = {0.1f + 0.01f * (float)n, 0.2f, 0.3f};
+        CHECK_EQ(mf_bank_add_box(bank, half, &shape), MF_OK);
+        for (uint32_t s = 0; s <= shape; s += 1 + shape / 16) {
+            mf_hull_view fresh = mf_bank_view(bank, s);
+            const mf_hull_view *kept = mf_bank_hull(bank, s);
+            mismatches += kept->vertex_x != fresh.vertex_x || kept->normal_x != fresh.normal_x ||
+                          kept->loop_vertex != fresh.loop_vertex || kept->edge_x != fresh.edge_x ||
+                          kept->edge_rows != fresh.edge_rows || kept->fan_rows != fresh.fan_rows ||
+                          kept->shape != fresh.shape || kept->vertex_count != fresh.vertex_count;
+            ++checked;
+        }
+    }
+    CHECKF(mismatches == 0, "%u of %u kept views point elsewhere than fresh ones", mismatches, checked);
+    CHECK(checked > 150);
+    mf_bank_destroy(bank);
+}
+
 static const test_case tests[] = {
+    TEST_CASE(kept_views_follow_the_arrays_as_they_grow),
     TEST_CASE(view_matches_public_introspection),
     TEST_CASE(views_of_different_shapes_do_not_overlap),
 };

@@ -58,9 +58,9 @@ static void compare_walks(const test_pool *pool, uint32_t shape_override, uint32
         test_make_pair(pool, TEST_PAIRS_HULL, seed, index, 0.02f, shape, transform);
         if (shape_override != UINT32_MAX) shape[index % 2] = shape_override;
         mf_bodies bodies = {shape, transform, 2};
-        mf_hull_view a, b;
         mf_mat3 rotation_a;
-        mf_pair_frame frame = mf_frame_setup(pool->bank, &bodies, (mf_pair){0, 1}, scratch, 1, &a, &b, &rotation_a);
+        mf_pair_frame frame = mf_frame_setup(pool->bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+        mf_hull_view a = *frame.a, b = *frame.b;
         if (mf_uses_projection(&a, &b)) continue;
         mf_rotate_b_edges(&frame, scratch->b_normal_rows, scratch->b_direction_rows);
         mf_edge_query all = mf_query_edges(&frame), walk = mf_edge_walk_scalar(&frame, scratch->b_face_vertex);

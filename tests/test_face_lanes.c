@@ -74,9 +74,9 @@ static void face_lanes_match_the_scalar_face_query(void)
         test_make_pair(&pool, TEST_PAIRS_HULL, 7007, index, 0.02f, shape, transform);
         shape[index % 2] = big[index / 2 % 2];
         mf_bodies bodies = {shape, transform, 2};
-        mf_hull_view a, b;
         mf_mat3 rotation_a;
-        mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &a, &b, &rotation_a);
+        mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+        mf_hull_view a = *frame.a, b = *frame.b;
         mf_face_other other_b = mf_face_other_of(&frame, 0), other_a = mf_face_other_of(&frame, 1);
         mf_face_query on_a = mf_query_faces(&a, &other_b, INFINITY), on_b = mf_query_faces(&b, &other_a, INFINITY);
         // Skipping faces out of reach changes nothing: the answer is every face's best.

@@ -19,12 +19,32 @@ mf_status mf_bank_create(mf_bank **bank)
 void mf_bank_destroy(mf_bank *bank)
 {
     if (bank == NULL) return;
-    void *arrays[] = {
-        bank->shapes,           bank->vertex_x,  bank->vertex_y,     bank->vertex_z,        bank->vertex_fan_first,
-        bank->vertex_fan_count, bank->fan_edge,  bank->fan_other,    bank->fan_twin,        bank->normal_x,
-        bank->normal_y,         bank->normal_z,  bank->offset,       bank->face_loop_first, bank->face_loop_count,
-        bank->loop_vertex,      bank->loop_edge, bank->edge_vertex0, bank->edge_vertex1,    bank->edge_face0,
-        bank->edge_face1,       bank->edge_x,    bank->edge_y,       bank->edge_z,          bank->rows};
+    void *arrays[] = {bank->shapes,
+                      bank->vertex_x,
+                      bank->vertex_y,
+                      bank->vertex_z,
+                      bank->vertex_fan_first,
+                      bank->vertex_fan_count,
+                      bank->fan_edge,
+                      bank->fan_other,
+                      bank->fan_twin,
+                      bank->normal_x,
+                      bank->normal_y,
+                      bank->normal_z,
+                      bank->offset,
+                      bank->face_loop_first,
+                      bank->face_loop_count,
+                      bank->loop_vertex,
+                      bank->loop_edge,
+                      bank->edge_vertex0,
+                      bank->edge_vertex1,
+                      bank->edge_face0,
+                      bank->edge_face1,
+                      bank->edge_x,
+                      bank->edge_y,
+                      bank->edge_z,
+                      bank->rows,
+                      bank->views};
     for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); ++i) free(arrays[i]);
     free(bank);
 }
@@ -56,8 +76,8 @@ static int reserve(mf_bank *b, uint32_t vertices, uint32_t faces, uint32_t loops
 {
     void **row_arrays[] = {(void **)&b->rows};
     size_t row_sizes[] = {sizeof(float)};
-    void **shape_arrays[] = {(void **)&b->shapes};
-    size_t shape_sizes[] = {sizeof(mf_shape)};
+    void **shape_arrays[] = {(void **)&b->shapes, (void **)&b->views};
+    size_t shape_sizes[] = {sizeof(mf_shape), sizeof(mf_hull_view)};
     void **vertex_arrays[] = {(void **)&b->vertex_x, (void **)&b->vertex_y, (void **)&b->vertex_z,
                               (void **)&b->vertex_fan_first, (void **)&b->vertex_fan_count};
     size_t vertex_sizes[] = {4, 4, 4, 4, 2};
@@ -71,12 +91,20 @@ static int reserve(mf_bank *b, uint32_t vertices, uint32_t faces, uint32_t loops
                             (void **)&b->edge_face1,   (void **)&b->edge_x,       (void **)&b->edge_y,
                             (void **)&b->edge_z};
     size_t edge_sizes[] = {2, 2, 2, 2, 4, 4, 4};
-    return grow_group(shape_arrays, shape_sizes, 1, &b->shape_capacity, b->shape_count + 1) &&
-           grow_group(vertex_arrays, vertex_sizes, 5, &b->vertex_capacity, b->vertex_count + vertices) &&
-           grow_group(face_arrays, face_sizes, 6, &b->face_capacity, b->face_count + faces) &&
-           grow_group(loop_arrays, loop_sizes, 5, &b->loop_capacity, b->loop_count + loops) &&
-           grow_group(edge_arrays, edge_sizes, 7, &b->edge_capacity, b->edge_count + edges) &&
-           grow_group(row_arrays, row_sizes, 1, &b->row_capacity, b->row_count + rows);
+    const uint32_t before[6] = {b->shape_capacity, b->vertex_capacity, b->face_capacity,
+                                b->loop_capacity,  b->edge_capacity,   b->row_capacity};
+    int grown = grow_group(shape_arrays, shape_sizes, 2, &b->shape_capacity, b->shape_count + 1) &&
+                grow_group(vertex_arrays, vertex_sizes, 5, &b->vertex_capacity, b->vertex_count + vertices) &&
+                grow_group(face_arrays, face_sizes, 6, &b->face_capacity, b->face_count + faces) &&
+                grow_group(loop_arrays, loop_sizes, 5, &b->loop_capacity, b->loop_count + loops) &&
+                grow_group(edge_arrays, edge_sizes, 7, &b->edge_capacity, b->edge_count + edges) &&
+                grow_group(row_arrays, row_sizes, 1, &b->row_capacity, b->row_count + rows);
+    // Arrays that grew may have moved, a failed group's first arrays too: the views follow them.
+    const uint32_t after[6] = {b->shape_capacity, b->vertex_capacity, b->face_capacity,
+                               b->loop_capacity,  b->edge_capacity,   b->row_capacity};
+    if (!grown || memcmp(before, after, sizeof before) != 0)
+        for (uint32_t shape = 0; shape < b->shape_count; ++shape) b->views[shape] = mf_bank_view(b, shape);
+    return grown;
 }
 
 // A directed edge of a face loop, sorted by its undirected key to find twins.
@@ -424,6 +452,7 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     write_fans(bank, bank->shape_count);
     if (wide) write_rows(bank, bank->shape_count, rows);
     if (bundled) write_image(bank, bank->shape_count);
+    bank->views[bank->shape_count] = mf_bank_view(bank, bank->shape_count);
     *shape = bank->shape_count++;
     return MF_OK;
 }

@@ -63,6 +63,10 @@ struct mf_bank {
 
     float *rows; // per shape the layout of rows.h, for the wide pass
     uint32_t row_count, row_capacity;
+
+    // Per shape its view (mf_bank_hull), so that a pair's setup points at it instead of building
+    // one. Views point into the arrays above: all are built again when an array moves.
+    struct mf_hull_view *views;
 };
 
 // An edge's direction is its faces' normal0 x normal1 (normalised in double) where that cross
@@ -106,6 +110,9 @@ typedef struct mf_hull_view {
 } mf_hull_view;
 
 mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape);
+
+// The shape's view as the bank keeps it: valid until the next shape is added.
+static inline const mf_hull_view *mf_bank_hull(const mf_bank *bank, uint32_t shape) { return &bank->views[shape]; }
 
 // Both shapes are parallelepipeds: the pair's edge query projects onto their 9 edge axes.
 static inline int mf_uses_projection(const mf_hull_view *a, const mf_hull_view *b)

@@ -108,10 +108,10 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
     if (entry->best < 0.0f && bank->shapes[entry->shape_a].parallelepiped &&
         bank->shapes[entry->shape_b].parallelepiped)
         return 0;
-    mf_hull_view a, b;
     mf_mat3 rotation_a;
-    mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 0, &a, &b, &rotation_a);
-    int projection = mf_uses_projection(&a, &b);
+    mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 0, &rotation_a);
+    const mf_hull_view *a = frame.a, *b = frame.b;
+    int projection = mf_uses_projection(a, b);
     mf_axis axis = {
         (mf_axis_kind)((entry->axis & 3u) - 1u), 0.0f, entry->axis >> 2 & 0x7fffu, entry->axis >> 17, {0, 0, 0}};
     if (!evaluate_axis(&frame, projection, &axis)) return 0;
@@ -132,12 +132,12 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
     mf_quat change = quat_multiply(next.relative_rotation, quat_conjugate(entry->relative_rotation));
     mf_vec3 turn = {change.x, change.y, change.z};
     float moved =
-        mf_length(mf_sub(next.relative_position, entry->relative_position)) + 2.0f * mf_length(turn) * b.shape->radius;
+        mf_length(mf_sub(next.relative_position, entry->relative_position)) + 2.0f * mf_length(turn) * b->shape->radius;
     float best_bound = entry->best + moved;
     if (!(entry->best < 0.0f && best_bound < 0.0f && axis.separation >= best_bound - config->linear_slop)) return 0;
 
     // The cached axis is within the slop of the best: its contacts must attain its own separation.
-    float allowance = mf_allowance(config->linear_slop, a.shape->radius + b.shape->radius, axis.separation);
+    float allowance = mf_allowance(config->linear_slop, a->shape->radius + b->shape->radius, axis.separation);
     mf_contacts_of_axis(config, &frame, &axis, projection, axis.separation + allowance, &rotation_a,
                         bodies->transform[pair.a].p, result);
     if (result->count == 0) return 0;

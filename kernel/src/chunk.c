@@ -13,10 +13,9 @@
 // for b's normals and edge directions in a's frame, which the edge query fills (mf_rotate_b_edges).
 static mf_pair_frame frame_from_bundle(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
                                        const mf_wide_scratch *wide, uint32_t lane, uint32_t b_rows, int for_edges,
-                                       mf_pair_scratch *scratch, mf_hull_view *a, mf_hull_view *b)
+                                       mf_pair_scratch *scratch)
 {
-    *a = mf_bank_view(bank, bodies->shape[pair.a]);
-    *b = mf_bank_view(bank, bodies->shape[pair.b]);
+    const mf_hull_view *a = mf_bank_hull(bank, bodies->shape[pair.a]), *b = mf_bank_hull(bank, bodies->shape[pair.b]);
     mf_pair_frame frame = {.a = a, .b = b, .b_vertices = scratch->b_vertices};
     frame.rotation = wide->axes.rotation[lane];
     frame.translation = wide->axes.translation[lane];
@@ -55,13 +54,11 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
             // The bundle's padding (sentinel rows) never wins a query.
             assert(candidates.face_a.face < bank->shapes[bodies->shape[pair.a]].face_count);
             assert(candidates.face_b.face < bank->shapes[bodies->shape[pair.b]].face_count);
-            mf_hull_view a, b;
             mf_pair_frame frame;
             int alive = candidates.face_a.separation < config->margin && candidates.face_b.separation < config->margin;
             int have_frame = alive && !candidates.projection;
             if (have_frame) { // as mf_query_pair: the edge query, measured where it decides
-                frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 1, worker->scratch, &a,
-                                          &b);
+                frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 1, worker->scratch);
                 mf_query_scratch query = mf_query_scratch_of(worker->scratch);
                 mf_query_edges_of_pair(&frame, config->linear_slop, &context->kernel.edge, &query, &candidates);
             }
@@ -70,8 +67,7 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
                 continue;
             }
             if (!have_frame)
-                frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 0, worker->scratch, &a,
-                                          &b);
+                frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 0, worker->scratch);
             mf_axis used;
             mf_contacts_for_pair(config, &frame, &candidates, &wide->axes.rotation_a[l], bodies->transform[pair.a].p,
                                  result, &used);

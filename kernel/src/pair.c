@@ -46,11 +46,10 @@ static void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t,
 }
 
 mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
-                             int for_queries, mf_hull_view *a, mf_hull_view *b, mf_mat3 *rotation_a)
+                             int for_queries, mf_mat3 *rotation_a)
 {
     const mf_transform *ta = &bodies->transform[pair.a], *tb = &bodies->transform[pair.b];
-    *a = mf_bank_view(bank, bodies->shape[pair.a]);
-    *b = mf_bank_view(bank, bodies->shape[pair.b]);
+    const mf_hull_view *a = mf_bank_hull(bank, bodies->shape[pair.a]), *b = mf_bank_hull(bank, bodies->shape[pair.b]);
     *rotation_a = mf_mat3_from_quat(mf_quat_normalize(ta->q));
     mf_mat3 rotation_b = mf_mat3_from_quat(mf_quat_normalize(tb->q));
 
@@ -314,9 +313,8 @@ void mf_collide_pair(const mf_config *config, const mf_wide_kernel *kernel, mf_p
                      const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_result *result,
                      mf_axis_candidates *candidates, mf_axis *used)
 {
-    mf_hull_view a, b;
     mf_mat3 rotation_a;
-    mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 1, &a, &b, &rotation_a);
+    mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 1, &rotation_a);
     result->count = 0;
     *used = (mf_axis){MF_AXIS_FACE_A, 0, 0, 0, {0, 0, 0}};
     mf_query_scratch query = mf_query_scratch_of(scratch);

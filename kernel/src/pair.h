@@ -8,7 +8,7 @@
 // b's normals and edge directions point into the scratch, filled by the edge query for the edges it
 // keeps (mf_rotate_b_edges).
 mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
-                             int for_queries, mf_hull_view *a, mf_hull_view *b, mf_mat3 *rotation_a);
+                             int for_queries, mf_mat3 *rotation_a);
 
 // The contacts of one axis (world space) if their deepest separation is at most `attain`; else the
 // result is empty. An edge axis of parallelepipeds gets its edges resolved in place.
