@@ -7,6 +7,7 @@
 #include <simde/x86/sse2.h>
 
 #include <assert.h>
+#include <stddef.h>
 #include <string.h>
 
 // Hulls beyond the bundle limit take the per-pair path (lanes across faces and edges), which
@@ -188,19 +189,35 @@ static mf_bundle_hull assemble_hull(const mf_bank *bank, const uint32_t *shapes,
     return (mf_bundle_hull){table, 0, counts};
 }
 
+_Static_assert(sizeof(mf_transform) == 28 && offsetof(mf_transform, q) == 12, "transform: p then q, packed");
+
 mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, const mf_bins *bins,
                              const mf_bundle_plan *plan, uint32_t width, mf_bundle_tables *tables)
 {
     uint32_t shapes_a[MF_WIDE_MAX_WIDTH], shapes_b[MF_WIDE_MAX_WIDTH];
-    for (uint32_t l = 0; l < width; ++l) {
-        const mf_pair *pair = &pairs[bins->order[plan->first + (l < plan->lanes ? l : 0)]];
-        shapes_a[l] = bodies->shape[pair->a];
-        shapes_b[l] = bodies->shape[pair->b];
-        const mf_transform *ta = &bodies->transform[pair->a], *tb = &bodies->transform[pair->b];
-        mf_quat qa = mf_quat_normalize(ta->q), qb = mf_quat_normalize(tb->q);
-        const float values[MF_POSE_ROWS] = {qa.x, qa.y, qa.z, qa.w, ta->p.x, ta->p.y, ta->p.z,
-                                            qb.x, qb.y, qb.z, qb.w, tb->p.x, tb->p.y, tb->p.z};
-        for (uint32_t k = 0; k < MF_POSE_ROWS; ++k) tables->pose[k * width + l] = values[k];
+    for (uint32_t l0 = 0; l0 < width; l0 += 4) {
+        // Four lanes at a time, each body's quaternion and position loaded as vectors (a position
+        // with q.x after it) and transposed into the rows, as the box path gathers.
+        simde__m128 q[2][4], p[2][4];
+        for (uint32_t k = 0; k < 4; ++k) {
+            uint32_t l = l0 + k;
+            const mf_pair *pair = &pairs[bins->order[plan->first + (l < plan->lanes ? l : 0)]];
+            shapes_a[l] = bodies->shape[pair->a];
+            shapes_b[l] = bodies->shape[pair->b];
+            const uint32_t body[2] = {pair->a, pair->b};
+            for (int h = 0; h < 2; ++h) {
+                const float *pose = (const float *)(const void *)&bodies->transform[body[h]];
+                p[h][k] = simde_mm_loadu_ps(pose);
+                q[h][k] = simde_mm_loadu_ps(pose + 3);
+            }
+        }
+        for (int h = 0; h < 2; ++h) {
+            SIMDE_MM_TRANSPOSE4_PS(q[h][0], q[h][1], q[h][2], q[h][3]);
+            SIMDE_MM_TRANSPOSE4_PS(p[h][0], p[h][1], p[h][2], p[h][3]);
+            float *rows = tables->pose + (size_t)(7 * h) * width + l0;
+            for (int i = 0; i < 4; ++i) simde_mm_storeu_ps(rows + (size_t)i * width, q[h][i]);
+            for (int i = 0; i < 3; ++i) simde_mm_storeu_ps(rows + (size_t)(4 + i) * width, p[h][i]);
+        }
     }
     int projection = (int)plan->projection;
     return (mf_bundle){assemble_hull(bank, shapes_a, width, plan->uniform, projection, tables->a),

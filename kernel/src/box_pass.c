@@ -65,17 +65,6 @@ static inline mf_floatw next_axis(mf_floatw index)
     return mf_selectw(mf_eqw(index, mf_splatw(2.0f)), mf_splatw(0.0f), mf_addw(index, mf_splatw(1.0f)));
 }
 
-// As mf_quat_normalize.
-static void normalize_quat(mf_floatw q[4])
-{
-    mf_floatw largest = mf_maxw(mf_maxw(mf_absw(q[0]), mf_absw(q[1])), mf_maxw(mf_absw(q[2]), mf_absw(q[3])));
-    for (int i = 0; i < 4; ++i) q[i] = mf_divw(q[i], largest);
-    mf_floatw sum =
-        mf_addw(mf_addw(mf_addw(mf_mulw(q[0], q[0]), mf_mulw(q[1], q[1])), mf_mulw(q[2], q[2])), mf_mulw(q[3], q[3]));
-    mf_floatw scale = mf_divw(mf_splatw(1.0f), mf_sqrtw(sum));
-    for (int i = 0; i < 4; ++i) q[i] = mf_mulw(q[i], scale);
-}
-
 // One bundle's inputs, lane by lane: raw quaternions, positions, half extents of a (0) and b (1).
 typedef struct box_inputs {
     _Alignas(64) float q[2][4][W];
@@ -179,7 +168,7 @@ static void rotation_of(const box_inputs *in, int h, mf_floatw m[3][3])
 {
     mf_floatw q[4];
     for (int i = 0; i < 4; ++i) q[i] = mf_loadw(in->q[h][i]);
-    normalize_quat(q);
+    mf_quat_normalizew(q);
     mf_mat3w r = mf_mat3_from_quatw(q[0], q[1], q[2], q[3]);
     for (int i = 0; i < 3; ++i) m[i][0] = r.row[i].x, m[i][1] = r.row[i].y, m[i][2] = r.row[i].z;
 }

@@ -205,6 +205,17 @@ static inline mf_vec3w mf_mat3_mul_transposedw(const mf_mat3w *m, mf_vec3w v)
     return mf_add3w(mf_add3w(mf_scale3w(m->row[0], v.x), mf_scale3w(m->row[1], v.y)), mf_scale3w(m->row[2], v.z));
 }
 
+// As mf_quat_normalize: x, y, z, w.
+static inline void mf_quat_normalizew(mf_floatw q[4])
+{
+    mf_floatw largest = mf_maxw(mf_maxw(mf_absw(q[0]), mf_absw(q[1])), mf_maxw(mf_absw(q[2]), mf_absw(q[3])));
+    for (int i = 0; i < 4; ++i) q[i] = mf_divw(q[i], largest);
+    mf_floatw sum =
+        mf_addw(mf_addw(mf_addw(mf_mulw(q[0], q[0]), mf_mulw(q[1], q[1])), mf_mulw(q[2], q[2])), mf_mulw(q[3], q[3]));
+    mf_floatw scale = mf_divw(mf_splatw(1.0f), mf_sqrtw(sum));
+    for (int i = 0; i < 4; ++i) q[i] = mf_mulw(q[i], scale);
+}
+
 // As mf_mat3_from_quat of a unit quaternion in the scalar path.
 static inline mf_mat3w mf_mat3_from_quatw(mf_floatw x, mf_floatw y, mf_floatw z, mf_floatw w)
 {

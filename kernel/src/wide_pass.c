@@ -36,10 +36,12 @@ static inline void store3(float *work, uint32_t count, uint32_t i, mf_vec3w v)
     mf_storew(work + (size_t)(2 * count + i) * W, v.z);
 }
 
-// a's or b's rotation from its pose rows.
+// a's or b's rotation from its pose rows: the quaternion as given, normalised here.
 static mf_mat3w rotation(const float *pose)
 {
-    return mf_mat3_from_quatw(mf_loadw(pose), mf_loadw(pose + W), mf_loadw(pose + 2 * W), mf_loadw(pose + 3 * W));
+    mf_floatw q[4] = {mf_loadw(pose), mf_loadw(pose + W), mf_loadw(pose + 2 * W), mf_loadw(pose + 3 * W)};
+    mf_quat_normalizew(q);
+    return mf_mat3_from_quatw(q[0], q[1], q[2], q[3]);
 }
 
 static void face_query(const mf_bundle_hull *hull, const float *other, uint32_t other_count, mf_floatw *best_separation,

@@ -15,8 +15,8 @@ typedef struct mf_bundle_hull {
     mf_rows counts;
 } mf_bundle_hull;
 
-// Pose components, each a row of `width` lanes: a's unit quaternion x y z w (mf_quat_normalize)
-// and position x y z, then b's.
+// Pose components, each a row of `width` lanes: a's quaternion x y z w as the caller gave it (the
+// wide pass normalises it as mf_quat_normalize) and position x y z, then b's.
 enum { MF_POSE_ROWS = 14 };
 
 typedef struct mf_bundle {
