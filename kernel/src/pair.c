@@ -5,44 +5,57 @@
 #include "closest.h"
 #include "reduce.h"
 
+#include <simde/x86/sse2.h>
+
 #include <assert.h>
 #include <string.h>
 
-// Rows x, y, z of n points moved to rows m x + t (as mf_mat3_mul and mf_add). `restrict` lets the
-// compiler vectorise without checking the six rows against each other.
-static void move_rows(const float *restrict x, const float *restrict y, const float *restrict z, uint32_t n,
-                      const mf_mat3 *m, mf_vec3 t, float *restrict sx, float *restrict sy, float *restrict sz)
+// Four vertices from rows x, y, z (four lanes each) interleaved into out[0, 4) as mf_vec3s.
+static inline void store_interleaved(mf_vec3 *out, simde__m128 x, simde__m128 y, simde__m128 z)
 {
-    const mf_vec3 r0 = m->row[0], r1 = m->row[1], r2 = m->row[2];
-    for (uint32_t v = 0; v < n; ++v) {
-        sx[v] = r0.x * x[v] + r0.y * y[v] + r0.z * z[v] + t.x;
-        sy[v] = r1.x * x[v] + r1.y * y[v] + r1.z * z[v] + t.y;
-        sz[v] = r2.x * x[v] + r2.y * y[v] + r2.z * z[v] + t.z;
-    }
+    simde__m128 xy_low = simde_mm_unpacklo_ps(x, y), xy_high = simde_mm_unpackhi_ps(x, y); // x0 y0 x1 y1, x2 y2 x3 y3
+    simde__m128 z0_x1 = simde_mm_shuffle_ps(z, x, SIMDE_MM_SHUFFLE(1, 1, 0, 0));           // z0 z0 x1 x1
+    simde__m128 y1_z1 = simde_mm_shuffle_ps(y, z, SIMDE_MM_SHUFFLE(1, 1, 1, 1));           // y1 y1 z1 z1
+    simde__m128 z2_y3 = simde_mm_shuffle_ps(z, xy_high, SIMDE_MM_SHUFFLE(3, 2, 3, 2));     // z2 z3 x3 y3
+    float *at = (float *)(void *)out;
+    simde_mm_storeu_ps(at, simde_mm_shuffle_ps(xy_low, z0_x1, SIMDE_MM_SHUFFLE(2, 0, 1, 0)));      // x0 y0 z0 x1
+    simde_mm_storeu_ps(at + 4, simde_mm_shuffle_ps(y1_z1, xy_high, SIMDE_MM_SHUFFLE(1, 0, 2, 0))); // y1 z1 x2 y2
+    simde_mm_storeu_ps(at + 8, simde_mm_shuffle_ps(z2_y3, z2_y3, SIMDE_MM_SHUFFLE(1, 3, 2, 0)));   // z2 x3 y3 z3
 }
 
-// Rows x, y, z moved back to m^T (x - t) (as mf_mat3_mul_transposed of mf_sub).
-static void move_rows_back(const float *restrict x, const float *restrict y, const float *restrict z, uint32_t n,
-                           const mf_mat3 *m, mf_vec3 t, float *restrict sx, float *restrict sy, float *restrict sz)
+// A hull's vertices moved between frames, four at a time: m v + t, or with `back` m^T (v - t), in
+// the order of operations of mf_mat3_mul and mf_add (of mf_sub and mf_mat3_mul_transposed), then
+// interleaved into `out`. Loads run up to three vertices past the shape's last, within the bank's
+// arrays (MF_BANK_PAD); stores as far past the last entry of `out`, within its
+// MF_MAX_HULL_VERTICES.
+static void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t, int back, mf_vec3 *out)
 {
-    const mf_vec3 r0 = m->row[0], r1 = m->row[1], r2 = m->row[2];
-    for (uint32_t v = 0; v < n; ++v) {
-        float dx = x[v] - t.x, dy = y[v] - t.y, dz = z[v] - t.z;
-        sx[v] = r0.x * dx + r1.x * dy + r2.x * dz;
-        sy[v] = r0.y * dx + r1.y * dy + r2.y * dz;
-        sz[v] = r0.z * dx + r1.z * dy + r2.z * dz;
+    _Static_assert(MF_MAX_HULL_VERTICES % 4 == 0 && MF_BANK_PAD >= 3, "whole registers of vertices");
+    simde__m128 r[3][3];
+    for (int i = 0; i < 3; ++i) {
+        const mf_vec3 row = m->row[i];
+        r[i][0] = simde_mm_set1_ps(row.x), r[i][1] = simde_mm_set1_ps(row.y), r[i][2] = simde_mm_set1_ps(row.z);
     }
-}
-
-// A hull's vertices moved between frames: the arithmetic on its structure-of-arrays rows into
-// three staging rows, which vectorises, then the rows interleaved into `out`.
-static void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t, int back, float *stage, mf_vec3 *out)
-{
-    uint32_t n = hull->vertex_count;
-    float *sx = stage, *sy = stage + n, *sz = stage + 2 * n;
-    if (back) move_rows_back(hull->vertex_x, hull->vertex_y, hull->vertex_z, n, m, t, sx, sy, sz);
-    else move_rows(hull->vertex_x, hull->vertex_y, hull->vertex_z, n, m, t, sx, sy, sz);
-    for (uint32_t v = 0; v < n; ++v) out[v] = (mf_vec3){sx[v], sy[v], sz[v]};
+    simde__m128 tx = simde_mm_set1_ps(t.x), ty = simde_mm_set1_ps(t.y), tz = simde_mm_set1_ps(t.z);
+    for (uint32_t v = 0; v < hull->vertex_count; v += 4) {
+        simde__m128 x = simde_mm_loadu_ps(hull->vertex_x + v), y = simde_mm_loadu_ps(hull->vertex_y + v);
+        simde__m128 z = simde_mm_loadu_ps(hull->vertex_z + v);
+        simde__m128 moved[3];
+        if (back) {
+            x = simde_mm_sub_ps(x, tx), y = simde_mm_sub_ps(y, ty), z = simde_mm_sub_ps(z, tz);
+            for (int c = 0; c < 3; ++c) // column c of m: m^T's row c
+                moved[c] = simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(r[0][c], x), simde_mm_mul_ps(r[1][c], y)),
+                                           simde_mm_mul_ps(r[2][c], z));
+        } else {
+            const simde__m128 shift[3] = {tx, ty, tz};
+            for (int i = 0; i < 3; ++i)
+                moved[i] = simde_mm_add_ps(
+                    simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(r[i][0], x), simde_mm_mul_ps(r[i][1], y)),
+                                    simde_mm_mul_ps(r[i][2], z)),
+                    shift[i]);
+        }
+        store_interleaved(out + v, moved[0], moved[1], moved[2]);
+    }
 }
 
 mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
@@ -62,9 +75,9 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
                            .b_direction_rows = scratch->b_direction_rows};
     frame.rotation = mf_mat3_relative(rotation_a, &rotation_b);
     frame.translation = mf_mat3_mul_transposed(rotation_a, mf_sub(tb->p, ta->p));
-    move_vertices(b, &frame.rotation, frame.translation, 0, scratch->stage, scratch->b_vertices);
+    move_vertices(b, &frame.rotation, frame.translation, 0, scratch->b_vertices);
     if (!for_queries) return frame;
-    move_vertices(a, &frame.rotation, frame.translation, 1, scratch->stage, scratch->a_vertices);
+    move_vertices(a, &frame.rotation, frame.translation, 1, scratch->a_vertices);
     assert(b->edge_count <= MF_MAX_HULL_EDGES);
     return frame;
 }
