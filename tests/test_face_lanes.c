@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 // A lumpy ball of `count` points: hundreds of faces, beyond the wide limits.
 static uint32_t add_big_hull(mf_bank *bank, uint32_t count, uint64_t seed)
@@ -144,7 +145,8 @@ static void edge_gaps_match_the_scalar_gaps(void)
 
 // The cull's kept lists in lanes, every ISA's build, against mf_edges_within: the same edges in
 // the same order, on gap arrays of every length up to a few registers past the widest, with gaps
-// exactly at the reach, infinite and NaN, and an infinite reach (which must keep no padding).
+// exactly at the reach, infinite and NaN, and an infinite reach (which must keep no padding); both
+// lists end in zeros.
 static void kept_edges_match_the_scalar_list(void)
 {
     enum { MOST = 70 };
@@ -164,9 +166,12 @@ static void kept_edges_match_the_scalar_list(void)
             kept += scalar_count;
             for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
                 if (!mf_isa_supported((mf_isa)isa)) continue;
+                memset(wide, 0xff, sizeof wide);
                 uint32_t wide_count = mf_dispatch((mf_isa)isa).edge.within(gap, count, reach, wide);
                 int same = wide_count == scalar_count;
-                for (uint32_t k = 0; same && k < scalar_count; ++k) same = wide[k] == scalar[k];
+                // The same list, then zeros to the padding (the lanes read indices past the last).
+                for (uint32_t k = 0; same && k < scalar_count + MF_KEPT_EDGES_PAD; ++k)
+                    same = wide[k] == scalar[k] && (k < scalar_count || wide[k] == 0);
                 CHECKF(same, "%u gaps, reach %g: %s keeps %u edges, the scalar list %u (or other edges)", count,
                        (double)reach, mf_isa_name((mf_isa)isa), wide_count, scalar_count);
                 ++compared;

@@ -151,10 +151,12 @@ static void write_rows(mf_bank *bank, uint32_t shape, mf_rows rows)
                              mf_view_normal(&hull, hull.edge_face1[e]),
                              {hull.edge_x[e], hull.edge_y[e], hull.edge_z[e]},
                              mf_view_vertex(&hull, hull.edge_vertex0[e])};
+        float *record = edge_rows + MF_EDGE_ROWS * padded + MF_EDGE_RECORD * e;
         for (uint32_t k = 0; k < 4; ++k) {
-            edge_rows[(3 * k + 0) * padded + e] = values[k].x;
-            edge_rows[(3 * k + 1) * padded + e] = values[k].y;
-            edge_rows[(3 * k + 2) * padded + e] = values[k].z;
+            edge_rows[(3 * k + 0) * padded + e] = record[4 * k + 0] = values[k].x;
+            edge_rows[(3 * k + 1) * padded + e] = record[4 * k + 1] = values[k].y;
+            edge_rows[(3 * k + 2) * padded + e] = record[4 * k + 2] = values[k].z;
+            record[4 * k + 3] = 0.0f;
         }
     }
 }
@@ -290,7 +292,8 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     mf_rows rows = {vertex_count, face_count};
     int wide =
         vertex_count <= MF_WIDE_MAX_VERTICES && face_count <= MF_WIDE_MAX_FACES && edge_count <= MF_WIDE_MAX_EDGES;
-    uint32_t wide_rows = wide ? mf_rows_total(rows) + MF_EDGE_ROWS * mf_edge_rows_padded(edge_count) : 0;
+    uint32_t edge_rows = MF_EDGE_ROWS * mf_edge_rows_padded(edge_count) + MF_EDGE_RECORD * edge_count;
+    uint32_t wide_rows = wide ? mf_rows_total(rows) + edge_rows : 0;
     int bundled = wide && vertex_count <= MF_BUNDLE_MAX_VERTICES && face_count <= MF_BUNDLE_MAX_FACES;
     uint32_t fan_rows = MF_FAN_ROWS * mf_fan_stride(loop_count);
     uint32_t row_count = wide_rows + fan_rows + (bundled ? MF_IMAGE_FLOATS : 0);
@@ -487,6 +490,9 @@ mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape)
         .edge_y = bank->edge_y + s->edge_first,
         .edge_z = bank->edge_z + s->edge_first,
         .edge_rows = s->edge_rows_first != UINT32_MAX ? bank->rows + s->edge_rows_first : NULL,
+        .edge_records = s->edge_rows_first != UINT32_MAX
+                            ? bank->rows + s->edge_rows_first + MF_EDGE_ROWS * mf_edge_rows_padded(s->edge_count)
+                            : NULL,
         .vertex_count = s->vertex_count,
         .face_count = s->face_count,
         .edge_count = s->edge_count,

@@ -15,7 +15,7 @@ typedef struct mf_shape {
     float outer_radius; // the centroid's distance to the farthest vertex: a ball that holds the hull
     uint32_t input_points, welded_points, merged_facets;
     uint32_t rows_first;      // into the bank's rows; UINT32_MAX when the hull is too large for the wide pass
-    uint32_t edge_rows_first; // its edge rows (rows.h), after the bundle rows
+    uint32_t edge_rows_first; // its edge rows (rows.h), after the bundle rows, then its edge records
     uint32_t fan_rows_first;  // its fan rows (rows.h), for every shape
     uint32_t image_first;     // its bundle image (rows.h); UINT32_MAX when it is not bundled
     // A parallelepiped (8 vertices, 12 edges in 3 directions, every vertex on an edge of each) has
@@ -103,7 +103,8 @@ typedef struct mf_hull_view {
     const uint16_t *loop_vertex, *loop_edge;
     const uint16_t *edge_vertex0, *edge_vertex1, *edge_face0, *edge_face1;
     const float *edge_x, *edge_y, *edge_z;
-    const float *edge_rows; // NULL for hulls beyond the wide limits
+    const float *edge_rows;    // NULL for hulls beyond the wide limits
+    const float *edge_records; // likewise (rows.h)
     uint32_t vertex_count, face_count, edge_count;
     mf_vec3 centroid;
     const mf_shape *shape;

@@ -24,20 +24,18 @@ typedef struct a_edges_w {
 
 static inline mf_vec3w splat3(mf_vec3 v) { return (mf_vec3w){mf_splatw(v.x), mf_splatw(v.y), mf_splatw(v.z)}; }
 
-// a's edges first .. first + W - 1 of those the frame tries. Kept edges (the cull's) are copied
-// lane by lane into a block: a gather per row costs more on the machines measured. Lanes past the
-// last get zero normals, which build no Minkowski face (as the rows' own padding).
+// a's edges first .. first + W - 1 of those the frame tries. Kept edges (the cull's) come from
+// their records (rows.h), four at a time: each quantity's four vectors transposed into x, y and z
+// parts, the parts put together in registers (a detour through memory would stall the loads on
+// the stores). Lanes past the last get a zero record, whose zero normals build no Minkowski face
+// (as the rows' own padding).
 static a_edges_w load_a_edges(const mf_pair_frame *frame, uint32_t first, uint32_t count)
 {
+    static const float zero_record[MF_EDGE_RECORD] = {0};
     const mf_hull_view *a = frame->a;
     uint32_t padded = mf_edge_rows_padded(a->edge_count);
-    _Alignas(64) int32_t edges[W];
-    for (int l = 0; l < W; ++l) {
-        uint32_t k = first + (uint32_t)l;
-        edges[l] = (int32_t)(frame->a_edges == NULL ? k : k < count ? frame->a_edges[k] : frame->a_edges[0]);
-    }
-    mf_floatw index = mf_int_to_floatw(edges);
     if (frame->a_edges == NULL) {
+        mf_floatw index = mf_addw(mf_lane_indexw(), mf_splatw((float)first));
         const float *rows = a->edge_rows + first;
         mf_vec3w row[4];
         for (uint32_t r = 0; r < 4; ++r)
@@ -46,14 +44,26 @@ static a_edges_w load_a_edges(const mf_pair_frame *frame, uint32_t first, uint32
                            mf_loaduw(rows + (size_t)(3 * r + 2) * padded)};
         return (a_edges_w){row[0], row[1], row[2], row[3], index};
     }
-    _Alignas(64) float block[MF_EDGE_ROWS][W];
-    uint32_t end = first + W < count ? first + W : count;
-    for (uint32_t r = 0; r < MF_EDGE_ROWS; ++r) mf_storew(block[r], mf_splatw(0.0f));
-    for (uint32_t k = first; k < end; ++k)
-        for (uint32_t r = 0; r < MF_EDGE_ROWS; ++r)
-            block[r][k - first] = a->edge_rows[(size_t)r * padded + frame->a_edges[k]];
+    // The kept list has zeros past its last entry (mf_edges_within): indices of lanes that never win.
+    mf_floatw index = mf_u16_to_floatw(frame->a_edges + first);
+    simde__m128 part[4][3][W / 4]; // quantity, component, four lanes
+    for (uint32_t group = 0; group < W / 4; ++group) {
+        const float *record[4];
+        for (uint32_t k = 0; k < 4; ++k) {
+            uint32_t at = first + 4 * group + k;
+            record[k] = at < count ? a->edge_records + (size_t)MF_EDGE_RECORD * frame->a_edges[at] : zero_record;
+        }
+        for (uint32_t q = 0; q < 4; ++q) {
+            simde__m128 v0 = simde_mm_loadu_ps(record[0] + 4 * q), v1 = simde_mm_loadu_ps(record[1] + 4 * q);
+            simde__m128 v2 = simde_mm_loadu_ps(record[2] + 4 * q), v3 = simde_mm_loadu_ps(record[3] + 4 * q);
+            SIMDE_MM_TRANSPOSE4_PS(v0, v1, v2, v3);
+            part[q][0][group] = v0, part[q][1][group] = v1, part[q][2][group] = v2;
+        }
+    }
     mf_vec3w row[4];
-    for (uint32_t r = 0; r < 4; ++r) row[r] = mf_load3w(block[3 * r], block[3 * r + 1], block[3 * r + 2]);
+    for (uint32_t q = 0; q < 4; ++q)
+        row[q] =
+            (mf_vec3w){mf_from_quartersw(part[q][0]), mf_from_quartersw(part[q][1]), mf_from_quartersw(part[q][2])};
     return (a_edges_w){row[0], row[1], row[2], row[3], index};
 }
 
@@ -168,5 +178,6 @@ uint32_t MF_NAMED(mf_edges_within, MF_WIDE_NAME)(const float *gap, uint32_t coun
             kept_count += (uint32_t)__builtin_popcount(four);
         }
     }
+    memset(kept + kept_count, 0, MF_KEPT_EDGES_PAD * sizeof(uint16_t));
     return kept_count;
 }

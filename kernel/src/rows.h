@@ -65,6 +65,11 @@ static inline uint32_t mf_image_directions(void) { return 3 * MF_BUNDLE_MAX_VERT
 #define MF_EDGE_ROWS 12
 #define MF_EDGE_LANES 16
 
+// Then the same per edge as a record (MF_EDGE_RECORD floats): normal0, normal1, direction and
+// vertex0, each x, y, z and a zero, for loading a few chosen edges into lanes: four records load as
+// four vectors per quantity, transposed.
+#define MF_EDGE_RECORD 16
+
 static inline uint32_t mf_edge_rows_padded(uint32_t edges)
 {
     return (edges + MF_EDGE_LANES - 1) / MF_EDGE_LANES * MF_EDGE_LANES;

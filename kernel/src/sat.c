@@ -232,6 +232,7 @@ uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t
         kept[kept_count] = (uint16_t)e;
         kept_count += gap[e] <= reach;
     }
+    for (uint32_t k = kept_count; k < kept_count + MF_KEPT_EDGES_PAD; ++k) kept[k] = 0;
     return kept_count;
 }
 

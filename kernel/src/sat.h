@@ -262,7 +262,7 @@ float mf_edge_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap);
 #define MF_EDGE_GAP_PAD 16
 
 // The edges whose gap is within `reach`, ascending (the searches break ties by index order), into
-// `kept`; returns how many.
+// `kept`, then MF_KEPT_EDGES_PAD zeros; returns how many.
 uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t *kept);
 #define MF_KEPT_EDGES_PAD 16 // entries a kept list has past the edge count (the lanes' builds store ahead)
 

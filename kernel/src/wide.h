@@ -144,6 +144,36 @@ static inline mf_floatw mf_minw(mf_floatw a, mf_floatw b) { return MF_W(min_ps)(
 static inline mf_floatw mf_maxw(mf_floatw a, mf_floatw b) { return MF_W(max_ps)(a, b); }
 #endif
 
+#if MF_WIDE_WIDTH > 1
+// W 16-bit indices as floats (exact: below 2^16).
+static inline mf_floatw mf_u16_to_floatw(const uint16_t *p)
+{
+#if MF_WIDE_WIDTH == 16
+    // Two halves: this SIMDe widens 16-bit lanes to 32 only 8 at a time.
+    simde__m256i low = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)p));
+    simde__m256i high = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)(p + 8)));
+    return simde_mm512_cvtepu32_ps(simde_mm512_inserti64x4(simde_mm512_castsi256_si512(low), high, 1));
+#elif MF_WIDE_WIDTH == 8
+    return simde_mm256_cvtepi32_ps(simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)p)));
+#else
+    return simde_mm_cvtepi32_ps(simde_mm_cvtepu16_epi32(simde_mm_loadl_epi64((const simde__m128i *)p)));
+#endif
+}
+
+// A register from W / 4 four-lane parts, part k in lanes 4 k to 4 k + 3.
+static inline mf_floatw mf_from_quartersw(const simde__m128 *part)
+{
+#if MF_WIDE_WIDTH == 16
+    simde__m512 r = simde_mm512_insertf32x4(simde_mm512_castps128_ps512(part[0]), part[1], 1);
+    return simde_mm512_insertf32x4(simde_mm512_insertf32x4(r, part[2], 2), part[3], 3);
+#elif MF_WIDE_WIDTH == 8
+    return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(part[0]), part[1], 1);
+#else
+    return part[0];
+#endif
+}
+#endif
+
 typedef struct mf_vec3w {
     mf_floatw x, y, z;
 } mf_vec3w;
