@@ -145,7 +145,9 @@ float MF_NAMED(mf_edge_gaps, MF_WIDE_NAME)(const mf_hull_view *hull, mf_vec3 p, 
         mf_storeuw(gap + e, g);
         least = mf_minw(least, g);
     }
-    for (size_t e = stride; e < hull->edge_count + MF_EDGE_GAP_PAD; ++e) gap[e] = INFINITY;
+    // No gap past the rows either, a register at a time: the rows end at most a register's worth of
+    // lanes before the pad does.
+    for (size_t e = stride; e < hull->edge_count + MF_EDGE_GAP_PAD; e += W) mf_storeuw(gap + e, mf_splatw(INFINITY));
     return mf_min_acrossw(least);
 }
 
