@@ -22,6 +22,7 @@ typedef struct mf_pair_scratch {
     uint8_t alias_pad[1024];
     uint16_t a_edges[MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD]; // the edges the edge query tries (the cull)
     uint16_t b_edges[MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD];
+    float b_packed[MF_EDGE_ROWS * MF_PACKED_STRIDE]; // b's kept edges for the query in lanes
 } mf_pair_scratch;
 
 static inline mf_query_scratch mf_query_scratch_of(mf_pair_scratch *s)
@@ -32,7 +33,8 @@ static inline mf_query_scratch mf_query_scratch_of(mf_pair_scratch *s)
                               .a_edges = s->a_edges,
                               .b_edges = s->b_edges,
                               .b_normal_rows = s->b_normal_rows,
-                              .b_direction_rows = s->b_direction_rows};
+                              .b_direction_rows = s->b_direction_rows,
+                              .b_packed = s->b_packed};
 }
 
 // One pair's manifold, held until the chunk is written out in pair order.

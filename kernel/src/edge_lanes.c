@@ -7,6 +7,7 @@
 #include "edge_lanes.h"
 #include "edge_best.h"
 
+#include <assert.h>
 #include <string.h>
 
 #define MF_GLUE(a, b) a##_##b
@@ -23,6 +24,15 @@ typedef struct a_edges_w {
 } a_edges_w;
 
 static inline mf_vec3w splat3(mf_vec3 v) { return (mf_vec3w){mf_splatw(v.x), mf_splatw(v.y), mf_splatw(v.z)}; }
+
+enum { S = MF_PACKED_STRIDE };
+
+// Packed rows r, r + 1, r + 2 of entry k, broadcast.
+static inline mf_vec3w splat_packed3(const float *packed, uint32_t r, uint32_t k)
+{
+    const float *at = packed + (size_t)r * S + k;
+    return (mf_vec3w){mf_splatw(at[0]), mf_splatw(at[S]), mf_splatw(at[2 * S])};
+}
 
 // a's edges first .. first + W - 1 of those the frame tries. Kept edges (the cull's) come from
 // their records (rows.h), four at a time: each quantity's four vectors transposed into x, y and z
@@ -67,14 +77,73 @@ static a_edges_w load_a_edges(const mf_pair_frame *frame, uint32_t first, uint32
     return (a_edges_w){row[0], row[1], row[2], row[3], index};
 }
 
+// Four lanes of a rotated by m, each component as mf_mat3_mul: (r.x x + r.y y) + r.z z.
+static inline void rotate4(simde__m128 m[3][3], const simde__m128 v[3], simde__m128 out[3])
+{
+    for (int i = 0; i < 3; ++i)
+        out[i] = simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(m[i][0], v[0]), simde_mm_mul_ps(m[i][1], v[1])),
+                                 simde_mm_mul_ps(m[i][2], v[2]));
+}
+
+// b's kept edges in a's frame, packed a row per component (MF_PACKED_STRIDE apart): normal0,
+// normal1 and direction rotated, vertex0 moved, with the operations of mf_rotate_b_edges and of
+// b's vertices' move (mf_frame_setup, or the wide pass), so the floats are the same. From the
+// edge records four at a time where b has them, else from the rows mf_rotate_b_edges filled.
+static void pack_b_edges(const mf_pair_frame *frame, float *packed)
+{
+    const mf_hull_view *b = frame->b;
+    uint32_t count = frame->b_edge_count;
+    if (b->edge_records == NULL) {
+        for (uint32_t k = 0; k < count; ++k) {
+            uint32_t j = frame->b_edges[k];
+            const mf_vec3 v[4] = {mf_frame_b_normal(frame, b->edge_face0[j]),
+                                  mf_frame_b_normal(frame, b->edge_face1[j]), mf_frame_b_direction(frame, j),
+                                  frame->b_vertices[b->edge_vertex0[j]]};
+            for (uint32_t q = 0; q < 4; ++q) {
+                packed[(3 * q) * S + k] = v[q].x;
+                packed[(3 * q + 1) * S + k] = v[q].y;
+                packed[(3 * q + 2) * S + k] = v[q].z;
+            }
+        }
+        return;
+    }
+    simde__m128 m[3][3];
+    for (int i = 0; i < 3; ++i) {
+        const mf_vec3 row = frame->rotation.row[i];
+        m[i][0] = simde_mm_set1_ps(row.x), m[i][1] = simde_mm_set1_ps(row.y), m[i][2] = simde_mm_set1_ps(row.z);
+    }
+    const simde__m128 shift[3] = {simde_mm_set1_ps(frame->translation.x), simde_mm_set1_ps(frame->translation.y),
+                                  simde_mm_set1_ps(frame->translation.z)};
+    for (uint32_t first = 0; first < count; first += 4) {
+        // Past the last kept edge the list has zeros (mf_edges_within): edge 0, packed and never read.
+        const float *record[4];
+        for (uint32_t k = 0; k < 4; ++k)
+            record[k] = b->edge_records + (size_t)MF_EDGE_RECORD * frame->b_edges[first + k];
+        for (uint32_t q = 0; q < 4; ++q) {
+            simde__m128 v[4] = {simde_mm_loadu_ps(record[0] + 4 * q), simde_mm_loadu_ps(record[1] + 4 * q),
+                                simde_mm_loadu_ps(record[2] + 4 * q), simde_mm_loadu_ps(record[3] + 4 * q)};
+            SIMDE_MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
+            simde__m128 out[3];
+            rotate4(m, v, out);
+            for (int c = 0; c < 3; ++c) {
+                if (q == 3) out[c] = simde_mm_add_ps(out[c], shift[c]); // vertex0: moved as a vertex
+                simde_mm_storeu_ps(packed + (size_t)(3 * q + (uint32_t)c) * S + first, out[c]);
+            }
+        }
+    }
+}
+
 mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
 {
-    const mf_hull_view *a = frame->a, *b = frame->b;
+    const mf_hull_view *a = frame->a;
     mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f), minus_one = mf_splatw(-1.0f);
     mf_floatw sine = mf_splatw(MF_PARALLEL_SINE);
     mf_edge_bestw best = mf_edge_best_nonew();
     uint32_t a_count = frame->a_edges != NULL ? frame->a_edge_count : a->edge_count;
-    uint32_t b_count = frame->b_edges != NULL ? frame->b_edge_count : b->edge_count;
+    uint32_t b_count = frame->b_edge_count;
+    assert(frame->b_edges != NULL && b_count <= MF_WIDE_MAX_EDGES);
+    float *b_rows = frame->b_packed;
+    pack_b_edges(frame, b_rows);
     // Two passes over each run of b's edges: the Gauss-map test for all of them, then the measure
     // (a square root and a division in every lane) only for those that cross in some lane. Most
     // cross in none, and a branch per edge would be mispredicted.
@@ -85,12 +154,11 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
         for (uint32_t run = 0; run < b_count; run += B_RUN) {
             uint32_t end = b_count - run < B_RUN ? b_count : run + B_RUN, found = 0;
             for (uint32_t k = run; k < end; ++k) {
-                uint32_t j = frame->b_edges != NULL ? frame->b_edges[k] : k;
-                mf_vec3w b_direction = splat3(mf_frame_b_direction(frame, j));
+                mf_vec3w b_direction = splat_packed3(b_rows, 6, k);
                 // As mf_edge_pair_crosses.
                 mf_floatw a0 = mf_dotw(b_direction, e.normal0), a1 = mf_dotw(b_direction, e.normal1);
-                mf_floatw b0 = mf_dotw(e.direction, splat3(mf_frame_b_normal(frame, b->edge_face0[j])));
-                mf_floatw b1 = mf_dotw(e.direction, splat3(mf_frame_b_normal(frame, b->edge_face1[j])));
+                mf_floatw b0 = mf_dotw(e.direction, splat_packed3(b_rows, 0, k));
+                mf_floatw b1 = mf_dotw(e.direction, splat_packed3(b_rows, 3, k));
                 mf_maskw crossing = mf_andw(mf_andw(mf_ltw(mf_mulw(a0, a1), zero), mf_ltw(mf_mulw(b0, b1), zero)),
                                             mf_gtw(mf_mulw(a0, b0), zero));
                 crossing_at[found] = k;
@@ -98,8 +166,8 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
                 found += (uint32_t)mf_anyw(crossing);
             }
             for (uint32_t n = 0; n < found; ++n) {
-                uint32_t k = crossing_at[n], j = frame->b_edges != NULL ? frame->b_edges[k] : k;
-                mf_vec3w b_direction = splat3(mf_frame_b_direction(frame, j));
+                uint32_t k = crossing_at[n];
+                mf_vec3w b_direction = splat_packed3(b_rows, 6, k);
                 mf_floatw a0 = mf_dotw(b_direction, e.normal0);
 
                 // As mf_edge_pair_measure.
@@ -107,8 +175,7 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
                 mf_floatw length = mf_sqrtw(mf_dotw(axis, axis));
                 mf_maskw valid = mf_andw(crossing_lanes[n], mf_gew(length, sine));
                 axis = mf_scale3w(axis, mf_divw(mf_selectw(mf_gtw(a0, zero), one, minus_one), length));
-                mf_vec3w b_point = splat3(frame->b_vertices[b->edge_vertex0[j]]);
-                mf_floatw separation = mf_dotw(axis, mf_sub3w(b_point, e.vertex0));
+                mf_floatw separation = mf_dotw(axis, mf_sub3w(splat_packed3(b_rows, 9, k), e.vertex0));
 
                 // A lane meets its pairs in ascending (i, j) order (a's kept edges ascend across the
                 // blocks, b's within a run), so the first of equals is the one kept: only a greater
@@ -116,7 +183,7 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
                 mf_maskw better = mf_andw(valid, mf_gtw(separation, best.separation));
                 best.separation = mf_selectw(better, separation, best.separation);
                 best.i = mf_selectw(better, e.index, best.i);
-                best.j = mf_selectw(better, mf_splatw((float)j), best.j);
+                best.j = mf_selectw(better, mf_splatw((float)frame->b_edges[k]), best.j);
                 best.normal = mf_select3w(better, axis, best.normal);
             }
         }

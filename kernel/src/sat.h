@@ -3,6 +3,7 @@
 #pragma once
 
 #include "bank.h"
+#include "rows.h"
 #include "vec.h"
 
 #include <stddef.h>
@@ -21,6 +22,9 @@ typedef struct mf_pair_frame {
     // The walk tries all of a's: it crosses a's whole Gauss map.
     const uint16_t *a_edges, *b_edges;
     uint32_t a_edge_count, b_edge_count;
+    // Room for b's kept edges in a's frame, packed as rows (MF_EDGE_ROWS of MF_PACKED_STRIDE), for
+    // the query in lanes.
+    float *b_packed;
 } mf_pair_frame;
 
 static inline mf_vec3 mf_frame_b_normal(const mf_pair_frame *frame, uint32_t face)
@@ -245,6 +249,7 @@ typedef struct mf_query_scratch {
     float *a_edge_gap, *b_edge_gap;          // the cull's point below each edge's nearer face plane
     uint16_t *a_edges, *b_edges;             // the edges kept for the edge query
     float *b_normal_rows, *b_direction_rows; // what the frame's point to (mf_rotate_b_edges)
+    float *b_packed;                         // what the frame's points to
 } mf_query_scratch;
 
 // An all-pairs edge search: mf_query_edges, or its build in lanes (edge_lanes.h).
@@ -265,6 +270,8 @@ float mf_edge_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap);
 // `kept`, then MF_KEPT_EDGES_PAD zeros; returns how many.
 uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t *kept);
 #define MF_KEPT_EDGES_PAD 16 // entries a kept list has past the edge count (the lanes' builds store ahead)
+// Kept edges the query in lanes packs, and a register past them.
+#define MF_PACKED_STRIDE (MF_WIDE_MAX_EDGES + 16)
 
 // The edge query's builds for one ISA: the walk, all pairs in lanes (NULL: mf_query_edges), and
 // the cull's per-edge work.
