@@ -4,7 +4,10 @@
 #include "pool.h"
 #include "staging.h"
 
+#include <simde/x86/sse2.h>
+
 #include <stdatomic.h>
+#include <stddef.h>
 
 void mf_stream_bound(uint32_t pair_count, uint32_t max_contacts, uint32_t *manifold_capacity,
                      uint32_t *contact_capacity)
@@ -20,11 +23,23 @@ static int is_finite_transform(const mf_transform *t)
     return mf_is_finite3(t->p) && isfinite(t->q.x) && isfinite(t->q.y) && isfinite(t->q.z) && isfinite(t->q.w);
 }
 
+// As is_finite_transform with a quaternion not zero, in two overlapping loads (p and q.x, then
+// q): every pair's two bodies are checked before the call collides anything.
+static int transform_is_valid(const mf_transform *t)
+{
+    _Static_assert(sizeof(mf_transform) == 28 && offsetof(mf_transform, q) == 12, "transform: p then q, packed");
+    const float *f = (const float *)(const void *)t;
+    simde__m128 head = simde_mm_loadu_ps(f), q = simde_mm_loadu_ps(f + 3), zero = simde_mm_setzero_ps();
+    // x - x is 0 for a finite x, NaN for an infinite one or a NaN.
+    simde__m128 finite = simde_mm_and_ps(simde_mm_cmpeq_ps(simde_mm_sub_ps(head, head), zero),
+                                         simde_mm_cmpeq_ps(simde_mm_sub_ps(q, q), zero));
+    return (simde_mm_movemask_ps(finite) == 15) & (simde_mm_movemask_ps(simde_mm_cmpneq_ps(q, zero)) != 0);
+}
+
 static int body_is_valid(const mf_bank *bank, const mf_bodies *bodies, uint32_t body)
 {
     if (body >= bodies->count || bodies->shape[body] >= bank->shape_count) return 0;
-    const mf_transform *t = &bodies->transform[body];
-    return is_finite_transform(t) && (t->q.x != 0.0f || t->q.y != 0.0f || t->q.z != 0.0f || t->q.w != 0.0f);
+    return transform_is_valid(&bodies->transform[body]);
 }
 
 static int pair_is_valid(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair)
