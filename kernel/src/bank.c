@@ -450,6 +450,7 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     for (uint32_t i = 0; i < vertex_count; ++i)
         s.outer_radius = fmaxf(s.outer_radius, mf_length(mf_sub(poly->vertices[i], s.centroid)));
     s.outer_radius *= 1.0f + 1e-5f;
+    s.centroid_slack = mf_length(s.centroid) - s.inner_radius;
     find_parallelepiped(bank, &s);
     bank->shapes[bank->shape_count] = s;
     write_fans(bank, bank->shape_count);

@@ -11,8 +11,9 @@ typedef struct mf_shape {
     mf_vec3 centroid;
     float volume;
     float radius;
-    float inner_radius; // the centroid's distance to the nearest face plane: a ball that fits inside
-    float outer_radius; // the centroid's distance to the farthest vertex: a ball that holds the hull
+    float inner_radius;   // the centroid's distance to the nearest face plane: a ball that fits inside
+    float outer_radius;   // the centroid's distance to the farthest vertex: a ball that holds the hull
+    float centroid_slack; // |centroid| - inner_radius: the inner ball reaches that far past the origin
     uint32_t input_points, welded_points, merged_facets;
     uint32_t rows_first;      // into the bank's rows; UINT32_MAX when the hull is too large for the wide pass
     uint32_t edge_rows_first; // its edge rows (rows.h), after the bundle rows, then its edge records
