@@ -1,8 +1,10 @@
-// The edge query of one pair with lanes across a's edges: W of a's edges are loaded once, straight
-// from the shape's edge rows (rows.h), copied lane by lane where the cull kept only some, and every
-// kept edge of b is broadcast and tested against them: the Gauss-map test for all, then the
-// measure for those that cross in some lane.
-// Every lane performs the operations of mf_query_edges (sat.c) in the same order, and ties go to
+// The edge query of one pair in lanes: W kept edges of one hull loaded at once and every kept edge
+// of the other broadcast and tested against them, the Gauss-map test for all, then the measure for
+// those that cross in some lane. a's edges come from their records (rows.h), b's from rows packed
+// here, moved into a's frame. Which hull goes in lanes is chosen per pair: the one that leaves
+// fewer registers to try (a's 11 kept edges in 16 lanes against b's 15 cost 15 registers; b's 15 in
+// lanes against a's 11, 11).
+// Every pair performs the operations of mf_query_edges (sat.c) in the same order, and ties go to
 // the lowest (i, j) as there, so the result is the scalar path's bit for bit.
 #include "edge_lanes.h"
 #include "edge_best.h"
@@ -27,6 +29,13 @@ static inline mf_vec3w splat3(mf_vec3 v) { return (mf_vec3w){mf_splatw(v.x), mf_
 
 enum { S = MF_PACKED_STRIDE };
 
+// Packed rows r, r + 1, r + 2 at entry k, in lanes.
+static inline mf_vec3w packed3(const float *packed, uint32_t r, uint32_t k)
+{
+    const float *at = packed + (size_t)r * S + k;
+    return mf_load3uw(at, at + S, at + 2 * S);
+}
+
 // Packed rows r, r + 1, r + 2 of entry k, broadcast.
 static inline mf_vec3w splat_packed3(const float *packed, uint32_t r, uint32_t k)
 {
@@ -34,8 +43,7 @@ static inline mf_vec3w splat_packed3(const float *packed, uint32_t r, uint32_t k
     return (mf_vec3w){mf_splatw(at[0]), mf_splatw(at[S]), mf_splatw(at[2 * S])};
 }
 
-// a's edges first .. first + W - 1 of those the frame tries. Kept edges (the cull's) come from
-// their records (rows.h), four at a time: each quantity's four vectors transposed into x, y and z
+// a's kept edges first .. first + W - 1 in lanes, from their records (rows.h), four at a time: each quantity's four vectors transposed into x, y and z
 // parts, the parts put together in registers (a detour through memory would stall the loads on
 // the stores). Lanes past the last get a zero record, whose zero normals build no Minkowski face
 // (as the rows' own padding).
@@ -43,17 +51,6 @@ static a_edges_w load_a_edges(const mf_pair_frame *frame, uint32_t first, uint32
 {
     static const float zero_record[MF_EDGE_RECORD] = {0};
     const mf_hull_view *a = frame->a;
-    uint32_t padded = mf_edge_rows_padded(a->edge_count);
-    if (frame->a_edges == NULL) {
-        mf_floatw index = mf_addw(mf_lane_indexw(), mf_splatw((float)first));
-        const float *rows = a->edge_rows + first;
-        mf_vec3w row[4];
-        for (uint32_t r = 0; r < 4; ++r)
-            row[r] =
-                (mf_vec3w){mf_loaduw(rows + (size_t)(3 * r) * padded), mf_loaduw(rows + (size_t)(3 * r + 1) * padded),
-                           mf_loaduw(rows + (size_t)(3 * r + 2) * padded)};
-        return (a_edges_w){row[0], row[1], row[2], row[3], index};
-    }
     // The kept list has zeros past its last entry (mf_edges_within): indices of lanes that never win.
     mf_floatw index = mf_u16_to_floatw(frame->a_edges + first);
     simde__m128 part[4][3][W / 4]; // quantity, component, four lanes
@@ -133,20 +130,58 @@ static void pack_b_edges(const mf_pair_frame *frame, float *packed)
     }
 }
 
-mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
+// As mf_edge_pair_crosses, for the pairs in lanes (one side's quantities may be broadcast).
+static inline mf_maskw crosses(mf_vec3w a_normal0, mf_vec3w a_normal1, mf_vec3w a_direction, mf_vec3w b_normal0,
+                               mf_vec3w b_normal1, mf_vec3w b_direction)
 {
-    const mf_hull_view *a = frame->a;
-    mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f), minus_one = mf_splatw(-1.0f);
-    mf_floatw sine = mf_splatw(MF_PARALLEL_SINE);
-    mf_edge_bestw best = mf_edge_best_nonew();
-    uint32_t a_count = frame->a_edges != NULL ? frame->a_edge_count : a->edge_count;
-    uint32_t b_count = frame->b_edge_count;
-    assert(frame->b_edges != NULL && b_count <= MF_WIDE_MAX_EDGES);
-    float *b_rows = frame->b_packed;
-    pack_b_edges(frame, b_rows);
-    // Two passes over each run of b's edges: the Gauss-map test for all of them, then the measure
-    // (a square root and a division in every lane) only for those that cross in some lane. Most
-    // cross in none, and a branch per edge would be mispredicted.
+    mf_floatw zero = mf_splatw(0.0f);
+    mf_floatw a0 = mf_dotw(b_direction, a_normal0), a1 = mf_dotw(b_direction, a_normal1);
+    mf_floatw b0 = mf_dotw(a_direction, b_normal0), b1 = mf_dotw(a_direction, b_normal1);
+    return mf_andw(mf_andw(mf_ltw(mf_mulw(a0, a1), zero), mf_ltw(mf_mulw(b0, b1), zero)),
+                   mf_gtw(mf_mulw(a0, b0), zero));
+}
+
+// One side of the pairs being measured: an edge's quantities the measure reads, and its index.
+typedef struct measured_w {
+    mf_vec3w normal0, direction, vertex0;
+    mf_floatw index;
+} measured_w;
+
+// As mf_edge_pair_measure for the lanes that cross, each offered to its lane's best. `in_order`:
+// every lane meets its pairs in ascending (i, j) order, so the first of equals is the one kept and
+// only a greater separation replaces it; otherwise an equal one with a lower (i, j) does too. Ties
+// between lanes are settled by mf_edge_best_across.
+static inline void measure(const measured_w *a, const measured_w *b, mf_maskw crossing, int in_order,
+                           mf_edge_bestw *best)
+{
+    mf_floatw zero = mf_splatw(0.0f);
+    mf_floatw a0 = mf_dotw(b->direction, a->normal0);
+    mf_vec3w axis = mf_cross3w(a->direction, b->direction);
+    mf_floatw length = mf_sqrtw(mf_dotw(axis, axis));
+    mf_maskw valid = mf_andw(crossing, mf_gew(length, mf_splatw(MF_PARALLEL_SINE)));
+    axis = mf_scale3w(axis, mf_divw(mf_selectw(mf_gtw(a0, zero), mf_splatw(1.0f), mf_splatw(-1.0f)), length));
+    mf_floatw separation = mf_dotw(axis, mf_sub3w(b->vertex0, a->vertex0));
+    mf_maskw better = mf_gtw(separation, best->separation);
+    if (!in_order) {
+        mf_maskw lower =
+            mf_orw(mf_ltw(a->index, best->i), mf_andw(mf_eqw(a->index, best->i), mf_ltw(b->index, best->j)));
+        better = mf_orw(better, mf_andw(mf_eqw(separation, best->separation), lower));
+    }
+    better = mf_andw(valid, better);
+    best->separation = mf_selectw(better, separation, best->separation);
+    best->i = mf_selectw(better, a->index, best->i);
+    best->j = mf_selectw(better, b->index, best->j);
+    best->normal = mf_select3w(better, axis, best->normal);
+}
+
+// Two passes over each run of the broadcast side's edges: the Gauss-map test for all of them, then
+// the measure (a square root and a division in every lane) only for those that cross in some lane.
+// Most cross in none, and a branch per edge would be mispredicted.
+
+// a's kept edges in lanes, b's broadcast from the packed rows.
+static void a_in_lanes(const mf_pair_frame *frame, const float *b_rows, mf_edge_bestw *best)
+{
+    uint32_t a_count = frame->a_edge_count, b_count = frame->b_edge_count;
     uint32_t crossing_at[B_RUN];
     mf_maskw crossing_lanes[B_RUN];
     for (uint32_t first = 0; first < a_count; first += W) {
@@ -154,41 +189,74 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
         for (uint32_t run = 0; run < b_count; run += B_RUN) {
             uint32_t end = b_count - run < B_RUN ? b_count : run + B_RUN, found = 0;
             for (uint32_t k = run; k < end; ++k) {
-                mf_vec3w b_direction = splat_packed3(b_rows, 6, k);
-                // As mf_edge_pair_crosses.
-                mf_floatw a0 = mf_dotw(b_direction, e.normal0), a1 = mf_dotw(b_direction, e.normal1);
-                mf_floatw b0 = mf_dotw(e.direction, splat_packed3(b_rows, 0, k));
-                mf_floatw b1 = mf_dotw(e.direction, splat_packed3(b_rows, 3, k));
-                mf_maskw crossing = mf_andw(mf_andw(mf_ltw(mf_mulw(a0, a1), zero), mf_ltw(mf_mulw(b0, b1), zero)),
-                                            mf_gtw(mf_mulw(a0, b0), zero));
+                mf_maskw crossing = crosses(e.normal0, e.normal1, e.direction, splat_packed3(b_rows, 0, k),
+                                            splat_packed3(b_rows, 3, k), splat_packed3(b_rows, 6, k));
+                crossing_at[found] = k;
+                crossing_lanes[found] = crossing;
+                found += (uint32_t)mf_anyw(crossing);
+            }
+            measured_w a = {e.normal0, e.direction, e.vertex0, e.index};
+            for (uint32_t n = 0; n < found; ++n) {
+                uint32_t k = crossing_at[n];
+                measured_w b = {splat_packed3(b_rows, 0, k), splat_packed3(b_rows, 6, k), splat_packed3(b_rows, 9, k),
+                                mf_splatw((float)frame->b_edges[k])};
+                // a's kept edges ascend across the blocks, b's within a run.
+                measure(&a, &b, crossing_lanes[n], 1, best);
+            }
+        }
+    }
+}
+
+// Quantity q (0 normal0, 1 normal1, 2 direction, 3 vertex0) of an edge record, broadcast.
+static inline mf_vec3w splat_record3(const float *record, uint32_t q)
+{
+    return (mf_vec3w){mf_splatw(record[4 * q]), mf_splatw(record[4 * q + 1]), mf_splatw(record[4 * q + 2])};
+}
+
+// b's kept edges in lanes from the packed rows, a's broadcast from their records.
+static void b_in_lanes(const mf_pair_frame *frame, const float *b_rows, mf_edge_bestw *best)
+{
+    const float *records = frame->a->edge_records;
+    uint32_t a_count = frame->a_edge_count, b_count = frame->b_edge_count;
+    uint32_t crossing_at[B_RUN];
+    mf_maskw crossing_lanes[B_RUN];
+    for (uint32_t first = 0; first < b_count; first += W) {
+        // Lanes past b's last kept edge hold whatever the rows hold there: masked off.
+        mf_maskw lanes = mf_ltw(mf_lane_indexw(), mf_splatw((float)(b_count - first)));
+        mf_vec3w normal0 = packed3(b_rows, 0, first), normal1 = packed3(b_rows, 3, first);
+        mf_vec3w direction = packed3(b_rows, 6, first);
+        measured_w b = {normal0, direction, packed3(b_rows, 9, first), mf_u16_to_floatw(frame->b_edges + first)};
+        for (uint32_t run = 0; run < a_count; run += B_RUN) {
+            uint32_t end = a_count - run < B_RUN ? a_count : run + B_RUN, found = 0;
+            for (uint32_t k = run; k < end; ++k) {
+                const float *record = records + (size_t)MF_EDGE_RECORD * frame->a_edges[k];
+                mf_maskw crossing = mf_andw(lanes, crosses(splat_record3(record, 0), splat_record3(record, 1),
+                                                           splat_record3(record, 2), normal0, normal1, direction));
                 crossing_at[found] = k;
                 crossing_lanes[found] = crossing;
                 found += (uint32_t)mf_anyw(crossing);
             }
             for (uint32_t n = 0; n < found; ++n) {
                 uint32_t k = crossing_at[n];
-                mf_vec3w b_direction = splat_packed3(b_rows, 6, k);
-                mf_floatw a0 = mf_dotw(b_direction, e.normal0);
-
-                // As mf_edge_pair_measure.
-                mf_vec3w axis = mf_cross3w(e.direction, b_direction);
-                mf_floatw length = mf_sqrtw(mf_dotw(axis, axis));
-                mf_maskw valid = mf_andw(crossing_lanes[n], mf_gew(length, sine));
-                axis = mf_scale3w(axis, mf_divw(mf_selectw(mf_gtw(a0, zero), one, minus_one), length));
-                mf_floatw separation = mf_dotw(axis, mf_sub3w(splat_packed3(b_rows, 9, k), e.vertex0));
-
-                // A lane meets its pairs in ascending (i, j) order (a's kept edges ascend across the
-                // blocks, b's within a run), so the first of equals is the one kept: only a greater
-                // separation replaces it. Ties between lanes are settled by mf_edge_best_across.
-                mf_maskw better = mf_andw(valid, mf_gtw(separation, best.separation));
-                best.separation = mf_selectw(better, separation, best.separation);
-                best.i = mf_selectw(better, e.index, best.i);
-                best.j = mf_selectw(better, mf_splatw((float)frame->b_edges[k]), best.j);
-                best.normal = mf_select3w(better, axis, best.normal);
+                const float *record = records + (size_t)MF_EDGE_RECORD * frame->a_edges[k];
+                measured_w a = {splat_record3(record, 0), splat_record3(record, 2), splat_record3(record, 3),
+                                mf_splatw((float)frame->a_edges[k])};
+                // A lane meets a's edges in ascending order, but b's blocks come after each other.
+                measure(&a, &b, crossing_lanes[n], 0, best);
             }
         }
     }
+}
 
+mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
+{
+    assert(frame->a_edges != NULL && frame->b_edges != NULL && frame->b_edge_count <= MF_WIDE_MAX_EDGES);
+    uint32_t a_count = frame->a_edge_count, b_count = frame->b_edge_count;
+    pack_b_edges(frame, frame->b_packed);
+    mf_edge_bestw best = mf_edge_best_nonew();
+    uint32_t a_blocks = (a_count + W - 1) / W, b_blocks = (b_count + W - 1) / W;
+    if (b_blocks * a_count < a_blocks * b_count) b_in_lanes(frame, frame->b_packed, &best);
+    else a_in_lanes(frame, frame->b_packed, &best);
     return mf_edge_best_across(&best);
 }
 
