@@ -107,7 +107,51 @@ static void kept_views_follow_the_arrays_as_they_grow(void)
     mf_bank_destroy(bank);
 }
 
+// Around every vertex, taking for each edge of its fan the face whose loop leaves the vertex along
+// it (face0 where the vertex is the edge's vertex0) lists every face around the vertex once: what
+// the clip's incident-face search relies on.
+static void fan_edges_name_each_face_around_a_vertex_once(void)
+{
+    test_pool pool;
+    CHECK_EQ(test_pool_make(33, 4, 24, &pool), MF_OK);
+    uint32_t checked = 0;
+    for (uint32_t shape = 0; shape < mf_bank_shape_count(pool.bank); ++shape) {
+        mf_hull_view view = mf_bank_view(pool.bank, shape);
+        for (uint32_t v = 0; v < view.vertex_count; ++v) {
+            const uint16_t *fan = view.fan_edge + view.vertex_fan_first[v];
+            uint32_t count = view.vertex_fan_count[v], taken[64], around = 0;
+            CHECK(count <= 64);
+            for (uint32_t k = 0; k < count && k < 64; ++k) {
+                uint32_t e = fan[k];
+                taken[k] = view.edge_vertex0[e] == v ? view.edge_face0[e] : view.edge_face1[e];
+                // The face's loop runs from v along the edge.
+                const uint16_t *loop = view.loop_vertex + view.face_loop_first[taken[k]];
+                uint32_t n = view.face_loop_count[taken[k]],
+                         other = view.edge_vertex0[e] == v ? view.edge_vertex1[e] : view.edge_vertex0[e];
+                int leaves = 0;
+                for (uint32_t i = 0; i < n; ++i) leaves |= loop[i] == v && loop[(i + 1) % n] == other;
+                CHECKF(leaves, "shape %u vertex %u edge %u: face %u does not leave the vertex along it", shape, v, e,
+                       taken[k]);
+                for (uint32_t i = 0; i < k; ++i)
+                    CHECKF(taken[i] != taken[k], "shape %u vertex %u: face %u twice", shape, v, taken[k]);
+            }
+            // Every face whose loop holds v is taken.
+            for (uint32_t f = 0; f < view.face_count; ++f) {
+                const uint16_t *loop = view.loop_vertex + view.face_loop_first[f];
+                int holds = 0;
+                for (uint32_t i = 0; i < view.face_loop_count[f]; ++i) holds |= loop[i] == v;
+                around += (uint32_t)holds;
+            }
+            CHECKF(around == count, "shape %u vertex %u: %u faces around it, %u fan edges", shape, v, around, count);
+            ++checked;
+        }
+    }
+    CHECK(checked > 100);
+    test_pool_free(&pool);
+}
+
 static const test_case tests[] = {
+    TEST_CASE(fan_edges_name_each_face_around_a_vertex_once),
     TEST_CASE(kept_views_follow_the_arrays_as_they_grow),
     TEST_CASE(view_matches_public_introspection),
     TEST_CASE(views_of_different_shapes_do_not_overlap),
