@@ -43,10 +43,10 @@ static inline mf_vec3w splat_packed3(const float *packed, uint32_t r, uint32_t k
     return (mf_vec3w){mf_splatw(at[0]), mf_splatw(at[S]), mf_splatw(at[2 * S])};
 }
 
-// a's kept edges first .. first + W - 1 in lanes, from their records (rows.h), four at a time: each quantity's four vectors transposed into x, y and z
-// parts, the parts put together in registers (a detour through memory would stall the loads on
-// the stores). Lanes past the last get a zero record, whose zero normals build no Minkowski face
-// (as the rows' own padding).
+// a's kept edges first .. first + W - 1 in lanes, from their records (rows.h), four at a time:
+// each quantity's four vectors transposed into x, y and z parts, the parts put together in
+// registers (a detour through memory would stall the loads on the stores). Lanes past the last get
+// a zero record, whose zero normals build no Minkowski face.
 static a_edges_w load_a_edges(const mf_pair_frame *frame, uint32_t first, uint32_t count)
 {
     static const float zero_record[MF_EDGE_RECORD] = {0};
@@ -112,7 +112,8 @@ static void pack_b_edges(const mf_pair_frame *frame, float *packed)
     const simde__m128 shift[3] = {simde_mm_set1_ps(frame->translation.x), simde_mm_set1_ps(frame->translation.y),
                                   simde_mm_set1_ps(frame->translation.z)};
     for (uint32_t first = 0; first < count; first += 4) {
-        // Past the last kept edge the list has zeros (mf_edges_within): edge 0, packed and never read.
+        // Past the last kept edge the list has zeros (mf_edges_within): edge 0, packed and masked off
+        // wherever read.
         const float *record[4];
         for (uint32_t k = 0; k < 4; ++k)
             record[k] = b->edge_records + (size_t)MF_EDGE_RECORD * frame->b_edges[first + k];
