@@ -5,8 +5,10 @@
 #include "rows.h"
 #include "sat.h"
 
-// What mf_query_edges (sat.c) returns, for a pair whose hull a has edge rows (within the wide
-// limits); the frame needs b's normals, edge directions and vertices in a's frame.
+// What mf_query_edges (sat.c) returns, for a culled pair (kept lists, at most MF_WIDE_MAX_EDGES of
+// b's) whose hull a has edge rows and records (within the wide limits); the frame needs room for
+// b's packed edges, and b's edge records or else its normals and edge directions in a's frame
+// (mf_rotate_b_edges).
 mf_edge_search_fn mf_edge_lanes_sse, mf_edge_lanes_avx2, mf_edge_lanes_avx512, mf_edge_lanes_neon;
 
 // What mf_edge_gaps (sat.c) returns, W edges at a time from the edge rows where the hull has them.

@@ -59,8 +59,8 @@ static inline uint32_t mf_image_face(uint32_t component)
 }
 static inline uint32_t mf_image_directions(void) { return 3 * MF_BUNDLE_MAX_VERTICES + 4 * MF_BUNDLE_MAX_FACES; }
 
-// After its bundle rows, a shape keeps its edges for the edge query, which runs per pair with
-// lanes across a's edges: normal0, normal1, unit direction and vertex0, 3 components each, each
+// After its bundle rows, a shape keeps its edges for the edge query, which runs per pair in lanes
+// across one hull's edges: normal0, normal1, unit direction and vertex0, 3 components each, each
 // component padded to a multiple of MF_EDGE_LANES with zeros (zero normals build no Minkowski face).
 #define MF_EDGE_ROWS 12
 #define MF_EDGE_LANES 16
