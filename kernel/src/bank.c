@@ -153,10 +153,16 @@ static void write_rows(mf_bank *bank, uint32_t shape, mf_rows rows)
                              mf_view_vertex(&hull, hull.edge_vertex0[e])};
         float *record = edge_rows + MF_EDGE_ROWS * padded + MF_EDGE_RECORD * e;
         for (uint32_t k = 0; k < 4; ++k) {
-            edge_rows[(3 * k + 0) * padded + e] = record[4 * k + 0] = values[k].x;
-            edge_rows[(3 * k + 1) * padded + e] = record[4 * k + 1] = values[k].y;
-            edge_rows[(3 * k + 2) * padded + e] = record[4 * k + 2] = values[k].z;
+            record[4 * k + 0] = values[k].x;
+            record[4 * k + 1] = values[k].y;
+            record[4 * k + 2] = values[k].z;
             record[4 * k + 3] = 0.0f;
+        }
+        const uint32_t in_rows[3] = {0, 1, 3}; // the rows keep no direction
+        for (uint32_t r = 0; r < 3; ++r) {
+            edge_rows[(3 * r + 0) * padded + e] = values[in_rows[r]].x;
+            edge_rows[(3 * r + 1) * padded + e] = values[in_rows[r]].y;
+            edge_rows[(3 * r + 2) * padded + e] = values[in_rows[r]].z;
         }
     }
 }

@@ -22,7 +22,7 @@ typedef struct mf_pair_scratch {
     uint8_t alias_pad[1024];
     uint16_t a_edges[MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD]; // the edges the edge query tries (the cull)
     uint16_t b_edges[MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD];
-    float b_packed[MF_EDGE_ROWS * MF_PACKED_STRIDE]; // b's kept edges for the query in lanes
+    float b_packed[MF_PACKED_ROWS * MF_PACKED_STRIDE]; // b's kept edges for the query in lanes
 } mf_pair_scratch;
 
 static inline mf_query_scratch mf_query_scratch_of(mf_pair_scratch *s)

@@ -270,9 +270,9 @@ float MF_NAMED(mf_edge_gaps, MF_WIDE_NAME)(const mf_hull_view *hull, mf_vec3 p, 
     mf_vec3w point = splat3(p);
     mf_floatw least = mf_splatw(INFINITY), lane = mf_lane_indexw();
     for (size_t e = 0; e < stride; e += W) {
-        // As mf_edge_gaps, from normal0, normal1 and vertex0 (rows 0-2, 3-5, 9-11).
+        // As mf_edge_gaps, from normal0, normal1 and vertex0 (rows 0-2, 3-5, 6-8).
         const float *at = rows + e;
-        mf_vec3w between = mf_sub3w(mf_load3uw(at + 9 * stride, at + 10 * stride, at + 11 * stride), point);
+        mf_vec3w between = mf_sub3w(mf_load3uw(at + 6 * stride, at + 7 * stride, at + 8 * stride), point);
         mf_floatw gap0 = mf_dotw(mf_load3uw(at, at + stride, at + 2 * stride), between);
         mf_floatw gap1 = mf_dotw(mf_load3uw(at + 3 * stride, at + 4 * stride, at + 5 * stride), between);
         // The rows' padding past the last edge: no gap.

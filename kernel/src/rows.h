@@ -6,8 +6,8 @@
 #include <stdint.h>
 
 // Hulls up to these sizes keep rows for the wide pass (bundles take those up to
-// MF_BUNDLE_MAX_VERTICES, below) and edge rows for the edge query in lanes; larger ones search
-// per pair without them, which computes the same result.
+// MF_BUNDLE_MAX_VERTICES, below) and edge rows and records for the cull and the edge query in
+// lanes; larger ones search per pair without them, which computes the same result.
 #define MF_WIDE_MAX_VERTICES 64
 #define MF_WIDE_MAX_FACES 128
 #define MF_WIDE_MAX_EDGES 192
@@ -59,15 +59,15 @@ static inline uint32_t mf_image_face(uint32_t component)
 }
 static inline uint32_t mf_image_directions(void) { return 3 * MF_BUNDLE_MAX_VERTICES + 4 * MF_BUNDLE_MAX_FACES; }
 
-// After its bundle rows, a shape keeps its edges for the edge query, which runs per pair in lanes
-// across one hull's edges: normal0, normal1, unit direction and vertex0, 3 components each, each
-// component padded to a multiple of MF_EDGE_LANES with zeros (zero normals build no Minkowski face).
-#define MF_EDGE_ROWS 12
+// After its bundle rows, a shape keeps its edges' rows for the cull's gaps (mf_edge_gaps in lanes):
+// normal0, normal1 and vertex0, 3 components each, each component padded to a multiple of
+// MF_EDGE_LANES with zeros.
+#define MF_EDGE_ROWS 9
 #define MF_EDGE_LANES 16
 
-// Then the same per edge as a record (MF_EDGE_RECORD floats): normal0, normal1, direction and
-// vertex0, each x, y, z and a zero, for loading a few chosen edges into lanes: four records load as
-// four vectors per quantity, transposed.
+// Then per edge a record (MF_EDGE_RECORD floats) for the edge query in lanes, which runs per pair
+// across one hull's kept edges: normal0, normal1, unit direction and vertex0, each x, y, z and a
+// zero. Four records load as four vectors per quantity, transposed.
 #define MF_EDGE_RECORD 16
 
 static inline uint32_t mf_edge_rows_padded(uint32_t edges)

@@ -22,7 +22,7 @@ typedef struct mf_pair_frame {
     // The walk tries all of a's: it crosses a's whole Gauss map.
     const uint16_t *a_edges, *b_edges;
     uint32_t a_edge_count, b_edge_count;
-    // Room for b's kept edges in a's frame, packed as rows (MF_EDGE_ROWS of MF_PACKED_STRIDE), for
+    // Room for b's kept edges in a's frame, packed as rows (MF_PACKED_ROWS of MF_PACKED_STRIDE), for
     // the query in lanes.
     float *b_packed;
 } mf_pair_frame;
@@ -270,7 +270,9 @@ float mf_edge_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap);
 // `kept`, then MF_KEPT_EDGES_PAD zeros; returns how many.
 uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t *kept);
 #define MF_KEPT_EDGES_PAD 16 // entries a kept list has past the edge count (the lanes' builds store ahead)
-// Kept edges the query in lanes packs, and a register past them.
+// Rows of b's kept edges the query in lanes packs (normal0, normal1, direction, vertex0, x y z
+// each), and their stride: the kept edges and a register past them.
+#define MF_PACKED_ROWS 12
 #define MF_PACKED_STRIDE (MF_WIDE_MAX_EDGES + 16)
 
 // The edge query's builds for one ISA: the walk, all pairs in lanes (NULL: mf_query_edges), and
