@@ -2,9 +2,7 @@
 #include "bin.h"
 
 #include "bank.h"
-#include "vec.h"
-
-#include <simde/x86/sse2.h>
+#include "lanes4.h"
 
 #include <assert.h>
 #include <stddef.h>
@@ -189,8 +187,6 @@ static mf_bundle_hull assemble_hull(const mf_bank *bank, const uint32_t *shapes,
     return (mf_bundle_hull){table, 0, counts};
 }
 
-_Static_assert(sizeof(mf_transform) == 28 && offsetof(mf_transform, q) == 12, "transform: p then q, packed");
-
 mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, const mf_bins *bins,
                              const mf_bundle_plan *plan, uint32_t width, mf_bundle_tables *tables)
 {
@@ -206,9 +202,7 @@ mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const
             shapes_b[l] = bodies->shape[pair->b];
             const uint32_t body[2] = {pair->a, pair->b};
             for (int h = 0; h < 2; ++h) {
-                const float *pose = (const float *)(const void *)&bodies->transform[body[h]];
-                p[h][k] = simde_mm_loadu_ps(pose);
-                q[h][k] = simde_mm_loadu_ps(pose + 3);
+                mf_transform_load4(&bodies->transform[body[h]], &p[h][k], &q[h][k]);
             }
         }
         for (int h = 0; h < 2; ++h) {

@@ -20,6 +20,7 @@
 
 #include "cache.h"
 #include "clip.h"
+#include "lanes4.h"
 #include "wide.h"
 
 #include <assert.h>
@@ -120,7 +121,6 @@ static void gather(const mf_box_job *job, uint32_t first, uint32_t lanes, box_in
 #else
 // A transform's position loads as a vector with q.x after it, its quaternion as one; a box's half
 // extents with the four bytes after them in its shape.
-_Static_assert(sizeof(mf_transform) == 28 && offsetof(mf_transform, q) == 12, "transform: p then q, packed");
 _Static_assert(offsetof(mf_shape, half_extents) + 4 * sizeof(float) <= sizeof(mf_shape), "half extents and more");
 
 // Four lanes at a time: each lane's quaternion, position and half extents loaded as vectors, and
@@ -140,10 +140,8 @@ static void gather(const mf_box_job *job, uint32_t first, uint32_t lanes, box_in
             for (int b = 0; b < 2; ++b) {
                 const mf_transform *t = &bodies->transform[body[b]];
                 const mf_shape *shape = &bank->shapes[bodies->shape[body[b]]];
-                const float *pose = (const float *)(const void *)t;
                 const char *extents = (const char *)shape + offsetof(mf_shape, half_extents);
-                p[b][k] = simde_mm_loadu_ps(pose);
-                q[b][k] = simde_mm_loadu_ps(pose + 3);
+                mf_transform_load4(t, &p[b][k], &q[b][k]);
                 h[b][k] = simde_mm_loadu_ps((const float *)(const void *)extents);
                 radius += shape->radius;
             }

@@ -1,13 +1,11 @@
 // mf_collide and mf_collide_cached: input validation, rounds of chunks on the worker threads, and
 // the compact output stream in pair order.
 #include "chunk.h"
+#include "lanes4.h"
 #include "pool.h"
 #include "staging.h"
 
-#include <simde/x86/sse2.h>
-
 #include <stdatomic.h>
-#include <stddef.h>
 
 void mf_stream_bound(uint32_t pair_count, uint32_t max_contacts, uint32_t *manifold_capacity,
                      uint32_t *contact_capacity)
@@ -27,9 +25,8 @@ static int is_finite_transform(const mf_transform *t)
 // q): every pair's two bodies are checked before the call collides anything.
 static int transform_is_valid(const mf_transform *t)
 {
-    _Static_assert(sizeof(mf_transform) == 28 && offsetof(mf_transform, q) == 12, "transform: p then q, packed");
-    const float *f = (const float *)(const void *)t;
-    simde__m128 head = simde_mm_loadu_ps(f), q = simde_mm_loadu_ps(f + 3), zero = simde_mm_setzero_ps();
+    simde__m128 head, q, zero = simde_mm_setzero_ps();
+    mf_transform_load4(t, &head, &q);
     // x - x is 0 for a finite x, NaN for an infinite one or a NaN.
     simde__m128 finite = simde_mm_and_ps(simde_mm_cmpeq_ps(simde_mm_sub_ps(head, head), zero),
                                          simde_mm_cmpeq_ps(simde_mm_sub_ps(q, q), zero));

@@ -8,6 +8,7 @@
 // the lowest (i, j) as there, so the result is the scalar path's bit for bit.
 #include "edge_lanes.h"
 #include "edge_best.h"
+#include "lanes4.h"
 
 #include <assert.h>
 #include <string.h>
@@ -74,14 +75,6 @@ static a_edges_w load_a_edges(const mf_pair_frame *frame, uint32_t first, uint32
     return (a_edges_w){row[0], row[1], row[2], row[3], index};
 }
 
-// Four lanes of a rotated by m, each component as mf_mat3_mul: (r.x x + r.y y) + r.z z.
-static inline void rotate4(simde__m128 m[3][3], const simde__m128 v[3], simde__m128 out[3])
-{
-    for (int i = 0; i < 3; ++i)
-        out[i] = simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(m[i][0], v[0]), simde_mm_mul_ps(m[i][1], v[1])),
-                                 simde_mm_mul_ps(m[i][2], v[2]));
-}
-
 // b's kept edges in a's frame, packed a row per component (MF_PACKED_STRIDE apart): normal0,
 // normal1 and direction rotated, vertex0 moved, with the operations of mf_rotate_b_edges and of
 // b's vertices' move (mf_frame_setup, or the wide pass), so the floats are the same. From the
@@ -105,10 +98,7 @@ static void pack_b_edges(const mf_pair_frame *frame, float *packed)
         return;
     }
     simde__m128 m[3][3];
-    for (int i = 0; i < 3; ++i) {
-        const mf_vec3 row = frame->rotation.row[i];
-        m[i][0] = simde_mm_set1_ps(row.x), m[i][1] = simde_mm_set1_ps(row.y), m[i][2] = simde_mm_set1_ps(row.z);
-    }
+    mf_mat3_splat4(&frame->rotation, m);
     const simde__m128 shift[3] = {simde_mm_set1_ps(frame->translation.x), simde_mm_set1_ps(frame->translation.y),
                                   simde_mm_set1_ps(frame->translation.z)};
     for (uint32_t first = 0; first < count; first += 4) {
@@ -122,7 +112,7 @@ static void pack_b_edges(const mf_pair_frame *frame, float *packed)
                                 simde_mm_loadu_ps(record[2] + 4 * q), simde_mm_loadu_ps(record[3] + 4 * q)};
             SIMDE_MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
             simde__m128 out[3];
-            rotate4(m, v, out);
+            mf_mat3_mul4(m, v, out);
             for (int c = 0; c < 3; ++c) {
                 if (q == 3) out[c] = simde_mm_add_ps(out[c], shift[c]); // vertex0: moved as a vertex
                 simde_mm_storeu_ps(packed + (size_t)(3 * q + (uint32_t)c) * S + first, out[c]);

@@ -3,9 +3,8 @@
 #include "pair.h"
 
 #include "closest.h"
+#include "lanes4.h"
 #include "reduce.h"
-
-#include <simde/x86/sse2.h>
 
 #include <assert.h>
 #include <string.h>
@@ -32,10 +31,7 @@ static void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t,
 {
     _Static_assert(MF_MAX_HULL_VERTICES % 4 == 0 && MF_BANK_PAD >= 3, "whole registers of vertices");
     simde__m128 r[3][3];
-    for (int i = 0; i < 3; ++i) {
-        const mf_vec3 row = m->row[i];
-        r[i][0] = simde_mm_set1_ps(row.x), r[i][1] = simde_mm_set1_ps(row.y), r[i][2] = simde_mm_set1_ps(row.z);
-    }
+    mf_mat3_splat4(m, r);
     simde__m128 tx = simde_mm_set1_ps(t.x), ty = simde_mm_set1_ps(t.y), tz = simde_mm_set1_ps(t.z);
     for (uint32_t v = 0; v < hull->vertex_count; v += 4) {
         simde__m128 x = simde_mm_loadu_ps(hull->vertex_x + v), y = simde_mm_loadu_ps(hull->vertex_y + v);
@@ -47,12 +43,9 @@ static void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t,
                 moved[c] = simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(r[0][c], x), simde_mm_mul_ps(r[1][c], y)),
                                            simde_mm_mul_ps(r[2][c], z));
         } else {
-            const simde__m128 shift[3] = {tx, ty, tz};
-            for (int i = 0; i < 3; ++i)
-                moved[i] = simde_mm_add_ps(
-                    simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(r[i][0], x), simde_mm_mul_ps(r[i][1], y)),
-                                    simde_mm_mul_ps(r[i][2], z)),
-                    shift[i]);
+            const simde__m128 shift[3] = {tx, ty, tz}, point[3] = {x, y, z};
+            mf_mat3_mul4(r, point, moved);
+            for (int c = 0; c < 3; ++c) moved[c] = simde_mm_add_ps(moved[c], shift[c]);
         }
         store_interleaved(out + v, moved[0], moved[1], moved[2]);
     }
