@@ -44,6 +44,14 @@ static inline mf_vec3w splat_packed3(const float *packed, uint32_t r, uint32_t k
     return (mf_vec3w){mf_splatw(at[0]), mf_splatw(at[S]), mf_splatw(at[2 * S])};
 }
 
+// Quantity q (0 normal0, 1 normal1, 2 direction, 3 vertex0) of four edge records in four lanes:
+// x, y, z and the records' zeros.
+static inline void record_quantity4(const float *const record[4], uint32_t q, simde__m128 v[4])
+{
+    for (int k = 0; k < 4; ++k) v[k] = simde_mm_loadu_ps(record[k] + 4 * q);
+    SIMDE_MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
+}
+
 // a's kept edges first .. first + W - 1 in lanes, from their records (rows.h), four at a time:
 // each quantity's four vectors transposed into x, y and z parts, the parts put together in
 // registers (a detour through memory would stall the loads on the stores). Lanes past the last get
@@ -62,10 +70,9 @@ static a_edges_w load_a_edges(const mf_pair_frame *frame, uint32_t first, uint32
             record[k] = at < count ? a->edge_records + (size_t)MF_EDGE_RECORD * frame->a_edges[at] : zero_record;
         }
         for (uint32_t q = 0; q < 4; ++q) {
-            simde__m128 v0 = simde_mm_loadu_ps(record[0] + 4 * q), v1 = simde_mm_loadu_ps(record[1] + 4 * q);
-            simde__m128 v2 = simde_mm_loadu_ps(record[2] + 4 * q), v3 = simde_mm_loadu_ps(record[3] + 4 * q);
-            SIMDE_MM_TRANSPOSE4_PS(v0, v1, v2, v3);
-            part[q][0][group] = v0, part[q][1][group] = v1, part[q][2][group] = v2;
+            simde__m128 v[4];
+            record_quantity4(record, q, v);
+            part[q][0][group] = v[0], part[q][1][group] = v[1], part[q][2][group] = v[2];
         }
     }
     mf_vec3w row[4];
@@ -108,10 +115,8 @@ static void pack_b_edges(const mf_pair_frame *frame, float *packed)
         for (uint32_t k = 0; k < 4; ++k)
             record[k] = b->edge_records + (size_t)MF_EDGE_RECORD * frame->b_edges[first + k];
         for (uint32_t q = 0; q < 4; ++q) {
-            simde__m128 v[4] = {simde_mm_loadu_ps(record[0] + 4 * q), simde_mm_loadu_ps(record[1] + 4 * q),
-                                simde_mm_loadu_ps(record[2] + 4 * q), simde_mm_loadu_ps(record[3] + 4 * q)};
-            SIMDE_MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
-            simde__m128 out[3];
+            simde__m128 v[4], out[3];
+            record_quantity4(record, q, v);
             mf_mat3_mul4(m, v, out);
             for (int c = 0; c < 3; ++c) {
                 if (q == 3) out[c] = simde_mm_add_ps(out[c], shift[c]); // vertex0: moved as a vertex
