@@ -10,7 +10,9 @@
 #define MF_GLUE(a, b) a##_##b
 #define MF_NAMED(a, b) MF_GLUE(a, b)
 
-enum { W = MF_WIDE_WIDTH };
+// Faces in reach are gathered up to this many (the stack's share); hulls with more in reach fill
+// their registers anyway.
+enum { W = MF_WIDE_WIDTH, GATHERED_MAX = 256 };
 
 // Every face's height of `centroid` into `height` (as mf_face_height), -infinity in the last
 // register's lanes past the faces; returns the highest. Registers load past a shape's last face
@@ -50,7 +52,7 @@ static mf_floatw support_of(mf_vec3w normal, mf_floatw offset, const mf_face_oth
 // face: the first of equals wins, and the first face past the margin ends the search (returns 1),
 // the faces after it unseen. Lane l holds face[l] (`face` NULL: first + l); lanes out of play
 // separate by -infinity. Most registers beat nothing (the best is never above the margin here).
-static int offer_faces(mf_floatw separation, const uint32_t *face, uint32_t first, float margin, mf_face_query *best)
+static int offer_faces(mf_floatw separation, const float *face, uint32_t first, float margin, mf_face_query *best)
 {
     if (!mf_anyw(mf_gtw(separation, mf_splatw(best->separation)))) return 0;
     uint32_t past = mf_lane_bitsw(mf_gtw(separation, mf_splatw(margin)));
@@ -62,7 +64,7 @@ static int offer_faces(mf_floatw separation, const uint32_t *face, uint32_t firs
     float most = mf_max_acrossw(separation);
     if (most > best->separation) {
         uint32_t lane = (uint32_t)__builtin_ctz(mf_lane_bitsw(mf_eqw(separation, mf_splatw(most))));
-        *best = (mf_face_query){most, face != NULL ? face[lane] : first + lane};
+        *best = (mf_face_query){most, face != NULL ? (uint32_t)face[lane] : first + lane};
     }
     return past != 0;
 }
@@ -80,35 +82,29 @@ mf_face_query MF_NAMED(mf_face_lanes, MF_WIDE_NAME)(const mf_hull_view *hull, co
     }
 
     mf_face_query best = {-INFINITY, 0};
-    uint32_t face[MF_MAX_HULL_FACES + W];
-    if ((live + W - 1) / W + 1 < live_blocks) {
-        // Faces in reach spread over more registers than they fill: gather them into registers of
-        // their own, in order, where that saves two registers' vertex loops or more (the copy
-        // costs about one).
+    if ((live + W - 1) / W < live_blocks && live <= GATHERED_MAX) {
+        // Faces in reach spread over more registers than they fill: gathered into registers of
+        // their own, in order (a compress per row and register), each saves a vertex loop.
+        float normal_x[GATHERED_MAX + W], normal_y[GATHERED_MAX + W], normal_z[GATHERED_MAX + W];
+        float offsets[GATHERED_MAX + W], face[GATHERED_MAX + W];
         uint32_t count = 0;
-        for (uint32_t k = 0; k < blocks; ++k)
-            for (uint32_t l = 0; l < W; ++l) { // without a branch: which are in reach is unpredictable
-                face[count] = k * W + l;
-                count += live_bits[k] >> l & 1u;
-            }
-        MF_ALIGNED_LANES(normal_x);
-        MF_ALIGNED_LANES(normal_y);
-        MF_ALIGNED_LANES(normal_z);
-        MF_ALIGNED_LANES(offsets);
-        mf_storew(normal_x, mf_splatw(0.0f));
-        mf_storew(normal_y, mf_splatw(0.0f));
-        mf_storew(normal_z, mf_splatw(0.0f));
+        for (uint32_t k = 0; k < blocks; ++k) {
+            uint32_t bits = live_bits[k], first = k * W;
+            mf_compress_storew(normal_x + count, bits, mf_loaduw(hull->normal_x + first));
+            mf_compress_storew(normal_y + count, bits, mf_loaduw(hull->normal_y + first));
+            mf_compress_storew(normal_z + count, bits, mf_loaduw(hull->normal_z + first));
+            mf_compress_storew(offsets + count, bits, mf_loaduw(hull->offset + first));
+            count += mf_compress_storew(face + count, bits, mf_addw(mf_lane_indexw(), mf_splatw((float)first)));
+        }
+        // No face past the last: a zero normal, and an infinite offset that puts it below anything.
+        mf_storeuw(normal_x + count, mf_splatw(0.0f));
+        mf_storeuw(normal_y + count, mf_splatw(0.0f));
+        mf_storeuw(normal_z + count, mf_splatw(0.0f));
+        mf_storeuw(offsets + count, mf_splatw(INFINITY));
         for (uint32_t first = 0; first < count; first += W) {
-            uint32_t lanes = count - first;
-            if (lanes > W) lanes = W;
-            for (uint32_t l = 0; l < lanes; ++l) {
-                uint32_t f = face[first + l];
-                normal_x[l] = hull->normal_x[f], normal_y[l] = hull->normal_y[f], normal_z[l] = hull->normal_z[f];
-                offsets[l] = hull->offset[f];
-            }
-            for (uint32_t l = lanes; l < W; ++l) offsets[l] = INFINITY; // no face: never above the best
-            mf_floatw offset = mf_loadw(offsets);
-            mf_floatw support = support_of(mf_load3w(normal_x, normal_y, normal_z), offset, other, best.separation);
+            mf_floatw offset = mf_loaduw(offsets + first);
+            mf_vec3w normal = mf_load3uw(normal_x + first, normal_y + first, normal_z + first);
+            mf_floatw support = support_of(normal, offset, other, best.separation);
             if (offer_faces(mf_subw(support, offset), face + first, 0, margin, &best)) return best;
         }
         return best;

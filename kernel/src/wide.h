@@ -172,6 +172,54 @@ static inline mf_floatw mf_from_quartersw(const simde__m128 *part)
     return part[0];
 #endif
 }
+
+// Byte shuffles that move the lanes set in four bits to the front, in order (the lanes after them
+// take anything): row b for bits b, one 32-bit word per destination lane.
+#define MF_LANE0 0x03020100u
+#define MF_LANE1 0x07060504u
+#define MF_LANE2 0x0b0a0908u
+#define MF_LANE3 0x0f0e0d0cu
+static const uint32_t mf_compress4_shuffle[16][4] = {
+    {0, 0, 0, 0},
+    {MF_LANE0, 0, 0, 0},
+    {MF_LANE1, 0, 0, 0},
+    {MF_LANE0, MF_LANE1, 0, 0},
+    {MF_LANE2, 0, 0, 0},
+    {MF_LANE0, MF_LANE2, 0, 0},
+    {MF_LANE1, MF_LANE2, 0, 0},
+    {MF_LANE0, MF_LANE1, MF_LANE2, 0},
+    {MF_LANE3, 0, 0, 0},
+    {MF_LANE0, MF_LANE3, 0, 0},
+    {MF_LANE1, MF_LANE3, 0, 0},
+    {MF_LANE0, MF_LANE1, MF_LANE3, 0},
+    {MF_LANE2, MF_LANE3, 0, 0},
+    {MF_LANE0, MF_LANE2, MF_LANE3, 0},
+    {MF_LANE1, MF_LANE2, MF_LANE3, 0},
+    {MF_LANE0, MF_LANE1, MF_LANE2, MF_LANE3},
+};
+
+// The four lanes of v set in `bits` (four bits) stored in order from `out` on; four floats are
+// written, those past the set lanes hold anything.
+static inline void mf_compress_store4(float *out, uint32_t bits, simde__m128 v)
+{
+    simde__m128i shuffle = simde_mm_loadu_si128((const simde__m128i *)(const void *)mf_compress4_shuffle[bits]);
+    simde_mm_storeu_ps(out, simde_mm_castsi128_ps(simde_mm_shuffle_epi8(simde_mm_castps_si128(v), shuffle)));
+}
+
+// The lanes of v set in `bits` stored in order from `out` on (as AVX-512's compress); W floats are
+// written, those past the set lanes hold anything. Returns how many were set.
+static inline uint32_t mf_compress_storew(float *out, uint32_t bits, mf_floatw v)
+{
+#if MF_WIDE_WIDTH == 16
+    simde_mm512_storeu_ps(out, simde_mm512_maskz_compress_ps((simde__mmask16)bits, v));
+#elif MF_WIDE_WIDTH == 8
+    mf_compress_store4(out, bits & 15u, simde_mm256_castps256_ps128(v));
+    mf_compress_store4(out + __builtin_popcount(bits & 15u), bits >> 4, simde_mm256_extractf128_ps(v, 1));
+#else
+    mf_compress_store4(out, bits, v);
+#endif
+    return (uint32_t)__builtin_popcount(bits);
+}
 #endif
 
 typedef struct mf_vec3w {
