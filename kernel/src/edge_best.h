@@ -49,20 +49,19 @@ static inline void mf_edge_best_lanes(const mf_edge_bestw *best, mf_edge_query l
 }
 
 // The best of all lanes, as if each lane's answer in turn were offered to mf_edge_pair_beats from
-// nothing found: the greatest separation, ties to the lowest (i, j).
+// nothing found: the greatest separation, ties to the lowest (i, j). Found in lanes, then read
+// from the one lane holding it (equal separations in several lanes are rare).
 static inline mf_edge_query mf_edge_best_across(const mf_edge_bestw *best)
 {
+    float most = mf_max_acrossw(best->separation); // never a NaN
+    if (!(most > -INFINITY)) return (mf_edge_query){-INFINITY, 0, 0, {0, 0, 0}};
     mf_edge_best_rows rows;
     mf_edge_best_store(best, &rows);
-    float most = -INFINITY;
-    for (int l = 0; l < MF_WIDE_WIDTH; ++l)
-        if (rows.separation[l] > most) most = rows.separation[l]; // never a NaN
-    if (!(most > -INFINITY)) return (mf_edge_query){-INFINITY, 0, 0, {0, 0, 0}};
     uint32_t tied = mf_lane_bitsw(mf_eqw(best->separation, mf_splatw(most)));
-    int chosen = -1;
-    for (int l = 0; l < MF_WIDE_WIDTH; ++l) {
-        if (!(tied >> l & 1u)) continue;
-        if (chosen < 0 || rows.edge_a[l] < rows.edge_a[chosen] ||
+    int chosen = __builtin_ctz(tied);
+    for (tied &= tied - 1u; tied != 0; tied &= tied - 1u) {
+        int l = __builtin_ctz(tied);
+        if (rows.edge_a[l] < rows.edge_a[chosen] ||
             (rows.edge_a[l] == rows.edge_a[chosen] && rows.edge_b[l] < rows.edge_b[chosen]))
             chosen = l;
     }
