@@ -281,14 +281,12 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
     to_world(rotation_a, position_a, normal, result);
 }
 
-// The hull's lowest point along `axis`: the heights first (that loop vectorises), then their least.
+// The hull's lowest point along `axis`, from the bank's rows (padded past the last: MF_BANK_PAD).
 static float lowest_along(const mf_bank *bank, const mf_shape *shape, mf_vec3 axis)
 {
-    float height[MF_MAX_HULL_VERTICES];
-    const float *x = bank->vertex_x + shape->vertex_first, *y = bank->vertex_y + shape->vertex_first;
-    const float *z = bank->vertex_z + shape->vertex_first;
-    for (uint32_t v = 0; v < shape->vertex_count; ++v) height[v] = axis.x * x[v] + axis.y * y[v] + axis.z * z[v];
-    return mf_least(height, shape->vertex_count);
+    uint32_t first = shape->vertex_first;
+    return mf_lowest_along4(bank->vertex_x + first, bank->vertex_y + first, bank->vertex_z + first, shape->vertex_count,
+                            axis);
 }
 
 // q's rotation with 2 / |q|^2 in place of normalising q first (one division instead of five and
