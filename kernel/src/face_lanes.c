@@ -90,6 +90,7 @@ mf_face_query MF_NAMED(mf_face_lanes, MF_WIDE_NAME)(const mf_hull_view *hull, co
         uint32_t count = 0;
         for (uint32_t k = 0; k < blocks; ++k) {
             uint32_t bits = live_bits[k], first = k * W;
+            if (bits == 0) continue; // most registers of a large hull
             mf_compress_storew(normal_x + count, bits, mf_loaduw(hull->normal_x + first));
             mf_compress_storew(normal_y + count, bits, mf_loaduw(hull->normal_y + first));
             mf_compress_storew(normal_z + count, bits, mf_loaduw(hull->normal_z + first));
