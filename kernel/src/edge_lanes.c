@@ -256,23 +256,34 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
     return mf_edge_best_across(&best);
 }
 
+// The gaps of edges e to e + W - 1 (as mf_edge_gaps) from the rows normal0, normal1 and vertex0
+// (rows 0-2, 3-5, 6-8), `stride` floats long.
+static inline mf_floatw gaps_at(const float *rows, size_t stride, size_t e, mf_vec3w point)
+{
+    const float *at = rows + e;
+    mf_vec3w between = mf_sub3w(mf_load3uw(at + 6 * stride, at + 7 * stride, at + 8 * stride), point);
+    mf_floatw gap0 = mf_dotw(mf_load3uw(at, at + stride, at + 2 * stride), between);
+    mf_floatw gap1 = mf_dotw(mf_load3uw(at + 3 * stride, at + 4 * stride, at + 5 * stride), between);
+    return mf_minw(gap0, gap1);
+}
+
 float MF_NAMED(mf_edge_gaps, MF_WIDE_NAME)(const mf_hull_view *hull, mf_vec3 p, float *gap)
 {
     if (hull->edge_rows == NULL) return mf_edge_gaps(hull, p, gap);
     const float *rows = hull->edge_rows;
-    size_t stride = mf_edge_rows_padded(hull->edge_count);
+    size_t stride = mf_edge_rows_padded(hull->edge_count), whole = hull->edge_count / W * W;
     _Static_assert(MF_EDGE_LANES % W == 0 && MF_EDGE_GAP_PAD >= MF_EDGE_LANES, "gaps fill whole registers");
     mf_vec3w point = splat3(p);
-    mf_floatw least = mf_splatw(INFINITY), lane = mf_lane_indexw();
-    for (size_t e = 0; e < stride; e += W) {
-        // As mf_edge_gaps, from normal0, normal1 and vertex0 (rows 0-2, 3-5, 6-8).
-        const float *at = rows + e;
-        mf_vec3w between = mf_sub3w(mf_load3uw(at + 6 * stride, at + 7 * stride, at + 8 * stride), point);
-        mf_floatw gap0 = mf_dotw(mf_load3uw(at, at + stride, at + 2 * stride), between);
-        mf_floatw gap1 = mf_dotw(mf_load3uw(at + 3 * stride, at + 4 * stride, at + 5 * stride), between);
-        // The rows' padding past the last edge: no gap.
-        mf_maskw edge = mf_ltw(lane, mf_splatw((float)hull->edge_count - (float)e));
-        mf_floatw g = mf_selectw(edge, mf_minw(gap0, gap1), mf_splatw(INFINITY));
+    mf_floatw least = mf_splatw(INFINITY);
+    for (size_t e = 0; e < whole; e += W) {
+        mf_floatw g = gaps_at(rows, stride, e, point);
+        mf_storeuw(gap + e, g);
+        least = mf_minw(least, g);
+    }
+    // The rows' padding past the last edge: no gap.
+    for (size_t e = whole; e < stride; e += W) {
+        mf_maskw edge = mf_ltw(mf_lane_indexw(), mf_splatw((float)hull->edge_count - (float)e));
+        mf_floatw g = mf_selectw(edge, gaps_at(rows, stride, e, point), mf_splatw(INFINITY));
         mf_storeuw(gap + e, g);
         least = mf_minw(least, g);
     }
@@ -297,16 +308,17 @@ uint32_t MF_NAMED(mf_edges_within, MF_WIDE_NAME)(const float *gap, uint32_t coun
     _Static_assert(MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD < (1 << 16), "kept indices fit their 16-bit fields");
     mf_floatw limit = mf_splatw(reach);
     uint32_t kept_count = 0;
+    // The group's first edge in each 16-bit field (no carries: indices stay far below 2^16).
+    uint64_t first = 0;
     for (uint32_t e = 0; e < count; e += W) {
         uint32_t bits = mf_lane_bitsw(mf_lew(mf_loaduw(gap + e), limit));
         if (count - e < W) bits &= (1u << (count - e)) - 1u; // no edge past the last, whatever the reach
-        for (uint32_t group = 0; group < W; group += 4) {
-            // The four indices as one word: the group's first edge added to each 16-bit field (no
-            // carries: indices stay far below 2^16), one store.
+        for (uint32_t group = 0; group < W; group += 4, first += 0x0004000400040004u) {
+            // The four indices as one word, one store.
             uint32_t four = bits >> group & 15u;
             uint64_t word;
             memcpy(&word, kept_lanes[four], sizeof word);
-            word += (uint64_t)(e + group) * 0x0001000100010001u;
+            word += first;
             memcpy(kept + kept_count, &word, sizeof word);
             kept_count += (uint32_t)__builtin_popcount(four);
         }
