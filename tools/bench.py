@@ -30,6 +30,7 @@ import sys
 MANYFOLD_IMPLS = ["manyfold_scalar", "manyfold_sse", "manyfold_avx2", "manyfold_avx512", "manyfold_neon",
                   "manyfold_auto", "manyfold_auto_threads"]
 PEER_IMPLS = ["bullet_hull", "bullet_boxbox", "ode"]
+SLOW_PEER_IMPLS = ["bullet_hull"]  # a minute an iteration on hull48: --peer-repetitions
 FAMILIES = ["collide", "collide_threads", "collide_size", "collide_hull_size"]
 NAMED_FAMILIES = ["collide", "collide_hull_size"]  # the last part of the name is an implementation
 CACHED_IMPLS = ["manyfold_auto_cached_cold", "manyfold_auto_cached_warm"]
@@ -44,9 +45,11 @@ def parse_arguments():
     parser.add_argument("--min-time", type=float, default=0.5,
                         help="seconds each benchmark runs at least (default 0.5; one iteration if slower)")
     parser.add_argument("--repetitions", type=int, default=3,
-                        help="repetitions of each manyfold benchmark; above 1 the median is reported (default 3)")
+                        help="repetitions of every benchmark but Bullet's hull clipping; above 1 the median is "
+                             "reported (default 3)")
     parser.add_argument("--peer-repetitions", type=int, default=1,
-                        help="repetitions of each peer benchmark (default 1: Bullet's are slow)")
+                        help="repetitions of Bullet's hull benchmarks (default 1: they are slow); ODE and "
+                             "Bullet's box-box run with --repetitions, beside manyfold")
     parser.add_argument("--filter", default="^collide", help="benchmark name regex (default: all)")
     parser.add_argument("--huge", action="store_true",
                         help="add collide_size/crowd/10000000 (sets MANYFOLD_BENCH_HUGE=1; about 1.3 GB)")
@@ -69,16 +72,17 @@ def exact_filter(names):
     return "^(" + "|".join(re.escape(name) for name in names) + ")$"
 
 
-def is_peer(name):
+def is_slow_peer(name):
     parts = name.split("/")
-    return len(parts) >= 3 and parts[2] in PEER_IMPLS
+    return len(parts) >= 3 and parts[2] in SLOW_PEER_IMPLS
 
 
 def run_suite(args, results_path):
-    """Runs manyfold's benchmarks with --repetitions (medians) and the peers with
-    --peer-repetitions (Bullet's hull clipping takes a minute an iteration on hull48), then merges
-    both JSON outputs into results_path, with the command in its context. Returns the worst exit
-    status."""
+    """Runs manyfold's benchmarks and the fast peers (ODE, Bullet's box-box) together with
+    --repetitions (medians; a scene's implementations run one after another, so a ratio compares
+    runs minutes apart at most), and Bullet's hull clipping (a minute an iteration on hull48) with
+    --peer-repetitions, then merges both JSON outputs into results_path, with the command in its
+    context. Returns the worst exit status."""
     if not args.no_compile:
         meson = shutil.which("meson")
         if meson is None:
@@ -95,8 +99,8 @@ def run_suite(args, results_path):
         environment["MANYFOLD_BENCH_HUGE"] = "1"
 
     names = list_benchmarks(executable, args.filter, environment)
-    groups = [([n for n in names if not is_peer(n)], args.repetitions),
-              ([n for n in names if is_peer(n)], args.peer_repetitions)]
+    groups = [([n for n in names if not is_slow_peer(n)], args.repetitions),
+              ([n for n in names if is_slow_peer(n)], args.peer_repetitions)]
     merged, worst = None, 0
     for index, (group, repetitions) in enumerate(groups):
         if not group:
