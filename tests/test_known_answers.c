@@ -295,22 +295,22 @@ static void swapped_pairs_give_exactly_mirrored_manifolds(void)
 {
     test_pool pool;
     CHECK_EQ(test_pool_make(61, 16, 48, &pool), MF_OK);
-    const uint32_t PAIRS = test_scaled(3000); // MF_TEST_SCALE for longer runs
-    uint32_t *shapes = malloc(2 * PAIRS * sizeof(uint32_t));
-    mf_transform *transforms = malloc(2 * PAIRS * sizeof(mf_transform));
-    mf_pair *forward = malloc(PAIRS * sizeof(mf_pair)), *backward = malloc(PAIRS * sizeof(mf_pair));
-    mf_manifold *manifolds = malloc(2 * PAIRS * sizeof(mf_manifold));
-    mf_contact *contacts = malloc(2 * PAIRS * MF_MAX_CONTACTS * sizeof(mf_contact));
+    const uint32_t pairs = test_scaled(3000); // MF_TEST_SCALE for longer runs
+    uint32_t *shapes = malloc(2 * pairs * sizeof(uint32_t));
+    mf_transform *transforms = malloc(2 * pairs * sizeof(mf_transform));
+    mf_pair *forward = malloc(pairs * sizeof(mf_pair)), *backward = malloc(pairs * sizeof(mf_pair));
+    mf_manifold *manifolds = malloc(2 * pairs * sizeof(mf_manifold));
+    mf_contact *contacts = malloc(2 * pairs * MF_MAX_CONTACTS * sizeof(mf_contact));
     CHECK(shapes && transforms && forward && backward && manifolds && contacts);
     for (uint32_t category = TEST_PAIRS_BOX;
          shapes && transforms && forward && backward && manifolds && contacts && category <= TEST_PAIRS_MIXED;
          ++category) {
-        for (uint32_t i = 0; i < PAIRS; ++i) {
+        for (uint32_t i = 0; i < pairs; ++i) {
             test_make_pair(&pool, (test_category)category, 907, i, 0.02f, shapes + 2 * i, transforms + 2 * i);
             forward[i] = (mf_pair){2 * i, 2 * i + 1};
             backward[i] = (mf_pair){2 * i + 1, 2 * i};
         }
-        mf_bodies bodies = {shapes, transforms, 2 * PAIRS};
+        mf_bodies bodies = {shapes, transforms, 2 * pairs};
         uint32_t touching = 0;
         for (int isa = MF_ISA_SCALAR; isa <= MF_ISA_NEON; ++isa) {
             if (!mf_isa_supported((mf_isa)isa)) continue;
@@ -318,11 +318,11 @@ static void swapped_pairs_give_exactly_mirrored_manifolds(void)
             config.isa = (mf_isa)isa;
             mf_context *context;
             CHECK_EQ(mf_context_create(&config, &context), MF_OK);
-            mf_stream ab = {manifolds, PAIRS, 0, contacts, PAIRS * MF_MAX_CONTACTS, 0, 0};
-            mf_stream ba = {manifolds + PAIRS,       PAIRS, 0, contacts + PAIRS * MF_MAX_CONTACTS,
-                            PAIRS * MF_MAX_CONTACTS, 0,     0};
-            CHECK_EQ(mf_collide(context, pool.bank, &bodies, forward, PAIRS, &ab), MF_OK);
-            CHECK_EQ(mf_collide(context, pool.bank, &bodies, backward, PAIRS, &ba), MF_OK);
+            mf_stream ab = {manifolds, pairs, 0, contacts, pairs * MF_MAX_CONTACTS, 0, 0};
+            mf_stream ba = {manifolds + pairs,       pairs, 0, contacts + pairs * MF_MAX_CONTACTS,
+                            pairs * MF_MAX_CONTACTS, 0,     0};
+            CHECK_EQ(mf_collide(context, pool.bank, &bodies, forward, pairs, &ab), MF_OK);
+            CHECK_EQ(mf_collide(context, pool.bank, &bodies, backward, pairs, &ba), MF_OK);
             mf_context_destroy(context);
             CHECKF(ab.manifold_count == ba.manifold_count, "category %u %s: %u vs %u manifolds", category,
                    mf_isa_name((mf_isa)isa), ab.manifold_count, ba.manifold_count);
@@ -340,8 +340,8 @@ static void swapped_pairs_give_exactly_mirrored_manifolds(void)
                        x->pair);
             }
         }
-        CHECKF(touching > PAIRS / 4, "category %u: only %u of %u pairs touch", category, touching, PAIRS);
-        printf("category %u: %u pairs each way on every ISA, %u touching\n", category, PAIRS, touching);
+        CHECKF(touching > pairs / 4, "category %u: only %u of %u pairs touch", category, touching, pairs);
+        printf("category %u: %u pairs each way on every ISA, %u touching\n", category, pairs, touching);
     }
     free(shapes);
     free(transforms);

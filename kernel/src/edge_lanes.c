@@ -26,8 +26,6 @@ typedef struct a_edges_w {
     mf_floatw index;
 } a_edges_w;
 
-static inline mf_vec3w splat3(mf_vec3 v) { return (mf_vec3w){mf_splatw(v.x), mf_splatw(v.y), mf_splatw(v.z)}; }
-
 enum { S = MF_PACKED_STRIDE };
 
 // Packed rows r, r + 1, r + 2 at entry k, in lanes.
@@ -273,7 +271,7 @@ float MF_NAMED(mf_edge_gaps, MF_WIDE_NAME)(const mf_hull_view *hull, mf_vec3 p, 
     const float *rows = hull->edge_rows;
     size_t stride = mf_edge_rows_padded(hull->edge_count), whole = hull->edge_count / W * W;
     _Static_assert(MF_EDGE_LANES % W == 0 && MF_EDGE_GAP_PAD >= MF_EDGE_LANES, "gaps fill whole registers");
-    mf_vec3w point = splat3(p);
+    mf_vec3w point = mf_splat3w(p);
     mf_floatw least = mf_splatw(INFINITY);
     for (size_t e = 0; e < whole; e += W) {
         mf_floatw g = gaps_at(rows, stride, e, point);

@@ -140,8 +140,6 @@ static void add(crossings *c, const mf_pair_frame *frame, uint32_t i, uint32_t j
     if (c->count == BATCH) measure(c);
 }
 
-static inline mf_vec3w splat3(mf_vec3 v) { return (mf_vec3w){mf_splatw(v.x), mf_splatw(v.y), mf_splatw(v.z)}; }
-
 static inline mf_vec3w fan_row3(const mf_hull_view *a, uint32_t first_row, uint32_t entry)
 {
     const float *row = a->fan_rows + (size_t)first_row * a->fan_stride + entry;
@@ -176,8 +174,8 @@ static uint64_t crossing_bits(const mf_hull_view *a, uint32_t first, uint32_t co
 static uint32_t walk(const mf_pair_frame *frame, uint32_t j, uint32_t v, crossings *found)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
-    b_edge e = {splat3(mf_frame_b_normal(frame, b->edge_face0[j])), splat3(mf_frame_b_normal(frame, b->edge_face1[j])),
-                splat3(mf_frame_b_direction(frame, j))};
+    b_edge e = {mf_splat3w(mf_frame_b_normal(frame, b->edge_face0[j])),
+                mf_splat3w(mf_frame_b_normal(frame, b->edge_face1[j])), mf_splat3w(mf_frame_b_direction(frame, j))};
     uint32_t entry = NO_ENTRY; // the fan entry of the edge the walk came in by
     // An arc shorter than half a great circle crosses each of a's edges at most once.
     for (uint32_t step = 0; step <= a->edge_count; ++step) {

@@ -14,14 +14,12 @@
 // their registers anyway.
 enum { W = MF_WIDE_WIDTH, GATHERED_MAX = 256 };
 
-static inline mf_vec3w splat3(mf_vec3 v) { return (mf_vec3w){mf_splatw(v.x), mf_splatw(v.y), mf_splatw(v.z)}; }
-
 // Every face's height of `centroid` into `height` (as mf_face_height), -infinity in the last
 // register's lanes past the faces; returns the highest. Registers load past a shape's last face
 // within the bank's padding (MF_BANK_PAD).
 static float face_heights(const mf_hull_view *hull, mf_vec3 centroid, float *height)
 {
-    mf_vec3w c = splat3(centroid);
+    mf_vec3w c = mf_splat3w(centroid);
     mf_floatw highest = mf_splatw(-INFINITY);
     mf_floatw lane = mf_lane_indexw();
     for (uint32_t f = 0; f < hull->face_count; f += W) {
@@ -43,10 +41,11 @@ static mf_floatw support_of(mf_vec3w normal, mf_floatw offset, const mf_face_oth
     mf_floatw support = mf_splatw(INFINITY), best_so_far = mf_splatw(best);
     uint32_t i = 0;
     for (; i + 4 <= other->count; i += 4) { // four vertices between looks at the lanes
-        for (uint32_t k = 0; k < 4; ++k) support = mf_minw(support, mf_dotw(normal, splat3(other->vertices[i + k])));
+        for (uint32_t k = 0; k < 4; ++k)
+            support = mf_minw(support, mf_dotw(normal, mf_splat3w(other->vertices[i + k])));
         if (mf_allw(mf_ltw(mf_subw(support, offset), best_so_far))) return support;
     }
-    for (; i < other->count; ++i) support = mf_minw(support, mf_dotw(normal, splat3(other->vertices[i])));
+    for (; i < other->count; ++i) support = mf_minw(support, mf_dotw(normal, mf_splat3w(other->vertices[i])));
     return support;
 }
 

@@ -37,24 +37,28 @@ static inline void mf_mat3_mul4(simde__m128 m[3][3], const simde__m128 v[3], sim
                                  simde_mm_mul_ps(m[i][2], v[2]));
 }
 
+// n . v for four points given as rows x, y, z from entry v on, each as mf_dot(n, v).
+static inline simde__m128 mf_dot_rows4(const simde__m128 n[3], const float *x, const float *y, const float *z,
+                                       uint32_t v)
+{
+    return simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(n[0], simde_mm_loadu_ps(x + v)),
+                                           simde_mm_mul_ps(n[1], simde_mm_loadu_ps(y + v))),
+                           simde_mm_mul_ps(n[2], simde_mm_loadu_ps(z + v)));
+}
+
 // The least of n . v over `count` points given as rows x, y, z (each as mf_dot(n, v)), four at a
 // time: loads run up to three entries past the last, whose lanes take no part.
 static inline float mf_lowest_along4(const float *x, const float *y, const float *z, uint32_t count, mf_vec3 n)
 {
-    const simde__m128 nx = simde_mm_set1_ps(n.x), ny = simde_mm_set1_ps(n.y), nz = simde_mm_set1_ps(n.z);
+    const simde__m128 along[3] = {simde_mm_set1_ps(n.x), simde_mm_set1_ps(n.y), simde_mm_set1_ps(n.z)};
     const simde__m128 infinity = simde_mm_set1_ps(INFINITY);
     simde__m128 least = infinity;
     uint32_t v = 0;
-    for (; v + 4 <= count; v += 4)
-        least = simde_mm_min_ps(least, simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(nx, simde_mm_loadu_ps(x + v)),
-                                                                       simde_mm_mul_ps(ny, simde_mm_loadu_ps(y + v))),
-                                                       simde_mm_mul_ps(nz, simde_mm_loadu_ps(z + v))));
+    for (; v + 4 <= count; v += 4) least = simde_mm_min_ps(least, mf_dot_rows4(along, x, y, z, v));
     if (v < count) {
-        simde__m128 d = simde_mm_add_ps(simde_mm_add_ps(simde_mm_mul_ps(nx, simde_mm_loadu_ps(x + v)),
-                                                        simde_mm_mul_ps(ny, simde_mm_loadu_ps(y + v))),
-                                        simde_mm_mul_ps(nz, simde_mm_loadu_ps(z + v)));
         simde__m128 inside =
             simde_mm_cmplt_ps(simde_mm_setr_ps(0.0f, 1.0f, 2.0f, 3.0f), simde_mm_set1_ps((float)(count - v)));
+        simde__m128 d = mf_dot_rows4(along, x, y, z, v);
         least =
             simde_mm_min_ps(least, simde_mm_or_ps(simde_mm_and_ps(inside, d), simde_mm_andnot_ps(inside, infinity)));
     }

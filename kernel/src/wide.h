@@ -197,6 +197,10 @@ static const uint32_t mf_compress4_shuffle[16][4] = {
     {MF_LANE1, MF_LANE2, MF_LANE3, 0},
     {MF_LANE0, MF_LANE1, MF_LANE2, MF_LANE3},
 };
+#undef MF_LANE0
+#undef MF_LANE1
+#undef MF_LANE2
+#undef MF_LANE3
 
 // The four lanes of v set in `bits` (four bits) stored in order from `out` on; four floats are
 // written, those past the set lanes hold anything.
@@ -253,6 +257,8 @@ static inline mf_vec3w mf_scale3w(mf_vec3w a, mf_floatw s)
     return (mf_vec3w){mf_mulw(a.x, s), mf_mulw(a.y, s), mf_mulw(a.z, s)};
 }
 static inline mf_vec3w mf_neg3w(mf_vec3w a) { return (mf_vec3w){mf_negw(a.x), mf_negw(a.y), mf_negw(a.z)}; }
+// v in every lane.
+static inline mf_vec3w mf_splat3w(mf_vec3 v) { return (mf_vec3w){mf_splatw(v.x), mf_splatw(v.y), mf_splatw(v.z)}; }
 // Same order of operations as mf_dot: (x*x + y*y) + z*z.
 static inline mf_floatw mf_dotw(mf_vec3w a, mf_vec3w b)
 {
