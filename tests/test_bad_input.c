@@ -4,6 +4,7 @@
 #include "harness.h"
 #include "pool.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,7 +224,15 @@ static void too_large_hulls_are_refused(void)
         points[i] = (mf_vec3){(float)cos(angle), i < 200 ? 0.5f : -0.5f, (float)sin(angle)};
     }
     CHECK_EQ(mf_bank_add_hull(bank, points, 400, &shape), MF_ERR_HULL_TOO_LARGE);
+    // Lengths beyond MF_MAX_LENGTH, whose products could overflow float: a box and a hull point.
+    const float beyond = nextafterf(MF_MAX_LENGTH, INFINITY);
+    CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){1, beyond, 1}, &shape), MF_ERR_HULL_TOO_LARGE);
+    CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){1e30f, 1e30f, 1e30f}, &shape), MF_ERR_HULL_TOO_LARGE);
+    mf_vec3 far_tetrahedron[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, -beyond}};
+    CHECK_EQ(mf_bank_add_hull(bank, far_tetrahedron, 4, &shape), MF_ERR_HULL_TOO_LARGE);
     CHECK_EQ(mf_bank_shape_count(bank), 1);
+    CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){MF_MAX_LENGTH, 1, MF_MAX_LENGTH}, &shape), MF_OK);
+    CHECK_EQ(mf_bank_shape_count(bank), 2);
     free(points);
     mf_bank_destroy(bank);
 }
@@ -275,6 +284,9 @@ static void invalid_configs_are_refused(void)
     BAD_CONFIG("infinite margin", margin, INFINITY, 1);
     BAD_CONFIG("negative linear_slop", linear_slop, -0.001f, 0);
     BAD_CONFIG("NaN linear_slop", linear_slop, NAN, 1);
+    BAD_CONFIG("margin beyond MF_MAX_LENGTH", margin, nextafterf(MF_MAX_LENGTH, INFINITY), 0);
+    BAD_CONFIG("margin 3e38", margin, 3e38f, 0);
+    BAD_CONFIG("linear_slop beyond MF_MAX_LENGTH", linear_slop, nextafterf(MF_MAX_LENGTH, INFINITY), 0);
     BAD_CONFIG("isa past the last", isa, (mf_isa)(MF_ISA_NEON + 1), 0);
     BAD_CONFIG("isa far out", isa, (mf_isa)1000, 0);
 #undef BAD_CONFIG
@@ -298,6 +310,11 @@ static void invalid_configs_are_refused(void)
         CHECKF(mf_context_create(&c, &context) == MF_OK, "max_contacts %u", k);
         mf_context_destroy(context);
     }
+    c = mf_config_default();
+    c.margin = c.linear_slop = MF_MAX_LENGTH;
+    mf_context *context = NULL;
+    CHECK_EQ(mf_context_create(&c, &context), MF_OK);
+    mf_context_destroy(context);
 }
 
 static void unsupported_isa_is_refused(void)
@@ -418,6 +435,76 @@ static void finite_quaternions_of_any_length_are_normalised(void)
     fixture_free(&f);
 }
 
+// Bodies parked far away (up to FLT_MAX, where their distance overflows float) touch nothing, on
+// every ISA and through the cache; bodies far out but near each other still collide.
+static void parked_bodies_touch_nothing(void)
+{
+    mf_bank *bank;
+    CHECK_EQ(mf_bank_create(&bank), MF_OK);
+    uint32_t box, hull, thin, huge;
+    CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){0.5f, 0.5f, 0.5f}, &box), MF_OK);
+    mf_vec3 sphere[32];
+    test_sphere_lattice(32, 0.5, sphere);
+    CHECK_EQ(mf_bank_add_hull(bank, sphere, 32, &hull), MF_OK);
+    mf_vec3 sliver[8];
+    for (int i = 0; i < 8; ++i)
+        sliver[i] = (mf_vec3){i & 1 ? 0.5f : -0.5f, i & 2 ? 5e-4f : -5e-4f, i & 4 ? 0.25f : -0.25f};
+    CHECK_EQ(mf_bank_add_hull(bank, sliver, 8, &thin), MF_OK);
+    CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){MF_MAX_LENGTH, MF_MAX_LENGTH, MF_MAX_LENGTH}, &huge), MF_OK);
+    const float far = FLT_MAX;
+    // 0-1: a hull parked near FLT_MAX and a tilted sliver (their distance overflows: fuzz_collide
+    // found contacts at NaN with separation -inf for it on the scalar path); 2-3: boxes
+    // parked at -FLT_MAX and FLT_MAX; 4-5: two boxes far out, overlapping each other; 6-7: the
+    // largest boxes, overlapping 2e7 apart, and 8: a box MF_PARKED_DISTANCE above body 1.
+    uint32_t shapes[9] = {hull, thin, box, box, box, box, huge, huge, box};
+    const mf_quat quarter_turn = {-0.70710677f, 0, 0, -0.70710677f}, edge_up = {0.27f, 0.65f, 0.27f, 0.65f};
+    mf_transform transforms[9] = {test_pose(3.39615136e38, 3.39615136e38, 3.39615136e38, quarter_turn),
+                                  test_pose(1.83, 0.5, 1.55, edge_up),
+                                  test_pose(-far, 0, 0, TEST_IDENTITY),
+                                  test_pose(far, 0, 0, TEST_IDENTITY),
+                                  test_pose(3e38, 0, 0, TEST_IDENTITY),
+                                  test_pose(3e38, 0.9, 0, TEST_IDENTITY),
+                                  test_pose(0, 0, 0, TEST_IDENTITY),
+                                  test_pose(0, 0, 1.99999e7, TEST_IDENTITY),
+                                  test_pose(1, 0.5 + MF_PARKED_DISTANCE, 1.5, TEST_IDENTITY)};
+    mf_bodies bodies = {shapes, transforms, 9};
+    const mf_pair pairs[6] = {{0, 1}, {1, 0}, {2, 3}, {4, 5}, {6, 7}, {8, 1}};
+    const uint32_t touching[6] = {0, 0, 0, 1, 1, 0};
+    for (int isa = MF_ISA_SCALAR; isa <= MF_ISA_NEON; ++isa) {
+        if (!mf_isa_supported((mf_isa)isa)) continue;
+        mf_config config = mf_config_default();
+        config.isa = (mf_isa)isa;
+        config.threads = 1;
+        mf_context *context;
+        CHECK_EQ(mf_context_create(&config, &context), MF_OK);
+        mf_pair_cache cache[6] = {{0}};
+        for (int cached = 0; cached < 3; ++cached) { // no cache, then an empty and a filled one
+            mf_manifold manifolds[6];
+            mf_contact contacts[6 * MF_MAX_CONTACTS];
+            mf_stream stream = {manifolds, 6, 0, contacts, 6 * MF_MAX_CONTACTS, 0, 0};
+            mf_status status = cached ? mf_collide_cached(context, bank, &bodies, pairs, 6, cache, &stream)
+                                      : mf_collide(context, bank, &bodies, pairs, 6, &stream);
+            CHECKF(status == MF_OK, "%s, cached %d: %s", mf_isa_name((mf_isa)isa), cached, mf_status_string(status));
+            uint32_t m = 0;
+            for (uint32_t p = 0; p < 6; ++p) {
+                int found = m < stream.manifold_count && manifolds[m].pair == p;
+                CHECKF(found == (int)touching[p], "%s, cached %d: pair %u %s", mf_isa_name((mf_isa)isa), cached, p,
+                       found ? "has a manifold" : "has none");
+                if (!found) continue;
+                for (uint32_t k = 0; k < manifolds[m].count; ++k) {
+                    const mf_contact *c = &contacts[manifolds[m].first + k];
+                    CHECKF(isfinite(c->point.x) && isfinite(c->point.y) && isfinite(c->point.z) &&
+                               isfinite(c->separation),
+                           "%s: pair %u contact %u not finite", mf_isa_name((mf_isa)isa), p, k);
+                }
+                ++m;
+            }
+        }
+        mf_context_destroy(context);
+    }
+    mf_bank_destroy(bank);
+}
+
 static void out_of_range_indices_are_refused(void)
 {
     fixture f;
@@ -508,6 +595,7 @@ static const test_case tests[] = {
     TEST_CASE(nonfinite_transforms_are_refused),
     TEST_CASE(zero_quaternion_is_refused),
     TEST_CASE(finite_quaternions_of_any_length_are_normalised),
+    TEST_CASE(parked_bodies_touch_nothing),
     TEST_CASE(out_of_range_indices_are_refused),
     TEST_CASE(late_bad_input_leaves_the_stream_empty),
     TEST_CASE(every_status_has_a_sentence),

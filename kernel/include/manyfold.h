@@ -15,6 +15,10 @@
  *   points and separations, each id's halves exchanged. (Every pair is collided with the lower
  *   body index as a, so the order a broad phase emits pairs in does not change the answer.)
  * - Quaternions are normalised on use; a zero or non-finite quaternion is refused.
+ * - Lengths stay within MF_MAX_LENGTH (hull coordinates, box half extents, margin, linear_slop),
+ *   so that no product the kernel forms overflows float. Bodies whose origins are MF_PARKED_DISTANCE
+ *   or more apart along an axis are apart without a query: a body parked far away, even at FLT_MAX,
+ *   touches nothing.
  * - The bank may be read by many threads at once; adding shapes while any thread collides is a race.
  *   A context is used by one thread at a time; use one context per thread.
  */
@@ -37,6 +41,11 @@ extern "C" {
 #define MF_MAX_HULL_FACES 2048
 #define MF_MAX_FACE_VERTICES 128
 #define MF_MAX_CONTACTS 8
+/* The largest hull coordinate, box half extent, margin and linear_slop; beyond it a shape is
+ * refused with MF_ERR_HULL_TOO_LARGE and a config with MF_ERR_INVALID_ARGUMENT. */
+#define MF_MAX_LENGTH 1e7f
+/* 2^30: no two shapes within MF_MAX_LENGTH reach each other's margin from this far apart. */
+#define MF_PARKED_DISTANCE 1073741824.0f
 
 #if defined(_WIN32) && defined(MF_BUILDING_SHARED)
 #define MF_API __declspec(dllexport)

@@ -32,6 +32,8 @@ mf_status mf_bank_add_box(mf_bank *bank, mf_vec3 half_extents, uint32_t *shape)
     if (bank == NULL || shape == NULL) return MF_ERR_INVALID_ARGUMENT;
     if (!mf_is_finite3(half_extents)) return MF_ERR_NONFINITE;
     if (!(half_extents.x > 0.0f && half_extents.y > 0.0f && half_extents.z > 0.0f)) return MF_ERR_DEGENERATE_HULL;
+    if (half_extents.x > MF_MAX_LENGTH || half_extents.y > MF_MAX_LENGTH || half_extents.z > MF_MAX_LENGTH)
+        return MF_ERR_HULL_TOO_LARGE;
 
     // Vertex i has x, y, z signs from bits 0, 1, 2; loops run counter-clockwise from outside.
     mf_vec3 vertices[8];

@@ -109,6 +109,14 @@ static int is_box_pair(const mf_bank *bank, const mf_bodies *bodies, mf_pair pai
     return bank->shapes[bodies->shape[pair.a]].box && bank->shapes[bodies->shape[pair.b]].box;
 }
 
+// A body parked far away is apart from everything (manyfold.h), and no query may see the distance:
+// its square, or the difference itself, can overflow float.
+static int is_parked_apart(const mf_bodies *bodies, mf_pair pair)
+{
+    mf_vec3 d = mf_sub(bodies->transform[pair.b].p, bodies->transform[pair.a].p);
+    return !(fabsf(d.x) < MF_PARKED_DISTANCE && fabsf(d.y) < MF_PARKED_DISTANCE && fabsf(d.z) < MF_PARKED_DISTANCE);
+}
+
 static void collide_in_order(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
                              const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_result *results)
 {
@@ -116,6 +124,11 @@ static void collide_in_order(const mf_context *context, mf_worker *worker, const
     // The cache answers what it can; box pairs take the box path, the rest the search.
     uint32_t *misses = worker->misses, miss_count = 0, box_count = 0;
     for (uint32_t i = 0; i < count; ++i) {
+        if (is_parked_apart(bodies, pairs[i])) {
+            results[i].count = 0;
+            results[i].cache = (mf_pair_cache){0}; // empty: the next call searches afresh
+            continue;
+        }
         if (cache != NULL &&
             mf_cache_answer(&context->config, worker->scratch, bank, bodies, pairs[i], &cache[i], &results[i]))
             continue;

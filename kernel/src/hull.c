@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Inputs beyond these are refused rather than risking float overflow or unbounded qhull time.
+// Inputs beyond these (and MF_MAX_LENGTH) are refused rather than risking float overflow or
+// unbounded qhull time.
 #define MF_MAX_HULL_INPUT_POINTS (1u << 22)
-#define MF_MAX_HULL_COORDINATE 1e7f
 
 #if MF_HAVE_QHULL
 
@@ -324,8 +324,8 @@ mf_status mf_bank_add_hull(mf_bank *bank, const mf_vec3 *points, uint32_t point_
     if (point_count > MF_MAX_HULL_INPUT_POINTS) return MF_ERR_HULL_TOO_LARGE;
     for (uint32_t i = 0; i < point_count; ++i) {
         if (!mf_is_finite3(points[i])) return MF_ERR_NONFINITE;
-        if (fabsf(points[i].x) > MF_MAX_HULL_COORDINATE || fabsf(points[i].y) > MF_MAX_HULL_COORDINATE ||
-            fabsf(points[i].z) > MF_MAX_HULL_COORDINATE)
+        if (fabsf(points[i].x) > MF_MAX_LENGTH || fabsf(points[i].y) > MF_MAX_LENGTH ||
+            fabsf(points[i].z) > MF_MAX_LENGTH)
             return MF_ERR_HULL_TOO_LARGE;
     }
     if (point_count < 4) return MF_ERR_DEGENERATE_HULL;

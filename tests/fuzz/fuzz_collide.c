@@ -208,8 +208,8 @@ static void read_scene(fuzz_bytes *in, scene *s)
 static int expected_config_status(const mf_config *c)
 {
     if (!isfinite(c->margin) || !isfinite(c->linear_slop)) return MF_ERR_NONFINITE;
-    if (c->margin < 0.0f || c->linear_slop < 0.0f || c->max_contacts < 1 || c->max_contacts > MF_MAX_CONTACTS ||
-        (unsigned)c->isa > MF_ISA_NEON)
+    if (c->margin < 0.0f || c->linear_slop < 0.0f || c->margin > MF_MAX_LENGTH || c->linear_slop > MF_MAX_LENGTH ||
+        c->max_contacts < 1 || c->max_contacts > MF_MAX_CONTACTS || (unsigned)c->isa > MF_ISA_NEON)
         return MF_ERR_INVALID_ARGUMENT;
     if (!mf_isa_supported(c->isa)) return MF_ERR_UNSUPPORTED_ISA;
     return MF_OK;

@@ -141,7 +141,9 @@ static void collide_hull(mf_bank *bank, uint32_t hull)
     FUZZ_REQUIRE(mf_bank_shape_info(bank, hull, &info) == MF_OK, "shape info");
     float r = info.radius;
     uint32_t box;
-    FUZZ_REQUIRE(mf_bank_add_box(bank, (mf_vec3){r, 0.5f * r, r}, &box) == MF_OK, "box of size %g", (double)r);
+    float half = fminf(r, MF_MAX_LENGTH); // a hull's radius may reach sqrt(3) MF_MAX_LENGTH, a box's not
+    FUZZ_REQUIRE(mf_bank_add_box(bank, (mf_vec3){half, 0.5f * half, half}, &box) == MF_OK, "box of size %g",
+                 (double)half);
     mf_vec3 c = info.centroid;
     enum { BODIES = 5, PAIRS = 8 };
     uint32_t shapes[BODIES] = {hull, box, hull, box, hull};
