@@ -167,6 +167,54 @@ static void run_round(const mf_context *context, collide_round *round, uint32_t 
     }
 }
 
+// A threaded call whose stream holds every pair's largest manifold: all its chunks in one batch,
+// each written out in order as soon as the chunks before it are (mf_placement), with no rounds to
+// wait for and, mostly, no copies.
+typedef struct in_order_call {
+    const mf_context *context;
+    const mf_bank *bank;
+    const mf_bodies *bodies;
+    const mf_pair *pairs;
+    mf_pair_cache *cache;
+    mf_stream *stream;
+    mf_placement *placement;
+    uint32_t pair_count, chunk_pairs;
+} in_order_call;
+
+static void in_order_task(void *data, uint32_t chunk, uint32_t worker_index)
+{
+    const in_order_call *call = data;
+    mf_worker *worker = &call->context->workers[worker_index];
+    uint32_t first = chunk * call->chunk_pairs;
+    uint32_t count = call->pair_count - first < call->chunk_pairs ? call->pair_count - first : call->chunk_pairs;
+    const mf_pair_cache *cache = call->cache != NULL ? call->cache + first : NULL;
+    mf_collide_chunk(call->context, worker, call->bank, call->bodies, call->pairs + first, count, cache,
+                     worker->results);
+    mf_placement_write(call->placement, chunk, worker->results, first, count, call->stream, call->cache);
+}
+
+static int stream_holds_all(const mf_stream *stream, uint32_t pair_count, uint32_t max_contacts)
+{
+    return stream->manifold_capacity >= pair_count && stream->contact_capacity >= (uint64_t)pair_count * max_contacts;
+}
+
+static void collide_in_one_batch(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
+                                 const mf_pair *pairs, uint32_t pair_count, mf_pair_cache *cache, mf_stream *stream)
+{
+    // Chunks of even size, as many as MF_CHUNK_PAIRS needs, rounded up to a multiple of the threads.
+    uint32_t chunks = (pair_count + MF_CHUNK_PAIRS - 1) / MF_CHUNK_PAIRS;
+    chunks = (chunks + context->threads - 1) / context->threads * context->threads;
+    uint32_t chunk_pairs = (pair_count + chunks - 1) / chunks;
+    chunks = (pair_count + chunk_pairs - 1) / chunk_pairs;
+    mf_placement placement;
+    mf_placement_begin(&placement, context->staging, 2 * context->threads * MF_CHUNKS_PER_THREAD);
+    in_order_call call = {context, bank, bodies, pairs, cache, stream, &placement, pair_count, chunk_pairs};
+    mf_pool_run(context->pool, chunks, in_order_task, &call);
+    stream->manifold_count = placement.manifold_count;
+    stream->contact_count = placement.contact_count;
+    stream->pairs_done = pair_count;
+}
+
 // Both entry points: validation, then rounds of chunks collided in parallel into staging, placed
 // in pair order by a prefix sum and copied into the stream by the next round's tasks. The output
 // is the same for any thread count, and a full stream stops at an exact pair.
@@ -185,6 +233,10 @@ static mf_status collide(mf_context *context, const mf_bank *bank, const mf_bodi
 
     // A call too small to pay for waking the workers runs on the calling thread.
     int threaded = context->pool != NULL && pair_count >= MF_THREADED_PAIRS;
+    if (threaded && stream_holds_all(stream, pair_count, context->config.max_contacts)) {
+        collide_in_one_batch(context, bank, bodies, pairs, pair_count, cache, stream);
+        return MF_OK;
+    }
     uint32_t slots = threaded ? context->threads * MF_CHUNKS_PER_THREAD : 1;
     collide_round round = {context, bank, bodies, pairs, cache, stream, NULL, 0, NULL, 0, MF_CHUNK_PAIRS, 0, threaded};
     uint32_t buffer = 0;

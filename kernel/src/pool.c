@@ -51,15 +51,6 @@ static void run_tasks(mf_pool *pool, uint32_t worker_index)
 // sleeps, and the caller as long for the last worker to finish.
 #define MF_POOL_SPINS 4096
 
-static inline void pause_briefly(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 // Whether a new batch (or the stop) came within the spin.
 static int spin_for_batch(mf_pool *pool, uint64_t seen)
 {
@@ -67,7 +58,7 @@ static int spin_for_batch(mf_pool *pool, uint64_t seen)
         if (atomic_load_explicit(&pool->generation, memory_order_acquire) != seen ||
             atomic_load_explicit(&pool->stopping, memory_order_acquire))
             return 1;
-        pause_briefly();
+        mf_pause();
     }
     return 0;
 }
@@ -227,7 +218,7 @@ void mf_pool_run(mf_pool *pool, uint32_t task_count, mf_task_fn *task, void *dat
     if (pool->threads > 1) {
         for (uint32_t spin = 0; spin < MF_POOL_SPINS; ++spin) {
             if (atomic_load_explicit(&pool->busy, memory_order_acquire) == 0) return;
-            pause_briefly();
+            mf_pause();
         }
         pthread_mutex_lock(&pool->mutex);
         while (atomic_load_explicit(&pool->busy, memory_order_acquire) > 0)
