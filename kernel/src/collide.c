@@ -178,15 +178,20 @@ typedef struct in_order_call {
     mf_pair_cache *cache;
     mf_stream *stream;
     mf_placement *placement;
-    uint32_t pair_count, chunk_pairs;
+    uint32_t pair_count;
+    uint32_t head_chunks, head_pairs; // even chunks first, then chunks of tail_pairs
+    uint32_t tail_pairs;
 } in_order_call;
 
 static void in_order_task(void *data, uint32_t chunk, uint32_t worker_index)
 {
     const in_order_call *call = data;
     mf_worker *worker = &call->context->workers[worker_index];
-    uint32_t first = chunk * call->chunk_pairs;
-    uint32_t count = call->pair_count - first < call->chunk_pairs ? call->pair_count - first : call->chunk_pairs;
+    uint32_t first = chunk < call->head_chunks
+                         ? chunk * call->head_pairs
+                         : call->head_chunks * call->head_pairs + (chunk - call->head_chunks) * call->tail_pairs;
+    uint32_t size = chunk < call->head_chunks ? call->head_pairs : call->tail_pairs;
+    uint32_t count = call->pair_count - first < size ? call->pair_count - first : size;
     const mf_pair_cache *cache = call->cache != NULL ? call->cache + first : NULL;
     mf_collide_chunk(call->context, worker, call->bank, call->bodies, call->pairs + first, count, cache,
                      worker->results);
@@ -201,14 +206,19 @@ static int stream_holds_all(const mf_stream *stream, uint32_t pair_count, uint32
 static void collide_in_one_batch(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
                                  const mf_pair *pairs, uint32_t pair_count, mf_pair_cache *cache, mf_stream *stream)
 {
-    // Chunks of even size, as many as MF_CHUNK_PAIRS needs, rounded up to a multiple of the threads.
-    uint32_t chunks = (pair_count + MF_CHUNK_PAIRS - 1) / MF_CHUNK_PAIRS;
-    chunks = (chunks + context->threads - 1) / context->threads * context->threads;
-    uint32_t chunk_pairs = (pair_count + chunks - 1) / chunks;
-    chunks = (pair_count + chunk_pairs - 1) / chunk_pairs;
+    // Even chunks of up to MF_CHUNK_PAIRS, then a quarter of that for the last MF_CHUNK_PAIRS pairs
+    // per thread: the threads run out of work within a small chunk of each other.
+    uint32_t tail_pairs = MF_CHUNK_PAIRS / 4;
+    uint32_t tail = context->threads * MF_CHUNK_PAIRS < pair_count ? context->threads * MF_CHUNK_PAIRS : pair_count;
+    uint32_t head = pair_count - tail;
+    uint32_t head_chunks = (head + MF_CHUNK_PAIRS - 1) / MF_CHUNK_PAIRS;
+    uint32_t head_pairs = head_chunks > 0 ? (head + head_chunks - 1) / head_chunks : 0;
+    if (head_chunks > 0) head_chunks = (head + head_pairs - 1) / head_pairs;
+    uint32_t chunks = head_chunks + (pair_count - head_chunks * head_pairs + tail_pairs - 1) / tail_pairs;
     mf_placement placement;
     mf_placement_begin(&placement, context->staging, 2 * context->threads * MF_CHUNKS_PER_THREAD);
-    in_order_call call = {context, bank, bodies, pairs, cache, stream, &placement, pair_count, chunk_pairs};
+    in_order_call call = {context,    bank,       bodies,      pairs,      cache,     stream,
+                          &placement, pair_count, head_chunks, head_pairs, tail_pairs};
     mf_pool_run(context->pool, chunks, in_order_task, &call);
     stream->manifold_count = placement.manifold_count;
     stream->contact_count = placement.contact_count;
