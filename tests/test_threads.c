@@ -150,18 +150,25 @@ static void cache_entries_are_identical_for_any_thread_count(void)
     scene_free(&s);
 }
 
-// A call of many chunks (150 and more, against 2 * 4 staging slots per thread): chunks that finish
+// A call of many chunks (250 and more, against 2 * 4 staging slots per thread): chunks that finish
 // before the ones ahead of them wait in staging slots that earlier chunks left, and the output
 // is still identical, cache entries included.
 static void many_chunks_give_identical_output(void)
 {
     scene s;
-    CHECK_EQ(scene_make("crowd", 150000, 23, &s), MF_OK);
+    // 262,398 pairs: 257 chunks of 1022 on one thread would hold 256 pairs more than there are.
+    CHECK_EQ(scene_make("crowd", 262398, 23, &s), MF_OK);
     float margin = mf_config_default().margin;
     mf_pair_cache *one_cache = calloc(s.pair_count, sizeof(mf_pair_cache));
     mf_pair_cache *many_cache = calloc(s.pair_count, sizeof(mf_pair_cache));
     run one = collide_into(&s, 1, MF_ISA_AUTO, UINT32_MAX, UINT32_MAX, one_cache);
     CHECK_EQ(one.status, MF_OK);
+    // Without a cache, on one thread and on two.
+    for (uint32_t threads = 1; threads <= 2; ++threads) {
+        run plain = collide(&s, threads, MF_ISA_AUTO, UINT32_MAX);
+        CHECKF(same(&one, &plain), "%u threads without a cache differ (seed 23)", threads);
+        release(&plain);
+    }
     for (uint32_t threads = 2; threads <= 3; ++threads) {
         memset(many_cache, 0, s.pair_count * sizeof(mf_pair_cache));
         run many = collide_into(&s, threads, MF_ISA_AUTO, UINT32_MAX, UINT32_MAX, many_cache);

@@ -254,8 +254,10 @@ MF_API void mf_stream_bound(uint32_t pair_count, uint32_t max_contacts, uint32_t
                             uint32_t *contact_capacity);
 
 /* Collides every pair. On MF_ERR_CAPACITY the stream holds the complete, correct output for
- * pairs [0, pairs_done) and nothing else; resume with pairs + pairs_done. All input is validated
- * before anything is written: on any other error the stream is left empty. */
+ * pairs [0, pairs_done) and nothing else; resume with pairs + pairs_done. On any other error the
+ * stream is left empty (counts and pairs_done 0): a stream that holds every pair's largest
+ * manifold (mf_stream_bound) has its pairs checked chunk by chunk as they are collided, so its
+ * arrays may have been written to; a smaller one is checked before anything is written. */
 MF_API mf_status mf_collide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
                             const mf_pair *pairs, uint32_t pair_count, mf_stream *stream);
 

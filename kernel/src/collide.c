@@ -93,8 +93,8 @@ static void check_range(void *data, uint32_t task, uint32_t worker_index)
     }
 }
 
-static mf_status check_input(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,
-                             uint32_t pair_count, const mf_stream *stream)
+static mf_status check_pointers(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,
+                                uint32_t pair_count, const mf_stream *stream)
 {
     if (bank == NULL || bodies == NULL || stream == NULL || (pairs == NULL && pair_count > 0))
         return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "bank, bodies, stream or pairs is NULL");
@@ -103,6 +103,12 @@ static mf_status check_input(mf_context *context, const mf_bank *bank, const mf_
         return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "a stream array is NULL but its capacity is not 0");
     if (bodies->count > 0 && (bodies->shape == NULL || bodies->transform == NULL))
         return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "bodies.shape or bodies.transform is NULL");
+    return MF_OK;
+}
+
+static mf_status check_pairs(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,
+                             uint32_t pair_count)
+{
     pair_check check = {bank, bodies, pairs, pair_count, pair_count, pair_count};
     if (context->pool != NULL && pair_count >= MF_THREADED_PAIRS) {
         uint32_t tasks = context->threads * MF_CHUNKS_PER_THREAD;
@@ -181,11 +187,28 @@ typedef struct in_order_call {
     uint32_t pair_count;
     uint32_t head_chunks, head_pairs; // even chunks first, then chunks of tail_pairs
     uint32_t tail_pairs;
+    int validate;          // each chunk checks its pairs first (no one checked them before the call)
+    atomic_uint first_bad; // the first invalid pair found, pair_count for none
 } in_order_call;
+
+// The chunk's first invalid pair lowers first_bad; 1 if there is one, or one was found before
+// (the call fails: no need to collide).
+static int chunk_is_invalid(in_order_call *call, uint32_t first, uint32_t count)
+{
+    if (atomic_load_explicit(&call->first_bad, memory_order_relaxed) < call->pair_count) return 1;
+    for (uint32_t i = first; i < first + count; ++i) {
+        if (pair_is_valid(call->bank, call->bodies, call->pairs[i])) continue;
+        uint32_t seen = atomic_load_explicit(&call->first_bad, memory_order_relaxed);
+        while (i < seen && !atomic_compare_exchange_weak(&call->first_bad, &seen, i)) {
+        }
+        return 1;
+    }
+    return 0;
+}
 
 static void in_order_task(void *data, uint32_t chunk, uint32_t worker_index)
 {
-    const in_order_call *call = data;
+    in_order_call *call = data;
     mf_worker *worker = &call->context->workers[worker_index];
     uint32_t first = chunk < call->head_chunks
                          ? chunk * call->head_pairs
@@ -193,8 +216,13 @@ static void in_order_task(void *data, uint32_t chunk, uint32_t worker_index)
     uint32_t size = chunk < call->head_chunks ? call->head_pairs : call->tail_pairs;
     uint32_t count = call->pair_count - first < size ? call->pair_count - first : size;
     const mf_pair_cache *cache = call->cache != NULL ? call->cache + first : NULL;
-    mf_collide_chunk(call->context, worker, call->bank, call->bodies, call->pairs + first, count, cache,
-                     worker->results);
+    if (call->validate && chunk_is_invalid(call, first, count)) {
+        // Placed empty all the same, so that the chunks after it are written out.
+        for (uint32_t i = 0; i < count; ++i) worker->results[i].count = 0;
+    } else {
+        mf_collide_chunk(call->context, worker, call->bank, call->bodies, call->pairs + first, count, cache,
+                         worker->results);
+    }
     mf_placement_write(call->placement, chunk, worker->results, first, count, call->stream, call->cache);
 }
 
@@ -203,26 +231,38 @@ static int stream_holds_all(const mf_stream *stream, uint32_t pair_count, uint32
     return stream->manifold_capacity >= pair_count && stream->contact_capacity >= (uint64_t)pair_count * max_contacts;
 }
 
-static void collide_in_one_batch(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
-                                 const mf_pair *pairs, uint32_t pair_count, mf_pair_cache *cache, mf_stream *stream)
+// Returns 0, or the first invalid pair + 1 where validate asked the chunks to check their pairs.
+static uint32_t collide_in_one_batch(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
+                                     const mf_pair *pairs, uint32_t pair_count, mf_pair_cache *cache, mf_stream *stream,
+                                     int threaded, int validate)
 {
-    // Even chunks of up to MF_CHUNK_PAIRS, then a quarter of that for the last MF_CHUNK_PAIRS pairs
-    // per thread: the threads run out of work within a small chunk of each other.
+    // Even chunks of up to MF_CHUNK_PAIRS, then, with threads, a quarter of that for the last
+    // MF_CHUNK_PAIRS pairs per thread: the threads run out of work within a small chunk of each other.
     uint32_t tail_pairs = MF_CHUNK_PAIRS / 4;
-    uint32_t tail = context->threads * MF_CHUNK_PAIRS < pair_count ? context->threads * MF_CHUNK_PAIRS : pair_count;
+    uint32_t tail = !threaded                                        ? 0
+                    : context->threads * MF_CHUNK_PAIRS < pair_count ? context->threads * MF_CHUNK_PAIRS
+                                                                     : pair_count;
     uint32_t head = pair_count - tail;
     uint32_t head_chunks = (head + MF_CHUNK_PAIRS - 1) / MF_CHUNK_PAIRS;
     uint32_t head_pairs = head_chunks > 0 ? (head + head_chunks - 1) / head_chunks : 0;
     if (head_chunks > 0) head_chunks = (head + head_pairs - 1) / head_pairs;
-    uint32_t chunks = head_chunks + (pair_count - head_chunks * head_pairs + tail_pairs - 1) / tail_pairs;
+    // The last head chunk may reach into the tail (it ends at pair_count at most).
+    uint64_t in_head = (uint64_t)head_chunks * head_pairs;
+    uint32_t rest = in_head < pair_count ? pair_count - (uint32_t)in_head : 0;
+    uint32_t chunks = head_chunks + (rest + tail_pairs - 1) / tail_pairs;
     mf_placement placement;
-    mf_placement_begin(&placement, context->staging, 2 * context->threads * MF_CHUNKS_PER_THREAD);
-    in_order_call call = {context,    bank,       bodies,      pairs,      cache,     stream,
-                          &placement, pair_count, head_chunks, head_pairs, tail_pairs};
-    mf_pool_run(context->pool, chunks, in_order_task, &call);
+    mf_placement_begin(&placement, context->staging, 2 * context->threads * MF_CHUNKS_PER_THREAD, !threaded);
+    in_order_call call = {context,    bank,        bodies,     pairs,      cache,    stream,    &placement,
+                          pair_count, head_chunks, head_pairs, tail_pairs, validate, pair_count};
+    if (threaded) mf_pool_run(context->pool, chunks, in_order_task, &call);
+    else
+        for (uint32_t chunk = 0; chunk < chunks; ++chunk) in_order_task(&call, chunk, 0);
+    uint32_t first_bad = atomic_load(&call.first_bad);
+    if (first_bad < pair_count) return first_bad + 1;
     stream->manifold_count = placement.manifold_count;
     stream->contact_count = placement.contact_count;
     stream->pairs_done = pair_count;
+    return 0;
 }
 
 // Both entry points: validation, then rounds of chunks collided in parallel into staging, placed
@@ -238,14 +278,26 @@ static mf_status collide(mf_context *context, const mf_bank *bank, const mf_bodi
     }
     if (context == NULL) return MF_ERR_INVALID_ARGUMENT;
     context->message[0] = '\0';
-    mf_status status = check_input(context, bank, bodies, pairs, pair_count, stream);
+    mf_status status = check_pointers(context, bank, bodies, pairs, pair_count, stream);
     if (status != MF_OK) return status;
 
     // A call too small to pay for waking the workers runs on the calling thread.
     int threaded = context->pool != NULL && pair_count >= MF_THREADED_PAIRS;
-    if (threaded && stream_holds_all(stream, pair_count, context->config.max_contacts)) {
-        collide_in_one_batch(context, bank, bodies, pairs, pair_count, cache, stream);
-        return MF_OK;
+    // Where every pair will be done, and no cache entry written before an invalid pair is known,
+    // each chunk checks its own pairs while they are at hand.
+    int in_order = stream_holds_all(stream, pair_count, context->config.max_contacts);
+    int validate_first = !in_order || cache != NULL;
+    if (validate_first) {
+        status = check_pairs(context, bank, bodies, pairs, pair_count);
+        if (status != MF_OK) return status;
+    }
+    if (in_order && (threaded || cache == NULL)) {
+        uint32_t bad =
+            collide_in_one_batch(context, bank, bodies, pairs, pair_count, cache, stream, threaded, !validate_first);
+        if (bad == 0) return MF_OK;
+        *stream = (mf_stream){
+            stream->manifolds, stream->manifold_capacity, 0, stream->contacts, stream->contact_capacity, 0, 0};
+        return explain_pair(context, bank, bodies, pairs, bad - 1);
     }
     uint32_t slots = threaded ? context->threads * MF_CHUNKS_PER_THREAD : 1;
     collide_round round = {context, bank, bodies, pairs, cache, stream, NULL, 0, NULL, 0, MF_CHUNK_PAIRS, 0, threaded};

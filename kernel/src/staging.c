@@ -123,8 +123,9 @@ uint32_t mf_staging_copy_prefix(const mf_chunk_output *out, mf_stream *stream, m
     return done;
 }
 
-void mf_placement_begin(mf_placement *placement, mf_chunk_output *slots, uint32_t slot_count)
+void mf_placement_begin(mf_placement *placement, mf_chunk_output *slots, uint32_t slot_count, int alone)
 {
+    placement->alone = alone;
     atomic_flag_clear(&placement->lock);
     placement->frontier = 0;
     placement->manifold_count = placement->contact_count = 0;
@@ -182,6 +183,16 @@ static void copy_placed(mf_placement *placement, uint32_t first, uint32_t count,
 void mf_placement_write(mf_placement *placement, uint32_t chunk, const mf_pair_result *results, uint32_t first_pair,
                         uint32_t pair_count, mf_stream *stream, mf_pair_cache *cache)
 {
+    if (placement->alone) {
+        mf_chunk_output direct;
+        compact(results, first_pair, pair_count, cache != NULL ? cache + first_pair : NULL,
+                stream->manifolds + placement->manifold_count, stream->contacts + placement->contact_count,
+                placement->contact_count, &direct);
+        placement->manifold_count += direct.manifold_count;
+        placement->contact_count += direct.contact_count;
+        placement->frontier = chunk + 1;
+        return;
+    }
     uint32_t manifolds = 0, contacts = 0;
     for (uint32_t i = 0; i < pair_count; ++i) {
         manifolds += results[i].count > 0;

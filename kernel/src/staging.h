@@ -62,9 +62,10 @@ typedef struct mf_placement {
     uint32_t manifold_count, contact_count; // the stream's counts after the placed chunks
     mf_chunk_output *slots;
     uint32_t slot_count;
+    int alone; // one thread, chunks in order: each is the frontier, and needs no counting first
 } mf_placement;
 
-void mf_placement_begin(mf_placement *placement, mf_chunk_output *slots, uint32_t slot_count);
+void mf_placement_begin(mf_placement *placement, mf_chunk_output *slots, uint32_t slot_count, int alone);
 
 // Writes out a collided chunk (results[i] belongs to pair first_pair + i): into the stream where it
 // lands, now or, through staging, once the chunks before it are placed. Cache entries go to cache
