@@ -2,6 +2,7 @@
 // the compact output stream in pair order.
 #include "chunk.h"
 #include "lanes4.h"
+#include "placement.h"
 #include "pool.h"
 #include "staging.h"
 
@@ -216,14 +217,16 @@ static void in_order_task(void *data, uint32_t chunk, uint32_t worker_index)
     uint32_t size = chunk < call->head_chunks ? call->head_pairs : call->tail_pairs;
     uint32_t count = call->pair_count - first < size ? call->pair_count - first : size;
     const mf_pair_cache *cache = call->cache != NULL ? call->cache + first : NULL;
+    mf_pair_result *results = worker->results;
     if (call->validate && chunk_is_invalid(call, first, count)) {
         // Placed empty all the same, so that the chunks after it are written out.
-        for (uint32_t i = 0; i < count; ++i) worker->results[i].count = 0;
+        for (uint32_t i = 0; i < count; ++i) results[i].count = 0;
     } else {
-        mf_collide_chunk(call->context, worker, call->bank, call->bodies, call->pairs + first, count, cache,
-                         worker->results);
+        mf_collide_chunk(call->context, worker, call->bank, call->bodies, call->pairs + first, count, cache, results);
     }
-    mf_placement_write(call->placement, chunk, worker->results, first, count, call->stream, call->cache);
+    mf_placement_finish(call->placement, chunk, results, first, count,
+                        call->context->staging + (size_t)worker_index * MF_STAGED_PER_WORKER, worker->staged_pending,
+                        call->stream, call->cache);
 }
 
 static int stream_holds_all(const mf_stream *stream, uint32_t pair_count, uint32_t max_contacts)
@@ -251,7 +254,7 @@ static uint32_t collide_in_one_batch(mf_context *context, const mf_bank *bank, c
     uint32_t rest = in_head < pair_count ? pair_count - (uint32_t)in_head : 0;
     uint32_t chunks = head_chunks + (rest + tail_pairs - 1) / tail_pairs;
     mf_placement placement;
-    mf_placement_begin(&placement, context->staging, 2 * context->threads * MF_CHUNKS_PER_THREAD, !threaded);
+    mf_placement_begin(&placement, context->finished, context->finished_count, !threaded);
     in_order_call call = {context,    bank,        bodies,     pairs,      cache,    stream,    &placement,
                           pair_count, head_chunks, head_pairs, tail_pairs, validate, pair_count};
     if (threaded) mf_pool_run(context->pool, chunks, in_order_task, &call);

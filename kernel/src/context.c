@@ -1,6 +1,7 @@
 // Context lifetime, configuration checks, ISA choice.
 #include "context.h"
 
+#include "placement.h"
 #include "pool.h"
 #include "staging.h"
 
@@ -60,11 +61,14 @@ mf_status mf_context_create(const mf_config *config, mf_context **context)
     // Everything a call needs, allocated now: mf_collide itself never allocates.
     created->workers = calloc(created->threads, sizeof(mf_worker));
     created->staging = mf_staging_create(2 * created->threads * MF_CHUNKS_PER_THREAD, c.max_contacts);
-    int failed = created->workers == NULL || created->staging == NULL;
+    created->finished_count = (MF_STAGED_PER_WORKER + 1) * created->threads + 1;
+    created->finished = calloc(created->finished_count, sizeof(mf_finished_chunk));
+    int failed = created->workers == NULL || created->staging == NULL || created->finished == NULL;
     for (uint32_t i = 0; !failed && i < created->threads; ++i) {
         mf_worker *worker = &created->workers[i];
         worker->scratch = malloc(sizeof(mf_pair_scratch));
         worker->results = malloc(MF_CHUNK_PAIRS * sizeof(mf_pair_result));
+        for (uint32_t k = 0; k < MF_STAGED_PER_WORKER; ++k) atomic_init(&worker->staged_pending[k], 0);
         failed = worker->scratch == NULL || worker->results == NULL;
         if (!failed && created->kernel.axes != NULL) {
             worker->wide = aligned_alloc(64, (sizeof(mf_wide_scratch) + 63) / 64 * 64);
@@ -90,6 +94,7 @@ void mf_context_destroy(mf_context *context)
     }
     free(context->workers);
     mf_staging_destroy(context->staging);
+    free(context->finished);
     free(context);
 }
 

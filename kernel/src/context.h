@@ -5,6 +5,7 @@
 #include "bin.h"
 #include "dispatch.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 // Per-pair working memory of the scalar path, sized for the largest hulls the bank accepts.
@@ -53,6 +54,9 @@ typedef struct mf_wide_scratch {
     mf_bundle_axes axes;
 } mf_wide_scratch;
 
+// Staged chunks per worker waiting to be placed (placement.h) before the worker waits too.
+#define MF_STAGED_PER_WORKER 2
+
 // What one thread needs to collide a chunk.
 typedef struct mf_worker {
     mf_pair_scratch *scratch;
@@ -63,10 +67,14 @@ typedef struct mf_worker {
     uint32_t boxes[MF_CHUNK_PAIRS];    // box pairs, for the box pair path
     uint32_t fallback[MF_CHUNK_PAIRS]; // box pairs whose first axis gave no contact
     mf_pair_result *results;           // [MF_CHUNK_PAIRS]: the chunk being collided, before compaction
+    // In-order placement (placement.h): the worker's staging slots (context staging
+    // [index * MF_STAGED_PER_WORKER, ...]), each flagged while a staged chunk waits in it.
+    atomic_int staged_pending[MF_STAGED_PER_WORKER];
 } mf_worker;
 
 // Chunks collided per round: a few per thread, so uneven chunks balance out.
 #define MF_CHUNKS_PER_THREAD 4
+_Static_assert(MF_STAGED_PER_WORKER <= 2 * MF_CHUNKS_PER_THREAD, "a worker's staging slots are among the context's");
 
 // Calls with fewer pairs run on the calling thread: one chunk does not pay for waking workers.
 #define MF_THREADED_PAIRS (MF_CHUNK_PAIRS + 1)
@@ -79,9 +87,11 @@ struct mf_context {
     mf_wide_kernel kernel;
     char message[256];
     uint32_t threads;
-    mf_worker *workers;              // one per thread
-    struct mf_chunk_output *staging; // 2 rounds of threads * MF_CHUNKS_PER_THREAD chunks
-    struct mf_pool *pool;            // NULL with one thread
+    mf_worker *workers;                 // one per thread
+    struct mf_chunk_output *staging;    // 2 rounds of threads * MF_CHUNKS_PER_THREAD chunks
+    struct mf_finished_chunk *finished; // in-order placement: (MF_STAGED_PER_WORKER + 1) * threads + 1
+    uint32_t finished_count;
+    struct mf_pool *pool; // NULL with one thread
 };
 
 // Records a detailed message for mf_context_message and returns the status.

@@ -1,8 +1,6 @@
 // Compaction of chunk results, their placement in the stream and the copies.
 #include "staging.h"
 
-#include "pool.h"
-
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,9 +36,9 @@ void mf_staging_destroy(mf_chunk_output *staging)
     free(staging);
 }
 
-// The compaction into given arrays: manifolds' `first` counts from contact_base.
-static void compact(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count, mf_pair_cache *cache,
-                    mf_manifold *manifold_out, mf_contact *contact_out, uint32_t contact_base, mf_chunk_output *out)
+void mf_staging_compact_into(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count,
+                             mf_pair_cache *cache, mf_manifold *manifold_out, mf_contact *contact_out,
+                             uint32_t contact_base, mf_chunk_output *out)
 {
     uint32_t manifolds = 0, contacts = 0;
     for (uint32_t i = 0; i < pair_count; ++i) {
@@ -62,15 +60,16 @@ static void compact(const mf_pair_result *results, uint32_t first_pair, uint32_t
 void mf_staging_compact(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count, int caching,
                         mf_chunk_output *out)
 {
-    compact(results, first_pair, pair_count, caching ? out->cache : NULL, out->manifolds, out->contacts, 0, out);
+    mf_staging_compact_into(results, first_pair, pair_count, caching ? out->cache : NULL, out->manifolds, out->contacts,
+                            0, out);
     out->in_stream = 0;
 }
 
 void mf_staging_compact_to_stream(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count,
                                   const mf_stream *stream, mf_chunk_output *out)
 {
-    compact(results, first_pair, pair_count, NULL, stream->manifolds + stream->manifold_count,
-            stream->contacts + stream->contact_count, stream->contact_count, out);
+    mf_staging_compact_into(results, first_pair, pair_count, NULL, stream->manifolds + stream->manifold_count,
+                            stream->contacts + stream->contact_count, stream->contact_count, out);
     out->in_stream = 1;
 }
 
@@ -121,110 +120,4 @@ uint32_t mf_staging_copy_prefix(const mf_chunk_output *out, mf_stream *stream, m
     }
     if (cache != NULL) memcpy(cache + out->first_pair, out->cache, (done - out->first_pair) * sizeof(mf_pair_cache));
     return done;
-}
-
-void mf_placement_begin(mf_placement *placement, mf_chunk_output *slots, uint32_t slot_count, int alone)
-{
-    placement->alone = alone;
-    atomic_flag_clear(&placement->lock);
-    placement->frontier = 0;
-    placement->manifold_count = placement->contact_count = 0;
-    placement->slots = slots;
-    placement->slot_count = slot_count;
-    for (uint32_t s = 0; s < slot_count; ++s) {
-        atomic_store_explicit(&slots[s].released, 0u, memory_order_relaxed);
-        slots[s].ready = 0;
-    }
-}
-
-static void lock(mf_placement *placement)
-{
-    while (atomic_flag_test_and_set_explicit(&placement->lock, memory_order_acquire)) mf_pause();
-}
-
-static void unlock(mf_placement *placement) { atomic_flag_clear_explicit(&placement->lock, memory_order_release); }
-
-// Under the lock: the frontier chunk, of the given size, placed after the chunks before it.
-static void place_frontier(mf_placement *placement, uint32_t manifolds, uint32_t contacts, uint32_t *manifold_at,
-                           uint32_t *contact_at)
-{
-    *manifold_at = placement->manifold_count;
-    *contact_at = placement->contact_count;
-    placement->manifold_count += manifolds;
-    placement->contact_count += contacts;
-    placement->frontier++;
-}
-
-// Under the lock: places the staged chunks waiting right at the frontier. Returns how many, from
-// *first on, for copy_placed to copy after the lock is released.
-static uint32_t place_waiting(mf_placement *placement, uint32_t *first)
-{
-    *first = placement->frontier;
-    uint32_t count = 0;
-    for (;;) {
-        mf_chunk_output *out = &placement->slots[placement->frontier % placement->slot_count];
-        if (out->ready != placement->frontier + 1) return count;
-        out->ready = 0;
-        place_frontier(placement, out->manifold_count, out->contact_count, &out->manifold_at, &out->contact_at);
-        ++count;
-    }
-}
-
-static void copy_placed(mf_placement *placement, uint32_t first, uint32_t count, mf_stream *stream,
-                        mf_pair_cache *cache)
-{
-    for (uint32_t chunk = first; chunk < first + count; ++chunk) {
-        mf_chunk_output *out = &placement->slots[chunk % placement->slot_count];
-        mf_staging_copy(out, stream, cache);
-        atomic_fetch_add_explicit(&out->released, 1u, memory_order_release);
-    }
-}
-
-void mf_placement_write(mf_placement *placement, uint32_t chunk, const mf_pair_result *results, uint32_t first_pair,
-                        uint32_t pair_count, mf_stream *stream, mf_pair_cache *cache)
-{
-    if (placement->alone) {
-        mf_chunk_output direct;
-        compact(results, first_pair, pair_count, cache != NULL ? cache + first_pair : NULL,
-                stream->manifolds + placement->manifold_count, stream->contacts + placement->contact_count,
-                placement->contact_count, &direct);
-        placement->manifold_count += direct.manifold_count;
-        placement->contact_count += direct.contact_count;
-        placement->frontier = chunk + 1;
-        return;
-    }
-    uint32_t manifolds = 0, contacts = 0;
-    for (uint32_t i = 0; i < pair_count; ++i) {
-        manifolds += results[i].count > 0;
-        contacts += results[i].count;
-    }
-    mf_chunk_output *slot = &placement->slots[chunk % placement->slot_count];
-    uint32_t first, count;
-    lock(placement);
-    if (placement->frontier == chunk) {
-        // Every chunk before is placed: compact straight to where this one lands.
-        uint32_t manifold_at, contact_at;
-        place_frontier(placement, manifolds, contacts, &manifold_at, &contact_at);
-        count = place_waiting(placement, &first);
-        unlock(placement);
-        atomic_fetch_add_explicit(&slot->released, 1u, memory_order_release);
-        mf_chunk_output direct;
-        compact(results, first_pair, pair_count, cache != NULL ? cache + first_pair : NULL,
-                stream->manifolds + manifold_at, stream->contacts + contact_at, contact_at, &direct);
-        copy_placed(placement, first, count, stream, cache);
-        return;
-    }
-    unlock(placement);
-    // Staged until the chunk before is placed, once the slot's earlier chunks have left it. They
-    // are placed before this one, and the worker of the first unplaced chunk never waits here, so
-    // the wait ends.
-    for (uint32_t spins = 0;
-         atomic_load_explicit(&slot->released, memory_order_acquire) < chunk / placement->slot_count;)
-        mf_wait_a_moment(&spins);
-    mf_staging_compact(results, first_pair, pair_count, cache != NULL, slot);
-    lock(placement);
-    slot->ready = chunk + 1;
-    count = placement->frontier == chunk ? place_waiting(placement, &first) : 0;
-    unlock(placement);
-    if (count > 0) copy_placed(placement, first, count, stream, cache);
 }

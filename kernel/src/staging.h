@@ -6,8 +6,6 @@
 
 #include "context.h"
 
-#include <stdatomic.h>
-
 typedef struct mf_chunk_output {
     uint32_t first_pair; // the chunk's pairs in the call: [first_pair, first_pair + pair_count)
     uint32_t pair_count;
@@ -17,14 +15,18 @@ typedef struct mf_chunk_output {
     mf_contact *contacts;             // [MF_CHUNK_PAIRS * max_contacts]
     mf_pair_cache *cache;             // [MF_CHUNK_PAIRS]: every pair's new entry
     int in_stream;                    // compacted straight to where it will be placed: nothing to copy
-    // In-order placement (mf_placement) only:
-    atomic_uint released; // chunks slot, slot + slot_count, ... done with the slot (placed, copied)
-    uint32_t ready;       // 1 + the chunk staged here and waiting to be placed, 0 for none
 } mf_chunk_output;
 
 // Staging for `slots` chunks in one allocation; NULL when out of memory.
 mf_chunk_output *mf_staging_create(uint32_t slots, uint32_t max_contacts);
 void mf_staging_destroy(mf_chunk_output *staging);
+
+// Compacts a chunk's results (results[i] belongs to pair first_pair + i) into the given arrays,
+// manifolds' `first` counting from contact_base, and cache entries into cache where not NULL.
+// out gets the chunk's pairs and counts.
+void mf_staging_compact_into(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count,
+                             mf_pair_cache *cache, mf_manifold *manifold_out, mf_contact *contact_out,
+                             uint32_t contact_base, mf_chunk_output *out);
 
 // Compacts a chunk's results (results[i] belongs to pair first_pair + i) into `out`.
 void mf_staging_compact(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count, int caching,
@@ -49,26 +51,3 @@ void mf_staging_copy(const mf_chunk_output *out, mf_stream *stream, mf_pair_cach
 // call's pairs_done) and how many contacts its manifold needs.
 uint32_t mf_staging_copy_prefix(const mf_chunk_output *out, mf_stream *stream, mf_pair_cache *cache,
                                 uint32_t *needed_contacts);
-
-// In-order placement for a call whose stream has room for every pair's largest manifold: all its
-// chunks run in one batch, and a chunk whose predecessors are all placed is compacted straight
-// into the stream where it lands, without staging or copy. A chunk that finishes earlier waits in
-// staging slot chunk % slot_count, and whoever places its predecessor copies it. Chunk c stages
-// only after chunks c - slot_count, c - 2 slot_count, ... have released the slot. The lock guards
-// the frontier and the counts; it is held for a few loads and stores per chunk.
-typedef struct mf_placement {
-    atomic_flag lock;
-    uint32_t frontier;                      // the next chunk to place
-    uint32_t manifold_count, contact_count; // the stream's counts after the placed chunks
-    mf_chunk_output *slots;
-    uint32_t slot_count;
-    int alone; // one thread, chunks in order: each is the frontier, and needs no counting first
-} mf_placement;
-
-void mf_placement_begin(mf_placement *placement, mf_chunk_output *slots, uint32_t slot_count, int alone);
-
-// Writes out a collided chunk (results[i] belongs to pair first_pair + i): into the stream where it
-// lands, now or, through staging, once the chunks before it are placed. Cache entries go to cache
-// (the call's, not NULL) at once, as every pair of the call will be done.
-void mf_placement_write(mf_placement *placement, uint32_t chunk, const mf_pair_result *results, uint32_t first_pair,
-                        uint32_t pair_count, mf_stream *stream, mf_pair_cache *cache);

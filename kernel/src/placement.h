@@ -1,0 +1,39 @@
+// In-order placement, for a call whose stream has room for every pair's largest manifold: all its
+// chunks run in one batch, and one worker at a time, the placer, writes finished chunks into the
+// stream in chunk order. The worker of the chunk at the frontier becomes the placer and compacts
+// its results straight to where they land; a chunk that finishes earlier is compacted into one of
+// its worker's staging slots (MF_STAGED_PER_WORKER), and the placer copies it once its turn comes.
+#pragma once
+
+#include "context.h"
+#include "staging.h"
+
+#include <stdatomic.h>
+
+// A staged chunk waiting for the frontier.
+typedef struct mf_finished_chunk {
+    mf_chunk_output *staged;
+    atomic_int *pending; // its slot's flag, cleared once copied
+    uint32_t ready;      // 1 + the chunk, 0 for none
+} mf_finished_chunk;
+
+typedef struct mf_placement {
+    atomic_flag lock;                       // guards the fields below; held for a few loads and stores at a time
+    uint32_t frontier;                      // the next chunk to place
+    int placing;                            // a worker is placing chunks: the others leave theirs to it
+    uint32_t manifold_count, contact_count; // the stream's counts after the placed chunks
+    mf_finished_chunk *finished;            // [finished_count], by chunk % finished_count
+    uint32_t finished_count;
+    int alone; // one thread: chunks come in order, each compacted at once
+} mf_placement;
+
+// finished_count is more than the chunks that can be claimed and not placed at once:
+// (MF_STAGED_PER_WORKER + 1) per thread.
+void mf_placement_begin(mf_placement *placement, mf_finished_chunk *finished, uint32_t finished_count, int alone);
+
+// A collided chunk (results[i] belongs to pair first_pair + i) of a worker with the given staging
+// slots and their flags: into the stream now, or staged until the chunks before it are. Cache
+// entries go to cache (the call's, or NULL) as the chunk is placed; every pair will be done.
+void mf_placement_finish(mf_placement *placement, uint32_t chunk, const mf_pair_result *results, uint32_t first_pair,
+                         uint32_t pair_count, mf_chunk_output *staging, atomic_int *staged_pending, mf_stream *stream,
+                         mf_pair_cache *cache);
