@@ -192,6 +192,9 @@ static void threads_report_the_first_invalid_pair(void)
     CHECK_EQ(scene_make("box_box", 20000, 19, &s), MF_OK);
     s.pairs[15000].b = s.body_count + 5;
     s.body_transform[s.pairs[7001].a].p.x = NAN;
+    // Another right at the start of the next chunk: found at once, often before the chunk holding
+    // 7001 is checked, which must not take that as a reason to skip its own check.
+    s.pairs[7952].a = s.pairs[7952].b;
     mf_config config = mf_config_default();
     config.threads = 4;
     mf_context *context = NULL;
@@ -201,13 +204,15 @@ static void threads_report_the_first_invalid_pair(void)
     mf_stream stream = {
         calloc(manifolds, sizeof(mf_manifold)), manifolds, 0, calloc(contacts, sizeof(mf_contact)), contacts, 0, 0};
     mf_bodies bodies = {s.body_shape, s.body_transform, s.body_count};
-    CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &stream), MF_ERR_NONFINITE);
     char expected[128];
     snprintf(expected, sizeof(expected), "body %u has a non-finite transform", s.pairs[7001].a);
-    CHECKF(strcmp(mf_context_message(context), expected) == 0, "message \"%s\", expected \"%s\"",
-           mf_context_message(context), expected);
-    CHECK_EQ(stream.manifold_count, 0);
-    CHECK_EQ(stream.pairs_done, 0);
+    for (int repeat = 0; repeat < 100; ++repeat) {
+        CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &stream), MF_ERR_NONFINITE);
+        CHECKF(strcmp(mf_context_message(context), expected) == 0, "call %d: message \"%s\", expected \"%s\"", repeat,
+               mf_context_message(context), expected);
+        CHECK_EQ(stream.manifold_count, 0);
+        CHECK_EQ(stream.pairs_done, 0);
+    }
     free(stream.manifolds);
     free(stream.contacts);
     mf_context_destroy(context);

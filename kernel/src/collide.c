@@ -192,11 +192,11 @@ typedef struct in_order_call {
     atomic_uint first_bad; // the first invalid pair found, pair_count for none
 } in_order_call;
 
-// The chunk's first invalid pair lowers first_bad; 1 if there is one, or one was found before
-// (the call fails: no need to collide).
+// The chunk's first invalid pair lowers first_bad; 1 if there is one, or one was found before the
+// chunk (the call fails: no need to collide). One found after it does not spare the chunk its check.
 static int chunk_is_invalid(in_order_call *call, uint32_t first, uint32_t count)
 {
-    if (atomic_load_explicit(&call->first_bad, memory_order_relaxed) < call->pair_count) return 1;
+    if (atomic_load_explicit(&call->first_bad, memory_order_relaxed) < first) return 1;
     for (uint32_t i = first; i < first + count; ++i) {
         if (pair_is_valid(call->bank, call->bodies, call->pairs[i])) continue;
         uint32_t seen = atomic_load_explicit(&call->first_bad, memory_order_relaxed);
