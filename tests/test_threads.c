@@ -122,6 +122,14 @@ static int same_touching_entry(const mf_pair_cache *x, const mf_pair_cache *y, f
     return memcmp(x, y, sizeof(mf_pair_cache)) == 0;
 }
 
+// The first of `count` entries where x and y differ (same_touching_entry), count if none does.
+static uint32_t first_differing_entry(const mf_pair_cache *x, const mf_pair_cache *y, uint32_t count, float margin)
+{
+    uint32_t k = 0;
+    while (k < count && same_touching_entry(&x[k], &y[k], margin)) ++k;
+    return k;
+}
+
 static void cache_entries_are_identical_for_any_thread_count(void)
 {
     scene s;
@@ -136,9 +144,7 @@ static void cache_entries_are_identical_for_any_thread_count(void)
             run many = collide_into(&s, 4, MF_ISA_AUTO, capacities[k], UINT32_MAX, many_cache);
             CHECK_EQ(one.status, capacities[k] == UINT32_MAX ? MF_OK : MF_ERR_CAPACITY);
             CHECKF(same(&one, &many), "capacity %u, step %d: 4 threads differ from one (seed 17)", capacities[k], step);
-            uint32_t differ = 0;
-            while (differ < s.pair_count && same_touching_entry(&one_cache[differ], &many_cache[differ], margin))
-                ++differ;
+            uint32_t differ = first_differing_entry(one_cache, many_cache, s.pair_count, margin);
             CHECKF(differ == s.pair_count, "capacity %u, step %d: cache entry %u differs (pairs_done %u, seed 17)",
                    capacities[k], step, differ, one.stream.pairs_done);
             release(&one);
@@ -150,7 +156,7 @@ static void cache_entries_are_identical_for_any_thread_count(void)
     scene_free(&s);
 }
 
-// A call of many chunks (250 and more, against 2 * 4 staging slots per thread): chunks that finish
+// A call of many chunks (250 and more, against two staging slots per worker): chunks that finish
 // before the ones ahead of them wait in staging slots that earlier chunks left, and the output
 // is still identical, cache entries included.
 static void many_chunks_give_identical_output(void)
@@ -173,8 +179,7 @@ static void many_chunks_give_identical_output(void)
         memset(many_cache, 0, s.pair_count * sizeof(mf_pair_cache));
         run many = collide_into(&s, threads, MF_ISA_AUTO, UINT32_MAX, UINT32_MAX, many_cache);
         CHECKF(same(&one, &many), "%u threads differ from one (seed 23)", threads);
-        uint32_t differ = 0;
-        while (differ < s.pair_count && same_touching_entry(&one_cache[differ], &many_cache[differ], margin)) ++differ;
+        uint32_t differ = first_differing_entry(one_cache, many_cache, s.pair_count, margin);
         CHECKF(differ == s.pair_count, "%u threads: cache entry %u differs (seed 23)", threads, differ);
         release(&many);
     }

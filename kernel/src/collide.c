@@ -79,19 +79,28 @@ typedef struct pair_check {
     atomic_uint first_bad;
 } pair_check;
 
+// Checks pairs [begin, end): the first invalid one lowers *first_bad (workers find them in any
+// order). 1 if there is one.
+static int find_invalid(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, uint32_t begin,
+                        uint32_t end, atomic_uint *first_bad)
+{
+    for (uint32_t i = begin; i < end; ++i) {
+        if (pair_is_valid(bank, bodies, pairs[i])) continue;
+        uint32_t seen = atomic_load_explicit(first_bad, memory_order_relaxed);
+        while (i < seen && !atomic_compare_exchange_weak(first_bad, &seen, i)) {
+        }
+        return 1;
+    }
+    return 0;
+}
+
 static void check_range(void *data, uint32_t task, uint32_t worker_index)
 {
     (void)worker_index;
     pair_check *check = data;
     uint32_t begin = task * check->per_task;
     uint32_t end = check->pair_count - begin < check->per_task ? check->pair_count : begin + check->per_task;
-    for (uint32_t i = begin; i < end; ++i) {
-        if (pair_is_valid(check->bank, check->bodies, check->pairs[i])) continue;
-        uint32_t seen = atomic_load_explicit(&check->first_bad, memory_order_relaxed);
-        while (i < seen && !atomic_compare_exchange_weak(&check->first_bad, &seen, i)) {
-        }
-        return;
-    }
+    find_invalid(check->bank, check->bodies, check->pairs, begin, end, &check->first_bad);
 }
 
 static mf_status check_pointers(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,
@@ -197,14 +206,7 @@ typedef struct in_order_call {
 static int chunk_is_invalid(in_order_call *call, uint32_t first, uint32_t count)
 {
     if (atomic_load_explicit(&call->first_bad, memory_order_relaxed) < first) return 1;
-    for (uint32_t i = first; i < first + count; ++i) {
-        if (pair_is_valid(call->bank, call->bodies, call->pairs[i])) continue;
-        uint32_t seen = atomic_load_explicit(&call->first_bad, memory_order_relaxed);
-        while (i < seen && !atomic_compare_exchange_weak(&call->first_bad, &seen, i)) {
-        }
-        return 1;
-    }
-    return 0;
+    return find_invalid(call->bank, call->bodies, call->pairs, first, first + count, &call->first_bad);
 }
 
 static void in_order_task(void *data, uint32_t chunk, uint32_t worker_index)
