@@ -25,13 +25,25 @@ typedef struct mf_shape {
     mf_vec3 directions[3];
     uint16_t direction_edges[3][4];
     // A box (mf_bank_add_box): its half extents, and the topology the closed-form box pair path
-    // names features with: vertex v has the sign of axis k in bit k, box_edge[v][k] is the edge
+    // names features with: vertex v has the sign of axis k in bit k, mf_box_edge(v, k) is the edge
     // along axis k through vertex v, box_direction[k] the direction group of axis k.
     uint32_t box;
     mf_vec3 half_extents;
-    uint16_t box_edge[8][3];
     uint8_t box_direction[3];
 } mf_shape;
+
+// The index of a box's edge along axis k through vertex v. The bank numbers a hull's edges in the
+// order of their (lower, higher) vertex pairs, and every box has the same loops (box.c), so this
+// is one function of v and k: the edges whose lower vertex is below v's lower vertex L (bit k
+// cleared) come first, 3 L - (popcounts of 0 .. L - 1) of them, written in L's bits c0, c1, c2;
+// then L's edges by axis. The box path computes the same in lanes (box_pass.c, edge_code).
+static inline uint32_t mf_box_edge(uint32_t v, uint32_t k)
+{
+    uint32_t low = v & ~(1u << k), c0 = low & 1u, c1 = low >> 1 & 1u, c2 = low >> 2;
+    uint32_t before = c0 * (3 - c1 - c2) + c1 * (5 - 2 * c2) + 8 * c2;
+    uint32_t below = k == 0 ? 0 : k == 1 ? 1 - c0 : 2 - c0 - c1; // L's edges along lower axes
+    return before + below;
+}
 
 // Elements every bank array keeps past its end (bank.c), a register's worth.
 #define MF_BANK_PAD 16

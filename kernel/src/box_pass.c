@@ -601,10 +601,8 @@ static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, slot_c
     return count;
 }
 
-// Feature codes: a contact's feature as a float the lanes can compute, its MF_FEATURE value for
-// vertices and faces, and for edges (whose index the shape's box_edge table gives)
-// MF_FEATURE_EDGE << 14 | axis << 3 | the bits of a vertex on it. Every code is an integer
-// below 2^16, exact in a float.
+// Feature codes: a contact's MF_FEATURE value as a float the lanes can compute (an integer below
+// 2^16, exact). An edge is named by its axis and the bits of a vertex on it, as mf_box_edge.
 static inline mf_floatw code_of(uint32_t kind, mf_floatw value)
 {
     return mf_addw(mf_splatw((float)(kind << 14)), value);
@@ -612,16 +610,22 @@ static inline mf_floatw code_of(uint32_t kind, mf_floatw value)
 
 static inline mf_floatw edge_code(mf_floatw bits, mf_floatw axis)
 {
-    return code_of(MF_FEATURE_EDGE, mf_addw(mf_mulw(mf_splatw(8.0f), axis), bits));
-}
-
-// The feature of a code, with the edge looked up without a branch (an unpredictable one: many
-// contacts pair an edge with a face).
-static inline uint16_t feature_of_code(const mf_shape *shape, float code)
-{
-    uint32_t value = (uint32_t)code;
-    uint16_t edge = MF_FEATURE(MF_FEATURE_EDGE, shape->box_edge[value & 7][value >> 3 & 3]);
-    return value >> 14 == MF_FEATURE_EDGE ? edge : (uint16_t)value;
+    // The lower vertex's bits c0, c1, c2 (bit `axis` cleared); then mf_box_edge's sums, each term
+    // a small integer, so every ISA computes them exactly.
+    mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f), two = mf_splatw(2.0f), four = mf_splatw(4.0f);
+    mf_floatw c2 = mf_selectw(mf_gew(bits, four), one, zero);
+    mf_floatw rest = mf_subw(bits, mf_mulw(four, c2));
+    mf_floatw c1 = mf_selectw(mf_gew(rest, two), one, zero);
+    mf_floatw c0 = mf_subw(rest, mf_mulw(two, c1));
+    c0 = mf_selectw(mf_eqw(axis, zero), zero, c0);
+    c1 = mf_selectw(mf_eqw(axis, one), zero, c1);
+    c2 = mf_selectw(mf_eqw(axis, two), zero, c2);
+    mf_floatw before = mf_addw(mf_addw(mf_mulw(c0, mf_subw(mf_subw(mf_splatw(3.0f), c1), c2)),
+                                       mf_mulw(c1, mf_subw(mf_splatw(5.0f), mf_mulw(two, c2)))),
+                               mf_mulw(mf_splatw(8.0f), c2));
+    mf_floatw below = mf_selectw(mf_eqw(axis, zero), zero,
+                                 mf_selectw(mf_eqw(axis, one), mf_subw(one, c0), mf_subw(mf_subw(two, c0), c1)));
+    return code_of(MF_FEATURE_EDGE, mf_addw(before, below));
 }
 
 // 2^axis: the bit of a vertex's sign along that axis.
@@ -941,7 +945,7 @@ static void write_results(mf_box_job *job, uint32_t first, uint32_t lanes, const
         result->normal = (mf_vec3){LANE(OUT_NORMAL), LANE(OUT_NORMAL + 1), LANE(OUT_NORMAL + 2)};
         for (uint32_t n = 0; n < count; ++n) {
             const float *row = &out->row[OUT_CONTACTS + n * OUT_CONTACT_FLOATS][l];
-            uint32_t id = (uint32_t)feature_of_code(a, row[4 * W]) << 16 | feature_of_code(b, row[5 * W]);
+            uint32_t id = (uint32_t)row[4 * W] << 16 | (uint32_t)row[5 * W];
             result->contacts[n] = (mf_contact){{row[0], row[W], row[2 * W]}, row[3 * W], id};
         }
         result->count = count;
