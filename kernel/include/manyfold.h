@@ -277,7 +277,9 @@ typedef struct mf_pair_cache {
 } mf_pair_cache;
 
 /* mf_collide with a per-pair cache (cache[i] belongs to pairs[i]). The cached axis is tested
- * first: if it still separates by the margin, the pair is done; if the bodies moved so little
+ * first: if it still separates by the margin, the pair is done (a face axis that separated by
+ * more than the margin plus how far the bodies can have moved since settles the pair from the
+ * poses alone, without reading the hulls); if the bodies moved so little
  * that it is provably still within linear_slop of the best axis, the search is skipped. Results
  * match mf_collide's up to that slop (same touching pairs; normals within the slop of the best
  * axis). Entries are updated for pairs [0, pairs_done) only. */

@@ -98,11 +98,58 @@ static int evaluate_axis(const mf_pair_frame *frame, int projection, mf_axis *ax
     return 1;
 }
 
+// 2 sin(θ/2) for the rotation θ from `from` to `to` (unit quaternions): how far it moves a point
+// at unit distance from the axis' origin.
+static float chord_of_turn(mf_quat to, mf_quat from)
+{
+    mf_quat change = quat_multiply(to, quat_conjugate(from));
+    return 2.0f * mf_length((mf_vec3){change.x, change.y, change.z});
+}
+
+// A pair apart along a face axis last step stays apart while that face's separation, less how far
+// the other hull's points can have moved in the face's frame since, reaches the margin: settled
+// from the poses alone, without moving a vertex. b's points in a's frame moved at most the change
+// of b's origin there plus the chord of the turn times b's radius, and a's points in b's frame
+// likewise (the turn has the same angle seen from either body). A hair more covers the float
+// rounding of the poses. 1 if it settles the pair (result and entry written).
+static int still_apart(const mf_config *config, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
+                       const mf_pair_cache *entry, mf_pair_result *result)
+{
+    mf_axis_kind kind = (mf_axis_kind)((entry->axis & 3u) - 1u);
+    if (!(entry->separation >= config->margin) || (kind != MF_AXIS_FACE_A && kind != MF_AXIS_FACE_B)) return 0;
+    const mf_shape *a = &bank->shapes[entry->shape_a], *b = &bank->shapes[entry->shape_b];
+    mf_quat rotation;
+    mf_vec3 position;
+    relative_pose(bodies, pair, &rotation, &position);
+    float chord = chord_of_turn(rotation, entry->relative_rotation);
+    float moved;
+    if (kind == MF_AXIS_FACE_A) {
+        moved = mf_length(mf_sub(position, entry->relative_position)) + chord * b->radius;
+    } else {
+        // a's origin in b's frame is -R^T p (its sign drops out of the change).
+        mf_mat3 now = mf_mat3_from_quat(rotation), before = mf_mat3_from_quat(entry->relative_rotation);
+        mf_vec3 origin_now = mf_mat3_mul_transposed(&now, position);
+        mf_vec3 origin_before = mf_mat3_mul_transposed(&before, entry->relative_position);
+        moved = mf_length(mf_sub(origin_now, origin_before)) + chord * a->radius;
+    }
+    moved += 1e-5f * (a->radius + b->radius + mf_length(position));
+    float separation = entry->separation - moved;
+    if (!(separation >= config->margin)) return 0;
+    result->count = 0;
+    result->cache = *entry;
+    result->cache.separation = separation; // a lower bound, as it stays from step to step
+    result->cache.best = separation;
+    result->cache.relative_rotation = rotation;
+    result->cache.relative_position = position;
+    return 1;
+}
+
 int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_bank *bank, const mf_bodies *bodies,
                     mf_pair pair, const mf_pair_cache *entry, mf_pair_result *result)
 {
     if (entry->axis == 0 || entry->shape_a != bodies->shape[pair.a] || entry->shape_b != bodies->shape[pair.b])
         return 0;
+    if (still_apart(config, bank, bodies, pair, entry, result)) return 1;
     // Touching boxes: their search (9 edge axes, in SIMD bundles) costs less than this scalar
     // re-test, and the clip costs the same either way. The cache serves them when they are apart.
     if (entry->best < 0.0f && bank->shapes[entry->shape_a].parallelepiped &&
