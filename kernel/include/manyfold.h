@@ -271,7 +271,9 @@ typedef struct mf_pair_cache {
     uint32_t shape_a, shape_b;
     uint32_t axis;             /* 0: empty; else kind + 1 in the low 2 bits, features above */
     float separation;          /* along the cached axis, last step */
-    float best;                /* an upper bound of the pair's separation, last step */
+    float best;                /* an upper bound of the pair's signed distance (minus the
+                                  penetration depth where they overlap), last step; infinity
+                                  where none is known */
     mf_quat relative_rotation; /* b's rotation in a's frame, last step */
     mf_vec3 relative_position; /* b's origin in a's frame, last step */
 } mf_pair_cache;

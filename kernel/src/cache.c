@@ -1,12 +1,16 @@
 // SAT caching. A cached axis that still separates by the margin settles an apart pair exactly (the
-// pair's separation is at least that axis'). For an overlapping pair, its separation is minus the
-// penetration depth, which moves by at most the distance b's points moved in a's frame, δ; so if
-// the cached axis is within linear_slop of last step's best plus δ, it is within the slop of the
-// best now, and the search can be skipped. The bound then carries over to the next step.
+// pair's separation is at least that axis'). Otherwise the search's best is at most the pair's
+// signed distance (minus the penetration depth when the bodies overlap, where the two are equal),
+// which moves by at most the distance b's points moved in a's frame, δ. An entry keeps an upper
+// bound of the signed distance: the best itself for an overlapping pair, else the nearest
+// contact's |separation| (its two points lie on the two surfaces). So if the cached axis is within
+// linear_slop of that bound plus δ, it is within the slop of the best now, and the search can be
+// skipped. The bound then carries over to the next step.
 #include "cache.h"
 
 #include "pair.h"
 
+#include <math.h>
 #include <stddef.h>
 
 static mf_quat quat_multiply(mf_quat a, mf_quat b)
@@ -32,10 +36,22 @@ static uint32_t encode_axis(const mf_axis *axis)
     return ((uint32_t)axis->kind + 1u) | axis->feature_a << 2 | axis->feature_b << 17;
 }
 
+// An upper bound of the pair's signed distance from its contacts: the nearest contact's
+// |separation|, a hair more for the rounding of its points and the clamping of edge contacts'
+// closest points (mf_edge_contact's slack); infinity without contacts.
+static float distance_bound(const mf_pair_result *result, float scale)
+{
+    float nearest = INFINITY;
+    for (uint32_t k = 0; result != NULL && k < result->count; ++k)
+        nearest = mf_minf(nearest, fabsf(result->contacts[k].separation));
+    return nearest + 1e-4f * scale;
+}
+
 void mf_cache_store(mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair, const mf_axis_candidates *c,
-                    const mf_axis *used)
+                    const mf_axis *used, const mf_pair_result *result)
 {
     float best = mf_best_separation(c);
+    float bound = best < 0.0f ? best : distance_bound(used != NULL ? result : NULL, c->scale);
     mf_axis axis = {MF_AXIS_FACE_A, c->face_a.separation, c->face_a.face, 0, {0, 0, 0}};
     if (used != NULL) {
         axis = *used;
@@ -48,7 +64,7 @@ void mf_cache_store(mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair,
                              bodies->shape[pair.b],
                              encode_axis(&axis),
                              axis.separation,
-                             best,
+                             bound,
                              {0, 0, 0, 1},
                              {0, 0, 0}};
     relative_pose(bodies, pair, &entry->relative_rotation, &entry->relative_position);
@@ -138,7 +154,7 @@ static int still_apart(const mf_config *config, const mf_bank *bank, const mf_bo
     result->count = 0;
     result->cache = *entry;
     result->cache.separation = separation; // a lower bound, as it stays from step to step
-    result->cache.best = separation;
+    result->cache.best = INFINITY;         // no contacts: no bound
     result->cache.relative_rotation = rotation;
     result->cache.relative_position = position;
     return 1;
@@ -152,7 +168,7 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
     if (still_apart(config, bank, bodies, pair, entry, result)) return 1;
     // Touching boxes: their search (9 edge axes, in SIMD bundles) costs less than this scalar
     // re-test, and the clip costs the same either way. The cache serves them when they are apart.
-    if (entry->best < 0.0f && bank->shapes[entry->shape_a].parallelepiped &&
+    if (entry->separation < config->margin && bank->shapes[entry->shape_a].parallelepiped &&
         bank->shapes[entry->shape_b].parallelepiped)
         return 0;
     mf_mat3 rotation_a;
@@ -169,7 +185,7 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
     if (axis.separation >= config->margin) {
         // Still apart along the cached axis, hence apart.
         result->count = 0;
-        next.best = axis.separation;
+        next.best = INFINITY;
         result->cache = next;
         return 1;
     }
@@ -181,14 +197,14 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
     float moved =
         mf_length(mf_sub(next.relative_position, entry->relative_position)) + 2.0f * mf_length(turn) * b->shape->radius;
     float best_bound = entry->best + moved;
-    if (!(entry->best < 0.0f && best_bound < 0.0f && axis.separation >= best_bound - config->linear_slop)) return 0;
+    if (!(axis.separation >= best_bound - config->linear_slop)) return 0; // never with an infinite bound
 
     // The cached axis is within the slop of the best: its contacts must attain its own separation.
     float allowance = mf_allowance(config->linear_slop, a->shape->radius + b->shape->radius, axis.separation);
     mf_contacts_of_axis(config, &frame, &axis, projection, axis.separation + allowance, &rotation_a,
                         bodies->transform[pair.a].p, result);
     if (result->count == 0) return 0;
-    next.best = best_bound;
+    next.best = mf_minf(best_bound, distance_bound(result, a->shape->radius + b->shape->radius));
     result->cache = next;
     return 1;
 }

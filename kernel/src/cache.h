@@ -5,10 +5,11 @@
 
 #include "context.h"
 
-// The entry after a full search: the axis that gave the contacts (`used`), or for a pair without
-// a manifold (used NULL) the axis that separates most.
+// The entry after a full search: the axis that gave the contacts (`used`, with the pair's result,
+// whose contacts bound its distance), or for a pair without a manifold (used NULL) the axis that
+// separates most.
 void mf_cache_store(mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair, const mf_axis_candidates *candidates,
-                    const mf_axis *used);
+                    const mf_axis *used, const mf_pair_result *result);
 
 // Answers the pair from its entry when that is safe: 1 with `result` (and its new entry) filled,
 // 0 when the pair needs the full search.

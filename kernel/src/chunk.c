@@ -63,7 +63,7 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
                 mf_query_edges_of_pair(&frame, config->linear_slop, &context->kernel.edge, &query, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {
-                if (worker->caching) mf_cache_store(&result->cache, bodies, pair, &candidates, NULL);
+                if (worker->caching) mf_cache_store(&result->cache, bodies, pair, &candidates, NULL, NULL);
                 continue;
             }
             if (!have_frame)
@@ -71,7 +71,7 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
             mf_axis used;
             mf_contacts_for_pair(config, &frame, &candidates, &wide->axes.rotation_a[l], bodies->transform[pair.a].p,
                                  result, &used);
-            if (worker->caching) mf_cache_store(&result->cache, bodies, pair, &candidates, &used);
+            if (worker->caching) mf_cache_store(&result->cache, bodies, pair, &candidates, &used, result);
         }
     }
 }
@@ -84,7 +84,8 @@ static void collide_pair(const mf_context *context, mf_worker *worker, const mf_
     mf_axis used;
     mf_collide_pair(&context->config, &context->kernel, worker->scratch, bank, bodies, pair, result, &candidates,
                     &used);
-    if (worker->caching) mf_cache_store(&result->cache, bodies, pair, &candidates, result->count > 0 ? &used : NULL);
+    if (worker->caching)
+        mf_cache_store(&result->cache, bodies, pair, &candidates, result->count > 0 ? &used : NULL, result);
 }
 
 // The wide pass over the pairs listed in `subset`: bin, query bundle by bundle, clip touching
