@@ -114,11 +114,11 @@ static void contact_capacity_stops_at_the_same_pair_with_threads(void)
 
 // The cache entries a call commits (those of pairs [0, pairs_done)) do not depend on the threads
 // either, also when the stream fills up halfway. (An apart pair's entry holds whichever axis its
-// bundle found separating, so only the entries of pairs within the margin are compared; any
-// separating axis answers the next step the same.)
+// bundle found separating by the margin, so only the entries of pairs within the margin are
+// compared; any separating axis answers the next step the same.)
 static int same_touching_entry(const mf_pair_cache *x, const mf_pair_cache *y, float margin)
 {
-    if (x->best >= margin && y->best >= margin) return 1;
+    if (x->separation >= margin && y->separation >= margin) return 1;
     return memcmp(x, y, sizeof(mf_pair_cache)) == 0;
 }
 

@@ -114,49 +114,55 @@ static int evaluate_axis(const mf_pair_frame *frame, int projection, mf_axis *ax
     return 1;
 }
 
-// 2 sin(θ/2) for the rotation θ from `from` to `to` (unit quaternions): how far it moves a point
-// at unit distance from the axis' origin.
-static float chord_of_turn(mf_quat to, mf_quat from)
+// How far the bodies moved relative to each other since the entry was written: b's pose in a's
+// frame now, the chord of the turn (2 sin(θ/2) = 2 |xyz| of the change quaternion: how far it
+// moves a point at unit distance from the axis) and the bound δ on how far any point of b moved
+// in a's frame, the change of b's origin there plus the chord times b's radius.
+typedef struct pose_change {
+    mf_quat rotation;
+    mf_vec3 position;
+    float chord, b_moved;
+} pose_change;
+
+static pose_change pose_change_of(const mf_bodies *bodies, mf_pair pair, const mf_pair_cache *entry, float b_radius)
 {
-    mf_quat change = quat_multiply(to, quat_conjugate(from));
-    return 2.0f * mf_length((mf_vec3){change.x, change.y, change.z});
+    pose_change c;
+    relative_pose(bodies, pair, &c.rotation, &c.position);
+    mf_quat change = quat_multiply(c.rotation, quat_conjugate(entry->relative_rotation));
+    c.chord = 2.0f * mf_length((mf_vec3){change.x, change.y, change.z});
+    c.b_moved = mf_length(mf_sub(c.position, entry->relative_position)) + c.chord * b_radius;
+    return c;
 }
 
 // A pair apart along a face axis last step stays apart while that face's separation, less how far
 // the other hull's points can have moved in the face's frame since, reaches the margin: settled
-// from the poses alone, without moving a vertex. b's points in a's frame moved at most the change
-// of b's origin there plus the chord of the turn times b's radius, and a's points in b's frame
-// likewise (the turn has the same angle seen from either body). A hair more covers the float
-// rounding of the poses. 1 if it settles the pair (result and entry written).
-static int still_apart(const mf_config *config, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
-                       const mf_pair_cache *entry, mf_pair_result *result)
+// from the poses alone, without moving a vertex. b's points in a's frame moved at most
+// change->b_moved, and a's points in b's frame at most the change of a's origin there plus the
+// chord times a's radius (the turn has the same angle seen from either body). A hair more covers
+// the float rounding of the poses. 1 if it settles the pair (result and entry written).
+static int still_apart(const mf_config *config, const mf_bank *bank, const mf_pair_cache *entry,
+                       const pose_change *change, mf_pair_result *result)
 {
     mf_axis_kind kind = (mf_axis_kind)((entry->axis & 3u) - 1u);
     if (!(entry->separation >= config->margin) || (kind != MF_AXIS_FACE_A && kind != MF_AXIS_FACE_B)) return 0;
     const mf_shape *a = &bank->shapes[entry->shape_a], *b = &bank->shapes[entry->shape_b];
-    mf_quat rotation;
-    mf_vec3 position;
-    relative_pose(bodies, pair, &rotation, &position);
-    float chord = chord_of_turn(rotation, entry->relative_rotation);
-    float moved;
-    if (kind == MF_AXIS_FACE_A) {
-        moved = mf_length(mf_sub(position, entry->relative_position)) + chord * b->radius;
-    } else {
+    float moved = change->b_moved;
+    if (kind == MF_AXIS_FACE_B) {
         // a's origin in b's frame is -R^T p (its sign drops out of the change).
-        mf_mat3 now = mf_mat3_from_quat(rotation), before = mf_mat3_from_quat(entry->relative_rotation);
-        mf_vec3 origin_now = mf_mat3_mul_transposed(&now, position);
+        mf_mat3 now = mf_mat3_from_quat(change->rotation), before = mf_mat3_from_quat(entry->relative_rotation);
+        mf_vec3 origin_now = mf_mat3_mul_transposed(&now, change->position);
         mf_vec3 origin_before = mf_mat3_mul_transposed(&before, entry->relative_position);
-        moved = mf_length(mf_sub(origin_now, origin_before)) + chord * a->radius;
+        moved = mf_length(mf_sub(origin_now, origin_before)) + change->chord * a->radius;
     }
-    moved += 1e-5f * (a->radius + b->radius + mf_length(position));
+    moved += 1e-5f * (a->radius + b->radius + mf_length(change->position));
     float separation = entry->separation - moved;
     if (!(separation >= config->margin)) return 0;
     result->count = 0;
     result->cache = *entry;
     result->cache.separation = separation; // a lower bound, as it stays from step to step
     result->cache.best = INFINITY;         // no contacts: no bound
-    result->cache.relative_rotation = rotation;
-    result->cache.relative_position = position;
+    result->cache.relative_rotation = change->rotation;
+    result->cache.relative_position = change->position;
     return 1;
 }
 
@@ -165,12 +171,13 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
 {
     if (entry->axis == 0 || entry->shape_a != bodies->shape[pair.a] || entry->shape_b != bodies->shape[pair.b])
         return 0;
-    if (still_apart(config, bank, bodies, pair, entry, result)) return 1;
     // Touching boxes: their search (9 edge axes, in SIMD bundles) costs less than this scalar
     // re-test, and the clip costs the same either way. The cache serves them when they are apart.
     if (entry->separation < config->margin && bank->shapes[entry->shape_a].parallelepiped &&
         bank->shapes[entry->shape_b].parallelepiped)
         return 0;
+    pose_change change = pose_change_of(bodies, pair, entry, bank->shapes[entry->shape_b].radius);
+    if (still_apart(config, bank, entry, &change, result)) return 1;
     mf_mat3 rotation_a;
     mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 0, &rotation_a);
     const mf_hull_view *a = frame.a, *b = frame.b;
@@ -181,7 +188,8 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
 
     mf_pair_cache next = *entry;
     next.separation = axis.separation;
-    relative_pose(bodies, pair, &next.relative_rotation, &next.relative_position);
+    next.relative_rotation = change.rotation;
+    next.relative_position = change.position;
     if (axis.separation >= config->margin) {
         // Still apart along the cached axis, hence apart.
         result->count = 0;
@@ -190,13 +198,7 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
         return 1;
     }
 
-    // δ bounds how far any point of b moved in a's frame: the translation plus the chord of the
-    // rotation change, 2 sin(θ/2) = 2 |xyz| of the change quaternion, times b's radius.
-    mf_quat change = quat_multiply(next.relative_rotation, quat_conjugate(entry->relative_rotation));
-    mf_vec3 turn = {change.x, change.y, change.z};
-    float moved =
-        mf_length(mf_sub(next.relative_position, entry->relative_position)) + 2.0f * mf_length(turn) * b->shape->radius;
-    float best_bound = entry->best + moved;
+    float best_bound = entry->best + change.b_moved;
     if (!(axis.separation >= best_bound - config->linear_slop)) return 0; // never with an infinite bound
 
     // The cached axis is within the slop of the best: its contacts must attain its own separation.
