@@ -34,6 +34,54 @@ static difference compare_streams(const mf_stream *cached, const mf_stream *plai
     return (difference){presence / pairs, normal / pairs};
 }
 
+// How the last call answered its pairs: the share of each route (MF_ROUTE_*) among the entries.
+static void count_routes(bench_state *state, const mf_pair_cache *cache, uint32_t pair_count)
+{
+    uint32_t routes[5] = {0};
+    for (uint32_t i = 0; i < pair_count; ++i) routes[cache[i].route < 5 ? cache[i].route : 0]++;
+    double pairs = pair_count > 0 ? pair_count : 1;
+    bench_counter(state, "route_searched", routes[MF_ROUTE_SEARCHED] / pairs);
+    bench_counter(state, "route_apart", routes[MF_ROUTE_APART] / pairs);
+    bench_counter(state, "route_clipped", routes[MF_ROUTE_CLIPPED] / pairs);
+    bench_counter(state, "route_reused", routes[MF_ROUTE_REUSED] / pairs);
+}
+
+// Whether two manifolds name different sets of contact features.
+static int ids_differ(const mf_stream *x, const mf_manifold *m, const mf_stream *y, const mf_manifold *n)
+{
+    if (m->count != n->count) return 1;
+    for (uint32_t k = 0; k < m->count; ++k) {
+        int found = 0;
+        for (uint32_t j = 0; j < n->count && !found; ++j)
+            found = x->contacts[m->first + k].id == y->contacts[n->first + j].id;
+        if (!found) return 1;
+    }
+    return 0;
+}
+
+typedef struct persistence {
+    uint64_t persisting, flips, id_changes;
+} persistence;
+
+// Among the pairs with a manifold in both of two consecutive steps: normals that turned by more
+// than 5 degrees, and id sets that changed.
+static void compare_steps(const mf_stream *before, const mf_stream *after, persistence *p)
+{
+    uint32_t i = 0, k = 0;
+    const float cos5 = 0.9961947f;
+    while (i < before->manifold_count && k < after->manifold_count) {
+        const mf_manifold *m = &before->manifolds[i], *n = &after->manifolds[k];
+        if (m->pair != n->pair) {
+            m->pair < n->pair ? ++i : ++k;
+            continue;
+        }
+        p->persisting++;
+        p->flips += m->normal.x * n->normal.x + m->normal.y * n->normal.y + m->normal.z * n->normal.z < cos5;
+        p->id_changes += ids_differ(before, m, after, n);
+        ++i, ++k;
+    }
+}
+
 void bench_collide_cached(bench_state *state, void *context)
 {
     const cached_case *c = context;
@@ -46,10 +94,11 @@ void bench_collide_cached(bench_state *state, void *context)
     size_t cache_size = ((size_t)s->pair_count + 1) * sizeof(mf_pair_cache);
     mf_pair_cache *cache = calloc(1, cache_size); // empty entries
     mf_context *mf = NULL;
-    mf_stream stream = {0}, plain = {0};
+    mf_stream stream = {0}, plain = {0}, next = {0};
     mf_status status = steps != NULL && cache != NULL ? mf_context_create(&config, &mf) : MF_ERR_OUT_OF_MEMORY;
     if (status == MF_OK) status = bench_stream_create(&stream, s->pair_count, config.max_contacts);
     if (status == MF_OK) status = bench_stream_create(&plain, s->pair_count, config.max_contacts);
+    if (status == MF_OK) status = bench_stream_create(&next, s->pair_count, config.max_contacts);
     if (status != MF_OK) {
         snprintf(message, sizeof(message), "setup failed: %s", mf_status_string(status));
         bench_fail(state, message);
@@ -98,10 +147,29 @@ void bench_collide_cached(bench_state *state, void *context)
     bench_counter(state, "contacts", stream.contact_count / pairs);
     bench_counter(state, "presence_differs", d.presence);
     bench_counter(state, "normal_differs", d.normal);
+    count_routes(state, cache, s->pair_count);
+
+    // Stability over one more period of steps, from the last timed call's cache (warm) or from
+    // empty entries every step (cold): normal flips and id-set changes between consecutive steps.
+    persistence p = {0, 0, 0};
+    for (uint32_t k = 0; k < SCENE_STEP_PERIOD && status == MF_OK; ++k) {
+        if (!c->warm) memset(cache, 0, cache_size);
+        step = last + 1 < SCENE_STEP_PERIOD ? last + 1 : 0;
+        bodies.transform = steps + (size_t)step * s->body_count;
+        status = mf_collide_cached(mf, s->bank, &bodies, s->pairs, s->pair_count, cache, &next);
+        if (status == MF_OK) compare_steps(&stream, &next, &p);
+        mf_stream swap = stream;
+        stream = next, next = swap;
+        last = step;
+    }
+    double persisting = p.persisting > 0 ? (double)p.persisting : 1.0;
+    bench_counter(state, "normal_flips", (double)p.flips / persisting);
+    bench_counter(state, "id_changes", (double)p.id_changes / persisting);
 
 done:
     bench_stream_destroy(&stream);
     bench_stream_destroy(&plain);
+    bench_stream_destroy(&next);
     mf_context_destroy(mf);
     free(cache);
 }

@@ -262,11 +262,18 @@ static void foreign_entries_change_nothing(void)
     mf_context *context = NULL;
     CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
     mf_bodies bodies = {s.body_shape, s.body_transform, s.body_count};
-    // Entries of another pair list: every shape id out of this scene's range.
+    // Entries of another pair list: every shape id out of this scene's range, with a kept
+    // manifold that would be reused if the shapes matched.
     mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
     for (uint32_t i = 0; i < s.pair_count; ++i)
-        cache[i] =
-            (mf_pair_cache){s.shape_count + 7, s.shape_count + 9, 1u | 3u << 2, -1.0f, -1.0f, {0, 0, 0, 1}, {0, 0, 0}};
+        cache[i] = (mf_pair_cache){.shape_a = s.shape_count + 7,
+                                   .shape_b = s.shape_count + 9,
+                                   .axis = 1u | 3u << 2,
+                                   .separation = -1.0f,
+                                   .best = -1.0f,
+                                   .relative_rotation = {0, 0, 0, 1},
+                                   .normal = {0, 0, 1},
+                                   .contact_count = MF_CACHE_CONTACTS};
     output plain = output_make(s.pair_count, 4), cached = output_make(s.pair_count, 4);
     CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain.stream), MF_OK);
     CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached.stream), MF_OK);

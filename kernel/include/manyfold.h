@@ -263,19 +263,46 @@ MF_API mf_status mf_collide(mf_context *context, const mf_bank *bank, const mf_b
 
 /* ---- temporal coherence ---- */
 
-/* What mf_collide_cached remembers of one pair between steps: last step's contact axis and how
- * far the bodies may move before the remembered answer must be checked again. Zero-initialise
- * (an empty entry); keep entry i with pairs[i] from step to step. An entry whose shapes differ
- * from the pair's is treated as empty, so reordered pair lists stay correct, only slower. */
+/* A contact kept for reuse: its points on the two surfaces (the contact point less and plus half
+ * its separation along the normal), each fixed in its own body's frame. */
+typedef struct mf_cached_contact {
+    mf_vec3 on_a; /* in a's frame */
+    mf_vec3 on_b; /* in b's frame */
+    uint32_t id;
+} mf_cached_contact;
+
+/* Contacts an entry keeps: manifolds with more (max_contacts above it) are clipped every step. */
+#define MF_CACHE_CONTACTS 4
+/* Steps a kept manifold is reused for at most before it is clipped again. */
+#define MF_CACHE_REUSE_STEPS 30
+
+/* How mf_collide_cached answered a pair (mf_pair_cache.route): the full search; settled apart by
+ * the cached axis; the cached axis' contacts clipped afresh; the kept contacts reused. */
+#define MF_ROUTE_SEARCHED 1u
+#define MF_ROUTE_APART 2u
+#define MF_ROUTE_CLIPPED 3u
+#define MF_ROUTE_REUSED 4u
+
+/* What mf_collide_cached remembers of one pair between steps: the contact axis and manifold of the
+ * step it was written, and b's pose in a's frame then, from which it bounds how far the bodies
+ * have moved since. Zero-initialise (an empty entry); keep entry i with pairs[i] from step to
+ * step. An entry whose shapes differ from the pair's is treated as empty, so reordered pair lists
+ * stay correct, only slower. 176 bytes. */
 typedef struct mf_pair_cache {
     uint32_t shape_a, shape_b;
     uint32_t axis;             /* 0: empty; else kind + 1 in the low 2 bits, features above */
-    float separation;          /* along the cached axis, last step */
+    float separation;          /* along the cached axis, when written */
     float best;                /* an upper bound of the pair's signed distance (minus the
-                                  penetration depth where they overlap), last step; infinity
+                                  penetration depth where they overlap), when written; infinity
                                   where none is known */
-    mf_quat relative_rotation; /* b's rotation in a's frame, last step */
-    mf_vec3 relative_position; /* b's origin in a's frame, last step */
+    mf_quat relative_rotation; /* b's rotation in a's frame, when written */
+    mf_vec3 relative_position; /* b's origin in a's frame, when written */
+    mf_vec3 normal;            /* the kept manifold's normal, in a's frame */
+    uint8_t contact_count;     /* kept contacts, 0 if none */
+    uint8_t age;               /* steps the kept contacts have been reused for */
+    uint8_t route;             /* MF_ROUTE_*: how the last step answered the pair */
+    uint8_t reserved;          /* 0 */
+    mf_cached_contact contacts[MF_CACHE_CONTACTS];
 } mf_pair_cache;
 
 /* mf_collide with a per-pair cache (cache[i] belongs to pairs[i]). The cached axis is tested

@@ -21,14 +21,40 @@ static mf_quat quat_multiply(mf_quat a, mf_quat b)
 
 static mf_quat quat_conjugate(mf_quat q) { return (mf_quat){-q.x, -q.y, -q.z, q.w}; }
 
-// b's pose in a's frame.
-static void relative_pose(const mf_bodies *bodies, mf_pair pair, mf_quat *rotation, mf_vec3 *position)
+// b's pose in a's frame, and a's rotation.
+static void relative_pose(const mf_bodies *bodies, mf_pair pair, mf_quat *rotation, mf_vec3 *position,
+                          mf_mat3 *rotation_a)
 {
     const mf_transform *ta = &bodies->transform[pair.a], *tb = &bodies->transform[pair.b];
     mf_quat qa = mf_quat_normalize(ta->q), qb = mf_quat_normalize(tb->q);
-    mf_mat3 rotation_a = mf_mat3_from_quat(qa);
+    *rotation_a = mf_mat3_from_quat(qa);
     *rotation = quat_multiply(quat_conjugate(qa), qb);
-    *position = mf_mat3_mul_transposed(&rotation_a, mf_sub(tb->p, ta->p));
+    *position = mf_mat3_mul_transposed(rotation_a, mf_sub(tb->p, ta->p));
+}
+
+// Keeps the manifold in the entry for reuse (PhysX's persistent contact manifold): each contact as
+// its two surface points, the midpoint less and plus half the separation along the normal, fixed
+// in a's frame (both: b's point is carried with b by the relative pose), and the normal in a's
+// frame. Manifolds with more contacts than the entry holds are not kept.
+static void keep_contacts(mf_pair_cache *entry, const mf_transform *ta, const mf_mat3 *rotation_a,
+                          const mf_pair_result *result)
+{
+    entry->contact_count = 0;
+    entry->age = 0;
+    if (result == NULL || result->count > MF_CACHE_CONTACTS) return;
+    mf_vec3 normal = mf_mat3_mul_transposed(rotation_a, result->normal);
+    // b's point goes into b's frame from a's: the inverse of the relative pose.
+    mf_mat3 relative = mf_mat3_from_quat(entry->relative_rotation);
+    for (uint32_t k = 0; k < result->count; ++k) {
+        const mf_contact *c = &result->contacts[k];
+        mf_vec3 point = mf_mat3_mul_transposed(rotation_a, mf_sub(c->point, ta->p));
+        mf_vec3 on_b = mf_mul_add(point, 0.5f * c->separation, normal);
+        entry->contacts[k] = (mf_cached_contact){
+            mf_mul_add(point, -0.5f * c->separation, normal),
+            mf_mat3_mul_transposed(&relative, mf_sub(on_b, entry->relative_position)), c->id};
+    }
+    entry->normal = normal;
+    entry->contact_count = (uint8_t)result->count;
 }
 
 static uint32_t encode_axis(const mf_axis *axis)
@@ -60,14 +86,15 @@ void mf_cache_store(mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair,
     } else if (c->edge.separation >= best && c->face_a.separation < best) {
         axis = (mf_axis){MF_AXIS_EDGES, c->edge.separation, c->edge.edge_a, c->edge.edge_b, c->edge.normal};
     }
-    *entry = (mf_pair_cache){bodies->shape[pair.a],
-                             bodies->shape[pair.b],
-                             encode_axis(&axis),
-                             axis.separation,
-                             bound,
-                             {0, 0, 0, 1},
-                             {0, 0, 0}};
-    relative_pose(bodies, pair, &entry->relative_rotation, &entry->relative_position);
+    *entry = (mf_pair_cache){.shape_a = bodies->shape[pair.a],
+                             .shape_b = bodies->shape[pair.b],
+                             .axis = encode_axis(&axis),
+                             .separation = axis.separation,
+                             .best = bound,
+                             .route = MF_ROUTE_SEARCHED};
+    mf_mat3 rotation_a;
+    relative_pose(bodies, pair, &entry->relative_rotation, &entry->relative_position, &rotation_a);
+    if (used != NULL) keep_contacts(entry, &bodies->transform[pair.a], &rotation_a, result);
 }
 
 // The cached axis in the current pose: its normal (edges) and separation. 0 if it has become
@@ -121,13 +148,14 @@ static int evaluate_axis(const mf_pair_frame *frame, int projection, mf_axis *ax
 typedef struct pose_change {
     mf_quat rotation;
     mf_vec3 position;
+    mf_mat3 rotation_a;
     float chord, b_moved;
 } pose_change;
 
 static pose_change pose_change_of(const mf_bodies *bodies, mf_pair pair, const mf_pair_cache *entry, float b_radius)
 {
     pose_change c;
-    relative_pose(bodies, pair, &c.rotation, &c.position);
+    relative_pose(bodies, pair, &c.rotation, &c.position, &c.rotation_a);
     mf_quat change = quat_multiply(c.rotation, quat_conjugate(entry->relative_rotation));
     c.chord = 2.0f * mf_length((mf_vec3){change.x, change.y, change.z});
     c.b_moved = mf_length(mf_sub(c.position, entry->relative_position)) + c.chord * b_radius;
@@ -163,6 +191,43 @@ static int still_apart(const mf_config *config, const mf_bank *bank, const mf_pa
     result->cache.best = INFINITY;         // no contacts: no bound
     result->cache.relative_rotation = change->rotation;
     result->cache.relative_position = change->position;
+    result->cache.route = MF_ROUTE_APART;
+    return 1;
+}
+
+// Reuses the kept manifold while b has moved so little in a's frame since it was clipped (by at
+// most `moved`) that the kept normal, fixed in a's frame, is provably still within the slop of the
+// best axis: its separation fell by at most `moved`, the best rose by at most as much. Then every
+// kept point moved at most `moved` against the other body, and mf_collide would give the pair a
+// manifold (the best stays below the margin). Each point pair is carried with its bodies and its
+// separation measured along the normal again; pairs that left the margin are dropped, as the clip
+// drops them. The entry is left as it was clipped, a step older. 1 if it answers the pair.
+static int reuse_contacts(const mf_config *config, const mf_pair_cache *entry, const pose_change *change, float moved,
+                          mf_vec3 position_a, mf_pair_result *result)
+{
+    uint32_t kept = entry->contact_count;
+    if (kept == 0 || kept > MF_CACHE_CONTACTS || kept > config->max_contacts || entry->age >= MF_CACHE_REUSE_STEPS)
+        return 0;
+    if (!(entry->separation - moved >= entry->best + moved - config->linear_slop) ||
+        !(entry->best + moved < config->margin))
+        return 0;
+    mf_mat3 relative = mf_mat3_from_quat(change->rotation);
+    mf_vec3 normal = entry->normal;
+    uint32_t count = 0;
+    for (uint32_t k = 0; k < kept; ++k) {
+        const mf_cached_contact *c = &entry->contacts[k];
+        mf_vec3 between = mf_sub(mf_add(mf_mat3_mul(&relative, c->on_b), change->position), c->on_a);
+        float separation = mf_dot(between, normal);
+        if (!(separation < config->margin)) continue;
+        mf_vec3 point = mf_add(mf_mat3_mul(&change->rotation_a, mf_mul_add(c->on_a, 0.5f, between)), position_a);
+        result->contacts[count++] = (mf_contact){point, separation, c->id};
+    }
+    if (count == 0) return 0;
+    result->count = count;
+    result->normal = mf_mat3_mul(&change->rotation_a, normal);
+    result->cache = *entry;
+    result->cache.age = (uint8_t)(entry->age + 1u);
+    result->cache.route = MF_ROUTE_REUSED;
     return 1;
 }
 
@@ -171,12 +236,19 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
 {
     if (entry->axis == 0 || entry->shape_a != bodies->shape[pair.a] || entry->shape_b != bodies->shape[pair.b])
         return 0;
-    // Touching boxes: their search (9 edge axes, in SIMD bundles) costs less than this scalar
-    // re-test, and the clip costs the same either way. The cache serves them when they are apart.
-    if (entry->separation < config->margin && bank->shapes[entry->shape_a].parallelepiped &&
-        bank->shapes[entry->shape_b].parallelepiped)
-        return 0;
-    pose_change change = pose_change_of(bodies, pair, entry, bank->shapes[entry->shape_b].radius);
+    // Touching boxes without a kept manifold: their search (9 edge axes, in SIMD bundles) costs
+    // less than this scalar re-test, and the clip costs the same either way. The cache serves them
+    // when they are apart.
+    int touching_boxes = entry->separation < config->margin && bank->shapes[entry->shape_a].parallelepiped &&
+                         bank->shapes[entry->shape_b].parallelepiped;
+    if (touching_boxes && entry->contact_count == 0) return 0;
+    const mf_shape *shape_b = &bank->shapes[entry->shape_b];
+    pose_change change = pose_change_of(bodies, pair, entry, shape_b->radius);
+    // A hair more than b_moved for the rounding of the relative poses, now and when kept (a few
+    // float epsilons of b's origin and radius each).
+    float moved = change.b_moved + 2e-6f * (shape_b->radius + mf_length(change.position));
+    if (reuse_contacts(config, entry, &change, moved, bodies->transform[pair.a].p, result)) return 1;
+    if (touching_boxes) return 0;
     if (still_apart(config, bank, entry, &change, result)) return 1;
     mf_mat3 rotation_a;
     mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 0, &rotation_a);
@@ -190,10 +262,13 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
     next.separation = axis.separation;
     next.relative_rotation = change.rotation;
     next.relative_position = change.position;
+    next.contact_count = 0;
+    next.age = 0;
     if (axis.separation >= config->margin) {
         // Still apart along the cached axis, hence apart.
         result->count = 0;
         next.best = INFINITY;
+        next.route = MF_ROUTE_APART;
         result->cache = next;
         return 1;
     }
@@ -207,6 +282,8 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
                         bodies->transform[pair.a].p, result);
     if (result->count == 0) return 0;
     next.best = mf_minf(best_bound, distance_bound(result, a->shape->radius + b->shape->radius));
+    next.route = MF_ROUTE_CLIPPED;
+    keep_contacts(&next, &bodies->transform[pair.a], &rotation_a, result);
     result->cache = next;
     return 1;
 }
