@@ -148,14 +148,14 @@ static int evaluate_axis(const mf_pair_frame *frame, int projection, mf_axis *ax
 typedef struct pose_change {
     mf_quat rotation;
     mf_vec3 position;
-    mf_mat3 rotation_a;
     float chord, b_moved;
 } pose_change;
 
 static pose_change pose_change_of(const mf_bodies *bodies, mf_pair pair, const mf_pair_cache *entry, float b_radius)
 {
     pose_change c;
-    relative_pose(bodies, pair, &c.rotation, &c.position, &c.rotation_a);
+    mf_mat3 rotation_a;
+    relative_pose(bodies, pair, &c.rotation, &c.position, &rotation_a);
     mf_quat change = quat_multiply(c.rotation, quat_conjugate(entry->relative_rotation));
     c.chord = 2.0f * mf_length((mf_vec3){change.x, change.y, change.z});
     c.b_moved = mf_length(mf_sub(c.position, entry->relative_position)) + c.chord * b_radius;
@@ -195,40 +195,11 @@ static int still_apart(const mf_config *config, const mf_bank *bank, const mf_pa
     return 1;
 }
 
-// Reuses the kept manifold while b has moved so little in a's frame since it was clipped (by at
-// most `moved`) that the kept normal, fixed in a's frame, is provably still within the slop of the
-// best axis: its separation fell by at most `moved`, the best rose by at most as much. Then every
-// kept point moved at most `moved` against the other body, and mf_collide would give the pair a
-// manifold (the best stays below the margin). Each point pair is carried with its bodies and its
-// separation measured along the normal again; pairs that left the margin are dropped, as the clip
-// drops them. The entry is left as it was clipped, a step older. 1 if it answers the pair.
-static int reuse_contacts(const mf_config *config, const mf_pair_cache *entry, const pose_change *change, float moved,
-                          mf_vec3 position_a, mf_pair_result *result)
+int mf_cache_keeps_manifold(const mf_config *config, const mf_bodies *bodies, mf_pair pair, const mf_pair_cache *entry)
 {
-    uint32_t kept = entry->contact_count;
-    if (kept == 0 || kept > MF_CACHE_CONTACTS || kept > config->max_contacts || entry->age >= MF_CACHE_REUSE_STEPS)
-        return 0;
-    if (!(entry->separation - moved >= entry->best + moved - config->linear_slop) ||
-        !(entry->best + moved < config->margin))
-        return 0;
-    mf_mat3 relative = mf_mat3_from_quat(change->rotation);
-    mf_vec3 normal = entry->normal;
-    uint32_t count = 0;
-    for (uint32_t k = 0; k < kept; ++k) {
-        const mf_cached_contact *c = &entry->contacts[k];
-        mf_vec3 between = mf_sub(mf_add(mf_mat3_mul(&relative, c->on_b), change->position), c->on_a);
-        float separation = mf_dot(between, normal);
-        if (!(separation < config->margin)) continue;
-        mf_vec3 point = mf_add(mf_mat3_mul(&change->rotation_a, mf_mul_add(c->on_a, 0.5f, between)), position_a);
-        result->contacts[count++] = (mf_contact){point, separation, c->id};
-    }
-    if (count == 0) return 0;
-    result->count = count;
-    result->normal = mf_mat3_mul(&change->rotation_a, normal);
-    result->cache = *entry;
-    result->cache.age = (uint8_t)(entry->age + 1u);
-    result->cache.route = MF_ROUTE_REUSED;
-    return 1;
+    return entry->axis != 0 && entry->shape_a == bodies->shape[pair.a] && entry->shape_b == bodies->shape[pair.b] &&
+           entry->contact_count > 0 && entry->contact_count <= MF_CACHE_CONTACTS &&
+           entry->contact_count <= config->max_contacts && entry->age < MF_CACHE_REUSE_STEPS;
 }
 
 int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_bank *bank, const mf_bodies *bodies,
@@ -236,19 +207,13 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
 {
     if (entry->axis == 0 || entry->shape_a != bodies->shape[pair.a] || entry->shape_b != bodies->shape[pair.b])
         return 0;
-    // Touching boxes without a kept manifold: their search (9 edge axes, in SIMD bundles) costs
-    // less than this scalar re-test, and the clip costs the same either way. The cache serves them
-    // when they are apart.
-    int touching_boxes = entry->separation < config->margin && bank->shapes[entry->shape_a].parallelepiped &&
-                         bank->shapes[entry->shape_b].parallelepiped;
-    if (touching_boxes && entry->contact_count == 0) return 0;
-    const mf_shape *shape_b = &bank->shapes[entry->shape_b];
-    pose_change change = pose_change_of(bodies, pair, entry, shape_b->radius);
-    // A hair more than b_moved for the rounding of the relative poses, now and when kept (a few
-    // float epsilons of b's origin and radius each).
-    float moved = change.b_moved + 2e-6f * (shape_b->radius + mf_length(change.position));
-    if (reuse_contacts(config, entry, &change, moved, bodies->transform[pair.a].p, result)) return 1;
-    if (touching_boxes) return 0;
+    // Touching boxes whose kept manifold could not be reused: their search (9 edge axes, in SIMD
+    // bundles) costs less than this scalar re-test, and the clip costs the same either way. The
+    // cache serves them when they are apart.
+    if (entry->separation < config->margin && bank->shapes[entry->shape_a].parallelepiped &&
+        bank->shapes[entry->shape_b].parallelepiped)
+        return 0;
+    pose_change change = pose_change_of(bodies, pair, entry, bank->shapes[entry->shape_b].radius);
     if (still_apart(config, bank, entry, &change, result)) return 1;
     mf_mat3 rotation_a;
     mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 0, &rotation_a);

@@ -11,7 +11,10 @@
 void mf_cache_store(mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair, const mf_axis_candidates *candidates,
                     const mf_axis *used, const mf_pair_result *result);
 
-// Answers the pair from its entry when that is safe: 1 with `result` (and its new entry) filled,
+// Whether the entry keeps a manifold the reuse pass (reuse_pass.h) may carry to this step.
+int mf_cache_keeps_manifold(const mf_config *config, const mf_bodies *bodies, mf_pair pair, const mf_pair_cache *entry);
+
+// Answers the pair from its entry, other than by reuse, when that is safe: 1 with `result` (and its new entry) filled,
 // 0 when the pair needs the full search.
 int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_bank *bank, const mf_bodies *bodies,
                     mf_pair pair, const mf_pair_cache *entry, mf_pair_result *result);

@@ -64,6 +64,7 @@ typedef struct mf_worker {
     int caching;                       // this chunk fills cache entries
     mf_pair canonical[MF_CHUNK_PAIRS]; // the chunk's pairs, lower body index first
     uint32_t misses[MF_CHUNK_PAIRS];
+    uint32_t reusable[MF_CHUNK_PAIRS]; // pairs whose cache entries keep a manifold
     uint32_t boxes[MF_CHUNK_PAIRS];    // box pairs, for the box pair path
     uint32_t fallback[MF_CHUNK_PAIRS]; // box pairs whose first axis gave no contact
     mf_pair_result *results;           // [MF_CHUNK_PAIRS]: the chunk being collided, before compaction

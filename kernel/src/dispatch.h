@@ -10,9 +10,14 @@
 struct mf_box_job;
 typedef void mf_box_pairs_fn(struct mf_box_job *job);
 
+// Kept manifolds carried to this step in lanes (reuse_pass.h).
+struct mf_reuse_job;
+typedef void mf_reuse_fn(struct mf_reuse_job *job);
+
 typedef struct mf_wide_kernel {
     mf_wide_axes_fn *axes; // NULL for the scalar path
     mf_box_pairs_fn *boxes;
+    mf_reuse_fn *reuse;
     mf_edge_kernel edge;      // lanes NULL for the scalar path
     mf_face_search_fn *faces; // per pair, for hulls beyond the wide limits
     uint32_t width;
