@@ -185,13 +185,14 @@ static int still_apart(const mf_config *config, const mf_bank *bank, const mf_pa
     moved += 1e-5f * (a->radius + b->radius + mf_length(change->position));
     float separation = entry->separation - moved;
     if (!(separation >= config->margin)) return 0;
+    mf_pair_cache next = *entry;
+    next.separation = separation; // a lower bound, as it stays from step to step
+    next.best = INFINITY;         // no contacts: no bound
+    next.relative_rotation = change->rotation;
+    next.relative_position = change->position;
+    next.route = MF_ROUTE_APART;
     result->count = 0;
-    result->cache = *entry;
-    result->cache.separation = separation; // a lower bound, as it stays from step to step
-    result->cache.best = INFINITY;         // no contacts: no bound
-    result->cache.relative_rotation = change->rotation;
-    result->cache.relative_position = change->position;
-    result->cache.route = MF_ROUTE_APART;
+    *result->cache = next;
     return 1;
 }
 
@@ -234,7 +235,7 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
         result->count = 0;
         next.best = INFINITY;
         next.route = MF_ROUTE_APART;
-        result->cache = next;
+        *result->cache = next;
         return 1;
     }
 
@@ -249,6 +250,6 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
     next.best = mf_minf(best_bound, distance_bound(result, a->shape->radius + b->shape->radius));
     next.route = MF_ROUTE_CLIPPED;
     keep_contacts(&next, &bodies->transform[pair.a], &rotation_a, result);
-    result->cache = next;
+    *result->cache = next;
     return 1;
 }

@@ -64,7 +64,7 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
                 mf_query_edges_of_pair(&frame, config->linear_slop, &context->kernel.edge, &query, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {
-                if (worker->caching) mf_cache_store(&result->cache, bodies, pair, &candidates, NULL, NULL);
+                if (worker->caching) mf_cache_store(result->cache, bodies, pair, &candidates, NULL, NULL);
                 continue;
             }
             if (!have_frame)
@@ -72,7 +72,7 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
             mf_axis used;
             mf_contacts_for_pair(config, &frame, &candidates, &wide->axes.rotation_a[l], bodies->transform[pair.a].p,
                                  result, &used);
-            if (worker->caching) mf_cache_store(&result->cache, bodies, pair, &candidates, &used, result);
+            if (worker->caching) mf_cache_store(result->cache, bodies, pair, &candidates, &used, result);
         }
     }
 }
@@ -86,7 +86,7 @@ static void collide_pair(const mf_context *context, mf_worker *worker, const mf_
     mf_collide_pair(&context->config, &context->kernel, worker->scratch, bank, bodies, pair, result, &candidates,
                     &used);
     if (worker->caching)
-        mf_cache_store(&result->cache, bodies, pair, &candidates, result->count > 0 ? &used : NULL, result);
+        mf_cache_store(result->cache, bodies, pair, &candidates, result->count > 0 ? &used : NULL, result);
 }
 
 // The wide pass over the pairs listed in `subset`: bin, query bundle by bundle, clip touching
@@ -146,7 +146,7 @@ static void collide_in_order(const mf_context *context, mf_worker *worker, const
     for (uint32_t i = 0; i < count; ++i) {
         if (is_parked_apart(bodies, pairs[i])) {
             results[i].count = 0;
-            results[i].cache = (mf_pair_cache){0}; // empty: the next call searches afresh
+            *results[i].cache = (mf_pair_cache){0}; // empty: the next call searches afresh
         } else if (cache != NULL && mf_cache_keeps_manifold(&context->config, bodies, pairs[i], &cache[i])) {
             worker->reusable[reusable_count++] = i;
         } else {
@@ -191,8 +191,10 @@ static void mirror(mf_pair_result *result)
 }
 
 void mf_collide_chunk(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
-                      const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_result *results)
+                      const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_cache *in_place,
+                      mf_pair_result *results)
 {
+    for (uint32_t i = 0; i < count; ++i) results[i].cache = in_place != NULL ? &in_place[i] : &worker->entries[i];
     // Every pair is collided in one order, the lower body index as a, and mirrored where it came
     // the other way round: the order a broad phase emits pairs in changes nothing but the mirror.
     uint32_t swapped = 0;

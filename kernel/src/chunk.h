@@ -4,7 +4,9 @@
 
 #include "context.h"
 
-// cache: NULL, or the entries of these pairs (read only; new entries go into the results). Pairs
-// are collided with the lower body index as a; (b, a) gets the exact mirror of (a, b).
+// cache: NULL, or the entries of these pairs. New entries go where the results point: into
+// `in_place` (the same entries, when the call may write them at once), else into the worker's
+// copies. Pairs are collided with the lower body index as a; (b, a) gets the exact mirror of (a, b).
 void mf_collide_chunk(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
-                      const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_result *results);
+                      const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_cache *in_place,
+                      mf_pair_result *results);

@@ -155,7 +155,8 @@ static void collide_chunk(const collide_round *round, uint32_t chunk, uint32_t w
     uint32_t first = round->first + chunk * round->chunk_pairs;
     uint32_t count = round->end - first < round->chunk_pairs ? round->end - first : round->chunk_pairs;
     const mf_pair_cache *cache = round->cache != NULL ? round->cache + first : NULL;
-    mf_collide_chunk(context, worker, round->bank, round->bodies, round->pairs + first, count, cache, worker->results);
+    mf_collide_chunk(context, worker, round->bank, round->bodies, round->pairs + first, count, cache, NULL,
+                     worker->results);
     // On one thread the chunk is placed right after what the stream holds now: where there is room
     // for the worst, it goes there at once instead of through staging.
     const mf_stream *stream = round->stream;
@@ -218,17 +219,20 @@ static void in_order_task(void *data, uint32_t chunk, uint32_t worker_index)
                          : call->head_chunks * call->head_pairs + (chunk - call->head_chunks) * call->tail_pairs;
     uint32_t size = chunk < call->head_chunks ? call->head_pairs : call->tail_pairs;
     uint32_t count = call->pair_count - first < size ? call->pair_count - first : size;
-    const mf_pair_cache *cache = call->cache != NULL ? call->cache + first : NULL;
+    // Every pair was checked before the call began and the stream holds every manifold: nothing
+    // can fail, so the chunk writes its cache entries in place.
+    mf_pair_cache *cache = call->cache != NULL ? call->cache + first : NULL;
     mf_pair_result *results = worker->results;
     if (call->validate && chunk_is_invalid(call, first, count)) {
         // Placed empty all the same, so that the chunks after it are written out.
         for (uint32_t i = 0; i < count; ++i) results[i].count = 0;
     } else {
-        mf_collide_chunk(call->context, worker, call->bank, call->bodies, call->pairs + first, count, cache, results);
+        mf_collide_chunk(call->context, worker, call->bank, call->bodies, call->pairs + first, count, cache, cache,
+                         results);
     }
     mf_placement_finish(call->placement, chunk, results, first, count,
                         call->context->staging + (size_t)worker_index * MF_STAGED_PER_WORKER, worker->staged_pending,
-                        call->stream, call->cache);
+                        call->stream);
 }
 
 static int stream_holds_all(const mf_stream *stream, uint32_t pair_count, uint32_t max_contacts)
@@ -296,7 +300,7 @@ static mf_status collide(mf_context *context, const mf_bank *bank, const mf_bodi
         status = check_pairs(context, bank, bodies, pairs, pair_count);
         if (status != MF_OK) return status;
     }
-    if (in_order && (threaded || cache == NULL)) {
+    if (in_order) {
         uint32_t bad =
             collide_in_one_batch(context, bank, bodies, pairs, pair_count, cache, stream, threaded, !validate_first);
         if (bad == 0) return MF_OK;

@@ -68,8 +68,9 @@ mf_status mf_context_create(const mf_config *config, mf_context **context)
         mf_worker *worker = &created->workers[i];
         worker->scratch = malloc(sizeof(mf_pair_scratch));
         worker->results = malloc(MF_CHUNK_PAIRS * sizeof(mf_pair_result));
+        worker->entries = malloc(MF_CHUNK_PAIRS * sizeof(mf_pair_cache));
         for (uint32_t k = 0; k < MF_STAGED_PER_WORKER; ++k) atomic_init(&worker->staged_pending[k], 0);
-        failed = worker->scratch == NULL || worker->results == NULL;
+        failed = worker->scratch == NULL || worker->results == NULL || worker->entries == NULL;
         if (!failed && created->kernel.axes != NULL) {
             worker->wide = aligned_alloc(64, (sizeof(mf_wide_scratch) + 63) / 64 * 64);
             failed = worker->wide == NULL;
@@ -90,6 +91,7 @@ void mf_context_destroy(mf_context *context)
     for (uint32_t i = 0; context->workers != NULL && i < context->threads; ++i) {
         free(context->workers[i].scratch);
         free(context->workers[i].results);
+        free(context->workers[i].entries);
         free(context->workers[i].wide);
     }
     free(context->workers);

@@ -43,7 +43,9 @@ typedef struct mf_pair_result {
     uint32_t count;
     mf_vec3 normal;
     mf_contact contacts[MF_MAX_CONTACTS];
-    mf_pair_cache cache; // the pair's new cache entry, committed when the result is written out
+    // Where the pair's new cache entry goes: the caller's entry itself where the call writes
+    // entries in place, else the worker's copy, committed when the result is written out.
+    mf_pair_cache *cache;
 } mf_pair_result;
 
 typedef struct mf_wide_scratch {
@@ -68,6 +70,7 @@ typedef struct mf_worker {
     uint32_t boxes[MF_CHUNK_PAIRS];    // box pairs, for the box pair path
     uint32_t fallback[MF_CHUNK_PAIRS]; // box pairs whose first axis gave no contact
     mf_pair_result *results;           // [MF_CHUNK_PAIRS]: the chunk being collided, before compaction
+    mf_pair_cache *entries;            // [MF_CHUNK_PAIRS]: their new cache entries, unless written in place
     // In-order placement (placement.h): the worker's staging slots (context staging
     // [index * MF_STAGED_PER_WORKER, ...]), each flagged while a staged chunk waits in it.
     atomic_int staged_pending[MF_STAGED_PER_WORKER];

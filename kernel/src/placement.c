@@ -25,7 +25,7 @@ static void unlock(mf_placement *placement) { atomic_flag_clear_explicit(&placem
 
 // The placer's loop, entered under the lock: copies the staged chunks at the frontier one after
 // another (without the lock, as no one else places) until the next one has not finished.
-static void place_staged(mf_placement *placement, mf_stream *stream, mf_pair_cache *cache)
+static void place_staged(mf_placement *placement, mf_stream *stream)
 {
     for (;;) {
         mf_finished_chunk *slot = &placement->finished[placement->frontier % placement->finished_count];
@@ -42,7 +42,7 @@ static void place_staged(mf_placement *placement, mf_stream *stream, mf_pair_cac
         placement->contact_count += chunk.staged->contact_count;
         placement->frontier++;
         unlock(placement);
-        mf_staging_copy(chunk.staged, stream, cache);
+        mf_staging_copy(chunk.staged, stream, NULL);
         atomic_store_explicit(chunk.pending, 0, memory_order_release); // the slot is free again
         lock(placement);
     }
@@ -50,10 +50,10 @@ static void place_staged(mf_placement *placement, mf_stream *stream, mf_pair_cac
 
 // Compacts the frontier chunk, whose worker has just become the placer, where it lands.
 static void place_direct(mf_placement *placement, const mf_pair_result *results, uint32_t first_pair,
-                         uint32_t pair_count, mf_stream *stream, mf_pair_cache *cache)
+                         uint32_t pair_count, mf_stream *stream)
 {
     mf_chunk_output out;
-    mf_staging_compact_into(results, first_pair, pair_count, cache != NULL ? cache + first_pair : NULL,
+    mf_staging_compact_into(results, first_pair, pair_count, NULL,
                             stream->manifolds + placement->manifold_count, stream->contacts + placement->contact_count,
                             placement->contact_count, &out);
     placement->manifold_count += out.manifold_count;
@@ -61,11 +61,10 @@ static void place_direct(mf_placement *placement, const mf_pair_result *results,
 }
 
 void mf_placement_finish(mf_placement *placement, uint32_t chunk, const mf_pair_result *results, uint32_t first_pair,
-                         uint32_t pair_count, mf_chunk_output *staging, atomic_int *staged_pending, mf_stream *stream,
-                         mf_pair_cache *cache)
+                         uint32_t pair_count, mf_chunk_output *staging, atomic_int *staged_pending, mf_stream *stream)
 {
     if (placement->alone) {
-        place_direct(placement, results, first_pair, pair_count, stream, cache);
+        place_direct(placement, results, first_pair, pair_count, stream);
         placement->frontier = chunk + 1;
         return;
     }
@@ -74,10 +73,10 @@ void mf_placement_finish(mf_placement *placement, uint32_t chunk, const mf_pair_
         // The counts stay this worker's while it places: the others only stage.
         placement->placing = 1;
         unlock(placement);
-        place_direct(placement, results, first_pair, pair_count, stream, cache);
+        place_direct(placement, results, first_pair, pair_count, stream);
         lock(placement);
         placement->frontier++;
-        place_staged(placement, stream, cache);
+        place_staged(placement, stream);
         return;
     }
     unlock(placement);
@@ -89,13 +88,13 @@ void mf_placement_finish(mf_placement *placement, uint32_t chunk, const mf_pair_
         if (k == 0) mf_wait_a_moment(&spins);
     }
     atomic_store_explicit(&staged_pending[k], 1, memory_order_relaxed);
-    mf_staging_compact(results, first_pair, pair_count, cache != NULL, &staging[k]);
+    mf_staging_compact(results, first_pair, pair_count, 0, &staging[k]);
     lock(placement);
     placement->finished[chunk % placement->finished_count] =
         (mf_finished_chunk){&staging[k], &staged_pending[k], chunk + 1};
     if (!placement->placing && placement->frontier == chunk) {
         placement->placing = 1;
-        place_staged(placement, stream, cache);
+        place_staged(placement, stream);
         return;
     }
     unlock(placement);

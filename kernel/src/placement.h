@@ -32,8 +32,7 @@ typedef struct mf_placement {
 void mf_placement_begin(mf_placement *placement, mf_finished_chunk *finished, uint32_t finished_count, int alone);
 
 // A collided chunk (results[i] belongs to pair first_pair + i) of a worker with the given staging
-// slots and their flags: into the stream now, or staged until the chunks before it are. Cache
-// entries go to cache (the call's, or NULL) as the chunk is placed; every pair will be done.
+// slots and their flags: into the stream now, or staged until the chunks before it are. Every
+// pair will be done, so the chunks wrote their cache entries in place.
 void mf_placement_finish(mf_placement *placement, uint32_t chunk, const mf_pair_result *results, uint32_t first_pair,
-                         uint32_t pair_count, mf_chunk_output *staging, atomic_int *staged_pending, mf_stream *stream,
-                         mf_pair_cache *cache);
+                         uint32_t pair_count, mf_chunk_output *staging, atomic_int *staged_pending, mf_stream *stream);

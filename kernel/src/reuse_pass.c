@@ -183,9 +183,11 @@ static void write_out(mf_reuse_job *job, uint32_t first, uint32_t lanes, const r
         }
         result->count = count;
         result->normal = (mf_vec3){rows->out[OUT_NORMAL][l], rows->out[OUT_NORMAL + 1][l], rows->out[OUT_NORMAL + 2][l]};
-        result->cache = *entry;
-        result->cache.age = (uint8_t)(entry->age + 1u);
-        result->cache.route = MF_ROUTE_REUSED;
+        // In place, only the step count and the route change.
+        uint8_t age = (uint8_t)(entry->age + 1u);
+        if (result->cache != entry) *result->cache = *entry;
+        result->cache->age = age;
+        result->cache->route = MF_ROUTE_REUSED;
     }
 }
 

@@ -43,7 +43,7 @@ void mf_staging_compact_into(const mf_pair_result *results, uint32_t first_pair,
     uint32_t manifolds = 0, contacts = 0;
     for (uint32_t i = 0; i < pair_count; ++i) {
         const mf_pair_result *result = &results[i];
-        if (cache != NULL) cache[i] = result->cache;
+        if (cache != NULL) cache[i] = *result->cache;
         if (result->count == 0) continue;
         assert(result->count <= MF_MAX_CONTACTS);
         manifold_out[manifolds++] =
