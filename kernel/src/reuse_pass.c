@@ -7,7 +7,10 @@
 // drops them. The entry stays as it was clipped, a step older.
 #include "reuse_pass.h"
 
+#include "lanes4.h"
 #include "wide.h"
+
+#include <stddef.h>
 
 #include <string.h>
 
@@ -16,22 +19,25 @@
 
 enum { W = MF_WIDE_WIDTH };
 
-// What the lanes read, a row per quantity: the bodies' poses, the entry's pose, bounds and kept
-// manifold, b's radius.
+// What the lanes read, a row per quantity, laid out as the wide gather loads them: the entry's
+// separation and best, pose and normal (12 floats in a row), the bodies' poses (each position with
+// the next float, then the quaternion), b's radius, the kept count, and per kept contact its point
+// on a and b's x, then b's point and id (8 rows, 6 read).
 enum {
-    IN_QA = 0, // x, y, z, w
-    IN_PA = 4,
-    IN_QB = 7,
-    IN_PB = 11,
-    IN_KEPT_Q = 14,
-    IN_KEPT_P = 18,
-    IN_SEPARATION = 21,
-    IN_BEST = 22,
-    IN_RADIUS_B = 23,
-    IN_NORMAL = 24,
-    IN_COUNT = 27,
-    IN_CONTACTS = 28, // on_a x, y, z, on_b x, y, z per kept contact
-    IN_ROWS = IN_CONTACTS + 6 * MF_CACHE_CONTACTS
+    IN_SEPARATION = 0,
+    IN_BEST = 1,
+    IN_KEPT_Q = 2, // x, y, z, w
+    IN_KEPT_P = 6,
+    IN_NORMAL = 9,
+    IN_PA = 12,
+    IN_QA = 16,
+    IN_PB = 20,
+    IN_QB = 24,
+    IN_RADIUS_B = 28,
+    IN_COUNT = 29,
+    IN_CONTACTS = 32, // on_a at +0, on_b at +4
+    IN_CONTACT_ROWS = 8,
+    IN_ROWS = IN_CONTACTS + IN_CONTACT_ROWS * MF_CACHE_CONTACTS
 };
 
 // What they write: whether the lane is reused, the world normal, and per contact its point,
@@ -48,36 +54,79 @@ typedef struct reuse_rows {
     _Alignas(64) float out[OUT_ROWS][W];
 } reuse_rows;
 
-// Lane l of `count` rows from `values`.
-static void put(float (*rows)[W], uint32_t l, const float *values, uint32_t count)
+#if MF_WIDE_WIDTH == 1
+// Lane 0's inputs from pair p.
+static void gather(const mf_reuse_job *job, uint32_t first, uint32_t lanes, reuse_rows *rows)
 {
-    for (uint32_t k = 0; k < count; ++k) rows[k][l] = values[k];
-}
-
-// Lane l's inputs from pair p.
-static void gather(const mf_reuse_job *job, uint32_t l, uint32_t p, reuse_rows *rows)
-{
+    (void)lanes;
+    uint32_t p = job->list[first];
     mf_pair pair = job->pairs[p];
     const mf_transform *ta = &job->bodies->transform[pair.a], *tb = &job->bodies->transform[pair.b];
     const mf_pair_cache *entry = &job->cache[p];
-    float (*in)[W] = rows->in;
+    float(*in)[W] = rows->in;
     const mf_quat *kq = &entry->relative_rotation;
     const mf_vec3 *kp = &entry->relative_position, *n = &entry->normal;
-    const float pose[IN_SEPARATION] = {ta->q.x, ta->q.y, ta->q.z, ta->q.w, ta->p.x, ta->p.y, ta->p.z,
-                                       tb->q.x, tb->q.y, tb->q.z, tb->q.w, tb->p.x, tb->p.y, tb->p.z,
-                                       kq->x,   kq->y,   kq->z,   kq->w,   kp->x,   kp->y,   kp->z};
-    put(in, l, pose, IN_SEPARATION);
-    const float kept[IN_CONTACTS - IN_SEPARATION] = {
-        entry->separation, entry->best, job->bank->shapes[entry->shape_b].radius, n->x, n->y, n->z,
-        (float)entry->contact_count};
-    put(in + IN_SEPARATION, l, kept, IN_CONTACTS - IN_SEPARATION);
-    for (uint32_t k = 0; k < MF_CACHE_CONTACTS; ++k) {
-        // Slots past the kept contacts repeat the first: finite, and never written out.
-        const mf_cached_contact *c = &entry->contacts[k < entry->contact_count ? k : 0];
-        const float points[6] = {c->on_a.x, c->on_a.y, c->on_a.z, c->on_b.x, c->on_b.y, c->on_b.z};
-        put(in + IN_CONTACTS + 6 * k, l, points, 6);
+    const float kept[12] = {entry->separation, entry->best, kq->x, kq->y, kq->z, kq->w,
+                            kp->x,             kp->y,       kp->z, n->x,  n->y,  n->z};
+    for (int k = 0; k < 12; ++k) in[IN_SEPARATION + k][0] = kept[k];
+    const float poses[16] = {ta->p.x, ta->p.y, ta->p.z, 0, ta->q.x, ta->q.y, ta->q.z, ta->q.w,
+                             tb->p.x, tb->p.y, tb->p.z, 0, tb->q.x, tb->q.y, tb->q.z, tb->q.w};
+    for (int k = 0; k < 16; ++k) in[IN_PA + k][0] = poses[k];
+    in[IN_RADIUS_B][0] = job->bank->shapes[entry->shape_b].radius;
+    in[IN_COUNT][0] = (float)entry->contact_count;
+    for (uint32_t k = 0; k < entry->contact_count; ++k) {
+        const mf_cached_contact *c = &entry->contacts[k];
+        const float points[8] = {c->on_a.x, c->on_a.y, c->on_a.z, 0, c->on_b.x, c->on_b.y, c->on_b.z, 0};
+        for (int i = 0; i < 8; ++i) in[IN_CONTACTS + IN_CONTACT_ROWS * k + i][0] = points[i];
     }
 }
+#else
+// The entry's floats from byte `offset` on, four at a time: the gather reads them as vectors.
+_Static_assert(offsetof(mf_pair_cache, best) == offsetof(mf_pair_cache, separation) + 4 &&
+                   offsetof(mf_pair_cache, relative_rotation) == offsetof(mf_pair_cache, best) + 4 &&
+                   offsetof(mf_pair_cache, relative_position) == offsetof(mf_pair_cache, relative_rotation) + 16 &&
+                   offsetof(mf_pair_cache, normal) == offsetof(mf_pair_cache, relative_position) + 12,
+               "separation, best, pose and normal are 12 floats in a row");
+_Static_assert(sizeof(mf_cached_contact) == 28 && offsetof(mf_cached_contact, id) == 24, "contacts are 7 floats");
+
+static simde__m128 load_at(const mf_pair_cache *entry, size_t offset)
+{
+    return simde_mm_loadu_ps((const float *)(const void *)((const char *)entry + offset));
+}
+
+// Four lanes at a time: each lane's quantities loaded as vectors of four floats, each 4x4 block
+// transposed so that four rows of the four lanes store at once (as box_pass.c's gather). Lanes past
+// `lanes` repeat the first pair. Contact slots past the kept count hold whatever the entry holds
+// there: their lanes are never read out.
+static void gather(const mf_reuse_job *job, uint32_t first, uint32_t lanes, reuse_rows *rows)
+{
+    enum { BLOCKS = 3 + 4 + 2 * MF_CACHE_CONTACTS }; // the entry's 12 floats, two poses, the contacts
+    const size_t kept_at = offsetof(mf_pair_cache, separation);
+    for (uint32_t l0 = 0; l0 < W; l0 += 4) {
+        simde__m128 v[BLOCKS][4];
+        for (uint32_t k = 0; k < 4; ++k) {
+            uint32_t l = l0 + k, p = job->list[first + (l < lanes ? l : 0)];
+            mf_pair pair = job->pairs[p];
+            const mf_pair_cache *entry = &job->cache[p];
+            for (int b = 0; b < 3; ++b) v[b][k] = load_at(entry, kept_at + 16 * (size_t)b);
+            mf_transform_load4(&job->bodies->transform[pair.a], &v[3][k], &v[4][k]);
+            mf_transform_load4(&job->bodies->transform[pair.b], &v[5][k], &v[6][k]);
+            for (int c = 0; c < MF_CACHE_CONTACTS; ++c) {
+                size_t at = offsetof(mf_pair_cache, contacts) + sizeof(mf_cached_contact) * (size_t)c;
+                v[7 + 2 * c][k] = load_at(entry, at);
+                v[8 + 2 * c][k] = load_at(entry, at + offsetof(mf_cached_contact, on_b));
+            }
+            rows->in[IN_RADIUS_B][l] = job->bank->shapes[entry->shape_b].radius;
+            rows->in[IN_COUNT][l] = (float)entry->contact_count;
+        }
+        for (int b = 0; b < BLOCKS; ++b) {
+            SIMDE_MM_TRANSPOSE4_PS(v[b][0], v[b][1], v[b][2], v[b][3]);
+            int row = b < 3 ? 4 * b : b < 7 ? IN_PA + 4 * (b - 3) : IN_CONTACTS + 4 * (b - 7);
+            for (int i = 0; i < 4; ++i) simde_mm_store_ps(&rows->in[row + i][l0], v[b][i]);
+        }
+    }
+}
+#endif
 
 typedef struct quatw {
     mf_floatw x, y, z, w;
@@ -149,9 +198,9 @@ static void reuse_lanes(const mf_config *config, reuse_rows *rows)
     mf_floatw count = mf_loadw(rows->in[IN_COUNT]), margin = mf_splatw(config->margin), half = mf_splatw(0.5f);
     mf_maskw any = mf_ltw(count, mf_splatw(0.0f)); // none
     for (int k = 0; k < MF_CACHE_CONTACTS; ++k) {
-        int row = IN_CONTACTS + 6 * k, out = OUT_CONTACTS + 5 * k;
+        int row = IN_CONTACTS + IN_CONTACT_ROWS * k, out = OUT_CONTACTS + 5 * k;
         mf_vec3w on_a = load3(rows, row);
-        mf_vec3w between = mf_sub3w(mf_add3w(mf_mat3_mulw(&turn, load3(rows, row + 3)), position), on_a);
+        mf_vec3w between = mf_sub3w(mf_add3w(mf_mat3_mulw(&turn, load3(rows, row + 4)), position), on_a);
         mf_floatw contact_separation = mf_dotw(between, normal);
         mf_maskw kept = mf_andw(mf_ltw(mf_splatw((float)k), count), mf_ltw(contact_separation, margin));
         mf_vec3w point = mf_add3w(mf_mat3_mulw(&rotation_a, mf_add3w(on_a, mf_scale3w(between, half))), position_a);
@@ -197,8 +246,7 @@ void MF_NAMED(mf_reuse, MF_WIDE_NAME)(mf_reuse_job *job)
     job->missed_count = 0;
     for (uint32_t first = 0; first < job->count; first += W) {
         uint32_t lanes = job->count - first < W ? job->count - first : W;
-        // Lanes past the last repeat the first pair, so that every lane computes finite values.
-        for (uint32_t l = 0; l < W; ++l) gather(job, l, job->list[first + (l < lanes ? l : 0)], &rows);
+        gather(job, first, lanes, &rows);
         reuse_lanes(job->config, &rows);
         write_out(job, first, lanes, &rows);
     }
