@@ -274,7 +274,7 @@ typedef struct mf_cached_contact {
 /* Contacts an entry keeps: manifolds with more (max_contacts above it) are clipped every step. */
 #define MF_CACHE_CONTACTS 4
 /* Steps a kept manifold is reused for at most before it is clipped again. */
-#define MF_CACHE_REUSE_STEPS 30
+#define MF_CACHE_REUSE_STEPS 60
 
 /* How mf_collide_cached answered a pair (mf_pair_cache.route): the full search; settled apart by
  * the cached axis; the cached axis' contacts clipped afresh; the kept contacts reused. */
