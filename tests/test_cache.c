@@ -289,9 +289,115 @@ static void foreign_entries_change_nothing(void)
     scene_free(&s);
 }
 
+// Whether every id of manifold m of `now` is among the `count` ids in `kept`.
+static int ids_among(const mf_stream *now, const mf_manifold *m, const uint32_t *kept, uint32_t count)
+{
+    for (uint32_t k = 0; k < m->count; ++k) {
+        int found = 0;
+        for (uint32_t j = 0; j < count && !found; ++j) found = now->contacts[m->first + k].id == kept[j];
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+// Reused manifolds (mf_pair_cache.route MF_ROUTE_REUSED) against the bounds manyfold.h states,
+// over 600 steps of scene_step's wobble: the same pairs have manifolds as with mf_collide; the
+// normal is within the slop of the double-precision brute-force best axis; the deepest contact
+// lies between the best less the slop and the best plus twice the slop; a reused manifold's ids
+// are among those of the clip it came from. A rotating eighth of the pairs is held against the
+// brute force each step. Most touching pair-steps must be reused, or the test proves nothing.
+static void reused_manifolds_stay_within_the_stated_bounds(void)
+{
+    static const char *const scenes[] = {"box_resting", "pile_step", "hull16", "crowd"};
+    const uint64_t seed = 43;
+    const int steps = 600;
+    for (unsigned k = 0; k < 4; ++k) {
+        scene s;
+        CHECK_EQ(scene_make(scenes[k], 1000, seed, &s), MF_OK);
+        mf_config config = mf_config_default();
+        mf_context *context = NULL;
+        CHECK_EQ(mf_context_create(&config, &context), MF_OK);
+        mf_transform *moved = malloc(s.body_count * sizeof(mf_transform));
+        mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
+        uint32_t *kept_ids = calloc((size_t)s.pair_count * MF_CACHE_CONTACTS, sizeof(uint32_t));
+        uint32_t *kept_count = calloc(s.pair_count, sizeof(uint32_t));
+        output plain = output_make(s.pair_count, 4), cached = output_make(s.pair_count, 4);
+        ref_hull *hulls = calloc(s.shape_count, sizeof(ref_hull));
+        for (uint32_t h = 0; h < s.shape_count; ++h) CHECK_EQ(ref_hull_load(s.bank, h, &hulls[h]), MF_OK);
+        ref_pair *pair = ref_pair_create();
+        uint64_t touching = 0, reused = 0, checked = 0;
+        double worst_deficit = 0.0, worst_low = 0.0, worst_high = 0.0;
+        for (int step = 0; step < steps; ++step) {
+            scene_step(&s, (uint32_t)step, seed, moved);
+            mf_bodies bodies = {s.body_shape, moved, s.body_count};
+            CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain.stream), MF_OK);
+            CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached.stream), MF_OK);
+            CHECKF(plain.stream.manifold_count == cached.stream.manifold_count,
+                   "%s step %d: %u manifolds cached, %u without", scenes[k], step, cached.stream.manifold_count,
+                   plain.stream.manifold_count);
+            for (uint32_t m = 0; m < cached.stream.manifold_count; ++m) {
+                const mf_manifold *y = &cached.stream.manifolds[m];
+                uint32_t i = y->pair;
+                CHECKF(m >= plain.stream.manifold_count || plain.stream.manifolds[m].pair == i,
+                       "%s step %d: manifold %u is pair %u cached, %u without", scenes[k], step, m, i,
+                       plain.stream.manifolds[m].pair);
+                ++touching;
+                if (cache[i].route == MF_ROUTE_REUSED) {
+                    ++reused;
+                    CHECKF(ids_among(&cached.stream, y, kept_ids + (size_t)i * MF_CACHE_CONTACTS, kept_count[i]),
+                           "%s step %d pair %u: a reused id was not clipped", scenes[k], step, i);
+                } else {
+                    kept_count[i] = y->count <= MF_CACHE_CONTACTS ? y->count : 0;
+                    for (uint32_t c = 0; c < kept_count[i]; ++c)
+                        kept_ids[(size_t)i * MF_CACHE_CONTACTS + c] = cached.stream.contacts[y->first + c].id;
+                }
+                if ((i + (uint32_t)step) % 8 != 0) continue;
+                ++checked;
+                mf_pair p = s.pairs[i];
+                ref_pair_set(pair, &hulls[s.body_shape[p.a]], moved[p.a], &hulls[s.body_shape[p.b]], moved[p.b]);
+                ref_axis best = ref_best_axis(pair);
+                double n[3] = {y->normal.x, y->normal.y, y->normal.z};
+                double deficit = best.separation - ref_separation_along(pair, n);
+                double deepest = INFINITY;
+                for (uint32_t c = 0; c < y->count; ++c)
+                    deepest = fmin(deepest, cached.stream.contacts[y->first + c].separation);
+                // Float noise of a pair's size (its radii) on top of the stated bounds.
+                double noise = 1e-4 + 1e-5 * (hulls[s.body_shape[p.a]].radius + hulls[s.body_shape[p.b]].radius);
+                worst_deficit = fmax(worst_deficit, deficit);
+                worst_low = fmax(worst_low, best.separation - deepest);
+                worst_high = fmax(worst_high, deepest - best.separation);
+                CHECKF(deficit <= config.linear_slop + noise, "%s step %d pair %u (route %u): normal %.6f short of the best",
+                       scenes[k], step, i, cache[i].route, deficit);
+                CHECKF(deepest >= best.separation - config.linear_slop - noise &&
+                           deepest <= best.separation + 2.0 * config.linear_slop + noise,
+                       "%s step %d pair %u (route %u): deepest contact %.6f, best %.6f", scenes[k], step, i,
+                       cache[i].route, deepest, best.separation);
+            }
+        }
+        printf("%s: %d steps of %u pairs, %.1f%% of %llu touching pair-steps reused, %llu held against the brute "
+               "force: worst normal deficit %.6f, deepest contact at most %.6f below and %.6f above the best\n",
+               scenes[k], steps, s.pair_count, 100.0 * (double)reused / (double)(touching > 0 ? touching : 1),
+               (unsigned long long)touching, (unsigned long long)checked, worst_deficit, worst_low, worst_high);
+        CHECKF(reused * 2 > touching, "%s: only %llu of %llu touching pair-steps reused", scenes[k],
+               (unsigned long long)reused, (unsigned long long)touching);
+        ref_pair_destroy(pair);
+        for (uint32_t h = 0; h < s.shape_count; ++h) ref_hull_free(&hulls[h]);
+        free(hulls);
+        output_free(&plain);
+        output_free(&cached);
+        free(kept_ids);
+        free(kept_count);
+        free(cache);
+        free(moved);
+        mf_context_destroy(context);
+        scene_free(&s);
+    }
+}
+
 static const test_case tests[] = {
     TEST_CASE(cached_results_match_uncached_on_small_motions),
     TEST_CASE(resting_box_keeps_its_ids_for_a_hundred_steps),
+    TEST_CASE(reused_manifolds_stay_within_the_stated_bounds),
     TEST_CASE(approaching_pairs_are_found_when_they_touch),
     TEST_CASE(entries_past_a_capacity_error_stay_untouched),
     TEST_CASE(foreign_entries_change_nothing),

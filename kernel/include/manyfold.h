@@ -305,13 +305,28 @@ typedef struct mf_pair_cache {
     mf_cached_contact contacts[MF_CACHE_CONTACTS];
 } mf_pair_cache;
 
-/* mf_collide with a per-pair cache (cache[i] belongs to pairs[i]). The cached axis is tested
- * first: if it still separates by the margin, the pair is done (a face axis that separated by
- * more than the margin plus how far the bodies can have moved since settles the pair from the
- * poses alone, without reading the hulls); if the bodies moved so little
- * that it is provably still within linear_slop of the best axis, the search is skipped. Results
- * match mf_collide's up to that slop (same touching pairs; normals within the slop of the best
- * axis). Entries are updated for pairs [0, pairs_done) only. */
+/* mf_collide with a per-pair cache (cache[i] belongs to pairs[i]). Per pair, first of these that
+ * applies:
+ * - Reuse (a persistent contact manifold): if b has moved by at most δ in a's frame since the
+ *   entry's manifold was clipped (δ bounds every point of b: the change of b's origin plus the
+ *   chord of the turn times b's radius), with 2δ within the slop the cached axis had to spare, the
+ *   best separation plus δ still under the margin, and under MF_CACHE_REUSE_STEPS steps since,
+ *   the kept contacts are carried with the bodies and their separations measured again along the
+ *   kept normal (fixed in a's frame); contacts that left the margin are dropped.
+ *   Bounds: δ <= linear_slop / 2. The normal is within linear_slop of the best axis; the deepest
+ *   contact lies between the best separation less linear_slop and the best plus twice
+ *   linear_slop; each reused contact's two points are points of a contact clipped then, each
+ *   moved by at most δ against the other body, so a reused point is within δ of where the clip put
+ *   it (relative to either body), and its separation is exact for those two points. Ids are the
+ *   clipped contacts'.
+ * - The cached axis: if it still separates by the margin, the pair is done (a face axis that
+ *   separated by more than the margin plus how far the bodies can have moved since settles the
+ *   pair from the poses alone, without reading the hulls); if the bodies moved so little that it
+ *   is provably still within linear_slop of the best axis, the search is skipped and its faces
+ *   clipped.
+ * - The full search, as mf_collide.
+ * Results match mf_collide's up to those bounds (the same pairs have manifolds; normals within the
+ * slop of the best axis). Entries are updated for pairs [0, pairs_done) only. */
 MF_API mf_status mf_collide_cached(mf_context *context, const mf_bank *bank,
                                    const mf_bodies *bodies, const mf_pair *pairs,
                                    uint32_t pair_count, mf_pair_cache *cache, mf_stream *stream);
