@@ -34,16 +34,21 @@ static difference compare_streams(const mf_stream *cached, const mf_stream *plai
     return (difference){presence / pairs, normal / pairs};
 }
 
-// How the last call answered its pairs: the share of each route (MF_ROUTE_*) among the entries.
-static void count_routes(bench_state *state, const mf_pair_cache *cache, uint32_t pair_count)
+// How calls answered their pairs: entries per route (MF_ROUTE_*), summed over calls.
+static void count_routes(const mf_pair_cache *cache, uint32_t pair_count, uint64_t routes[5])
 {
-    uint32_t routes[5] = {0};
     for (uint32_t i = 0; i < pair_count; ++i) routes[cache[i].route < 5 ? cache[i].route : 0]++;
-    double pairs = pair_count > 0 ? pair_count : 1;
-    bench_counter(state, "route_searched", routes[MF_ROUTE_SEARCHED] / pairs);
-    bench_counter(state, "route_apart", routes[MF_ROUTE_APART] / pairs);
-    bench_counter(state, "route_clipped", routes[MF_ROUTE_CLIPPED] / pairs);
-    bench_counter(state, "route_reused", routes[MF_ROUTE_REUSED] / pairs);
+}
+
+static void report_routes(bench_state *state, const uint64_t routes[5])
+{
+    double all = 0;
+    for (int k = 0; k < 5; ++k) all += (double)routes[k];
+    all = all > 0 ? all : 1;
+    bench_counter(state, "route_searched", (double)routes[MF_ROUTE_SEARCHED] / all);
+    bench_counter(state, "route_apart", (double)routes[MF_ROUTE_APART] / all);
+    bench_counter(state, "route_clipped", (double)routes[MF_ROUTE_CLIPPED] / all);
+    bench_counter(state, "route_reused", (double)routes[MF_ROUTE_REUSED] / all);
 }
 
 // Whether two manifolds name different sets of contact features.
@@ -147,21 +152,24 @@ void bench_collide_cached(bench_state *state, void *context)
     bench_counter(state, "contacts", stream.contact_count / pairs);
     bench_counter(state, "presence_differs", d.presence);
     bench_counter(state, "normal_differs", d.normal);
-    count_routes(state, cache, s->pair_count);
 
-    // Stability over one more period of steps, from the last timed call's cache (warm) or from
-    // empty entries every step (cold): normal flips and id-set changes between consecutive steps.
+    // Over one more period of steps, from the last timed call's cache (warm) or from empty entries
+    // every step (cold): the routes' shares, and normal flips and id-set changes between
+    // consecutive steps.
     persistence p = {0, 0, 0};
+    uint64_t routes[5] = {0};
     for (uint32_t k = 0; k < SCENE_STEP_PERIOD && status == MF_OK; ++k) {
         if (!c->warm) memset(cache, 0, cache_size);
         step = last + 1 < SCENE_STEP_PERIOD ? last + 1 : 0;
         bodies.transform = steps + (size_t)step * s->body_count;
         status = mf_collide_cached(mf, s->bank, &bodies, s->pairs, s->pair_count, cache, &next);
         if (status == MF_OK) compare_steps(&stream, &next, &p);
+        count_routes(cache, s->pair_count, routes);
         mf_stream swap = stream;
         stream = next, next = swap;
         last = step;
     }
+    report_routes(state, routes);
     double persisting = p.persisting > 0 ? (double)p.persisting : 1.0;
     bench_counter(state, "normal_flips", (double)p.flips / persisting);
     bench_counter(state, "id_changes", (double)p.id_changes / persisting);

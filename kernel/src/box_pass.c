@@ -935,7 +935,7 @@ static void write_results(mf_box_job *job, uint32_t first, uint32_t lanes, const
         if (LANE(OUT_TOUCHING) == 0.0f) {
             if (job->caching) {
                 mf_axis_candidates candidates = lane_candidates(out, l, a, b);
-                mf_cache_store(result->cache, job->bodies, pair, &candidates, NULL, NULL);
+                mf_cache_store(job->config, result->cache, job->bodies, pair, &candidates, NULL, NULL);
             }
             continue;
         }
@@ -957,7 +957,7 @@ static void write_results(mf_box_job *job, uint32_t first, uint32_t lanes, const
                 : reference_is_a
                     ? (mf_axis){MF_AXIS_FACE_A, candidates.face_a.separation, candidates.face_a.face, 0, {0, 0, 0}}
                     : (mf_axis){MF_AXIS_FACE_B, candidates.face_b.separation, 0, candidates.face_b.face, {0, 0, 0}};
-            mf_cache_store(result->cache, job->bodies, pair, &candidates, &used, result);
+            mf_cache_store(job->config, result->cache, job->bodies, pair, &candidates, &used, result);
         }
 #undef LANE
     }

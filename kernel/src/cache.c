@@ -36,7 +36,7 @@ static void relative_pose(const mf_bodies *bodies, mf_pair pair, mf_quat *rotati
 // its two surface points, the midpoint less and plus half the separation along the normal, fixed
 // in a's frame (both: b's point is carried with b by the relative pose), and the normal in a's
 // frame. Manifolds with more contacts than the entry holds are not kept.
-static void keep_contacts(mf_pair_cache *entry, const mf_transform *ta, const mf_mat3 *rotation_a,
+static void keep_contacts(mf_pair_cache *entry, mf_vec3 position_a, const mf_mat3 *rotation_a,
                           const mf_pair_result *result)
 {
     entry->contact_count = 0;
@@ -47,7 +47,7 @@ static void keep_contacts(mf_pair_cache *entry, const mf_transform *ta, const mf
     mf_mat3 relative = mf_mat3_from_quat(entry->relative_rotation);
     for (uint32_t k = 0; k < result->count; ++k) {
         const mf_contact *c = &result->contacts[k];
-        mf_vec3 point = mf_mat3_mul_transposed(rotation_a, mf_sub(c->point, ta->p));
+        mf_vec3 point = mf_mat3_mul_transposed(rotation_a, mf_sub(c->point, position_a));
         mf_vec3 on_b = mf_mul_add(point, 0.5f * c->separation, normal);
         entry->contacts[k] = (mf_cached_contact){
             mf_mul_add(point, -0.5f * c->separation, normal),
@@ -73,11 +73,72 @@ static float distance_bound(const mf_pair_result *result, float scale)
     return nearest + 1e-4f * scale;
 }
 
-void mf_cache_store(mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair, const mf_axis_candidates *c,
-                    const mf_axis *used, const mf_pair_result *result)
+// Whether `id` names one of the result's first `count` contacts.
+static int has_id(const mf_pair_result *result, uint32_t count, uint32_t id)
+{
+    for (uint32_t n = 0; n < count; ++n)
+        if (result->contacts[n].id == id) return 1;
+    return 0;
+}
+
+// Continuity with the previous entry's kept manifold, where the new clip has the kept normal
+// (within 2.5 degrees), the kept contacts carried with the bodies to now:
+// - Names: a new contact within a quarter of the slop of a kept one takes the kept one's id. Where
+//   features tie (a corner on a corner or an edge), the clip names a point by whichever feature
+//   the float noise favours; the point, not the name, is what persists.
+// - Hysteresis at the margin: kept contacts the clip left out because they now sit past the
+//   margin by less than the slop stay while the result has room, as reuse keeps them
+//   (reuse_pass.c), if their two points have slid along each other by under the slop. A contact
+//   at the margin does not come and go with every jitter.
+static void continue_manifold(const mf_config *config, const mf_pair_cache *previous, const mf_pair_cache *now,
+                              const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result)
+{
+    if (previous == NULL || previous->axis == 0 || previous->shape_a != now->shape_a ||
+        previous->shape_b != now->shape_b || previous->contact_count > MF_CACHE_CONTACTS || result->count == 0)
+        return;
+    // In a's frame, b's kept points carried by b's pose there now.
+    mf_vec3 normal = mf_mat3_mul_transposed(rotation_a, result->normal);
+    if (!(mf_dot(previous->normal, normal) >= 0.999f)) return;
+    mf_mat3 relative = mf_mat3_from_quat(now->relative_rotation);
+    mf_vec3 point[MF_CACHE_CONTACTS], between[MF_CACHE_CONTACTS];
+    int matched[MF_CACHE_CONTACTS] = {0};
+    for (uint32_t k = 0; k < previous->contact_count; ++k) {
+        const mf_cached_contact *c = &previous->contacts[k];
+        between[k] = mf_sub(mf_add(mf_mat3_mul(&relative, c->on_b), now->relative_position), c->on_a);
+        point[k] = mf_mul_add(c->on_a, 0.5f, between[k]);
+    }
+    float near = 0.25f * config->linear_slop;
+    for (uint32_t n = 0; n < result->count; ++n) {
+        mf_contact *contact = &result->contacts[n];
+        mf_vec3 local = mf_mat3_mul_transposed(rotation_a, mf_sub(contact->point, position_a));
+        uint32_t nearest = MF_CACHE_CONTACTS;
+        float nearest_distance = near;
+        for (uint32_t k = 0; k < previous->contact_count; ++k) {
+            float distance = mf_length(mf_sub(point[k], local));
+            if (!matched[k] && distance < nearest_distance) nearest = k, nearest_distance = distance;
+        }
+        if (nearest == MF_CACHE_CONTACTS) continue;
+        matched[nearest] = 1;
+        uint32_t id = previous->contacts[nearest].id;
+        if (id != contact->id && !has_id(result, result->count, id)) contact->id = id;
+    }
+    uint32_t count = result->count;
+    for (uint32_t k = 0; k < previous->contact_count && count < config->max_contacts; ++k) {
+        uint32_t id = previous->contacts[k].id;
+        float separation = mf_dot(between[k], normal);
+        if (matched[k] || has_id(result, count, id) ||
+            !(separation >= config->margin && separation < config->margin + config->linear_slop) ||
+            !(mf_length(mf_mul_add(between[k], -separation, normal)) < config->linear_slop))
+            continue;
+        result->contacts[count++] = (mf_contact){mf_add(mf_mat3_mul(rotation_a, point[k]), position_a), separation, id};
+    }
+    result->count = count;
+}
+
+void mf_cache_store(const mf_config *config, mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair,
+                    const mf_axis_candidates *c, const mf_axis *used, mf_pair_result *result)
 {
     float best = mf_best_separation(c);
-    float bound = best < 0.0f ? best : distance_bound(used != NULL ? result : NULL, c->scale);
     mf_axis axis = {MF_AXIS_FACE_A, c->face_a.separation, c->face_a.face, 0, {0, 0, 0}};
     if (used != NULL) {
         axis = *used;
@@ -86,15 +147,19 @@ void mf_cache_store(mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair,
     } else if (c->edge.separation >= best && c->face_a.separation < best) {
         axis = (mf_axis){MF_AXIS_EDGES, c->edge.separation, c->edge.edge_a, c->edge.edge_b, c->edge.normal};
     }
-    *entry = (mf_pair_cache){.shape_a = bodies->shape[pair.a],
-                             .shape_b = bodies->shape[pair.b],
-                             .axis = encode_axis(&axis),
-                             .separation = axis.separation,
-                             .best = bound,
-                             .route = MF_ROUTE_SEARCHED};
+    mf_pair_cache next = {.shape_a = bodies->shape[pair.a],
+                          .shape_b = bodies->shape[pair.b],
+                          .axis = encode_axis(&axis),
+                          .separation = axis.separation,
+                          .route = MF_ROUTE_SEARCHED};
     mf_mat3 rotation_a;
-    relative_pose(bodies, pair, &entry->relative_rotation, &entry->relative_position, &rotation_a);
-    if (used != NULL) keep_contacts(entry, &bodies->transform[pair.a], &rotation_a, result);
+    relative_pose(bodies, pair, &next.relative_rotation, &next.relative_position, &rotation_a);
+    mf_vec3 position_a = bodies->transform[pair.a].p;
+    // The previous entry may be this one (written in place): read before it is overwritten.
+    if (used != NULL) continue_manifold(config, result->previous, &next, &rotation_a, position_a, result);
+    next.best = best < 0.0f ? best : distance_bound(used != NULL ? result : NULL, c->scale);
+    if (used != NULL) keep_contacts(&next, position_a, &rotation_a, result);
+    *entry = next;
 }
 
 // The cached axis in the current pose: its normal (edges) and separation. 0 if it has become
@@ -247,9 +312,10 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
     mf_contacts_of_axis(config, &frame, &axis, projection, axis.separation + allowance, &rotation_a,
                         bodies->transform[pair.a].p, result);
     if (result->count == 0) return 0;
+    continue_manifold(config, entry, &next, &rotation_a, bodies->transform[pair.a].p, result);
     next.best = mf_minf(best_bound, distance_bound(result, a->shape->radius + b->shape->radius));
     next.route = MF_ROUTE_CLIPPED;
-    keep_contacts(&next, &bodies->transform[pair.a], &rotation_a, result);
+    keep_contacts(&next, bodies->transform[pair.a].p, &rotation_a, result);
     *result->cache = next;
     return 1;
 }

@@ -6,10 +6,11 @@
 #include "context.h"
 
 // The entry after a full search: the axis that gave the contacts (`used`, with the pair's result,
-// whose contacts bound its distance), or for a pair without a manifold (used NULL) the axis that
-// separates most.
-void mf_cache_store(mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair, const mf_axis_candidates *candidates,
-                    const mf_axis *used, const mf_pair_result *result);
+// whose contacts bound its distance and are kept for reuse), or for a pair without a manifold
+// (used NULL) the axis that separates most. Contacts of the previous entry (result->previous) that
+// the new clip left out because they sit just past the margin join the result first (hysteresis).
+void mf_cache_store(const mf_config *config, mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair,
+                    const mf_axis_candidates *candidates, const mf_axis *used, mf_pair_result *result);
 
 // Whether the entry keeps a manifold the reuse pass (reuse_pass.h) may carry to this step.
 int mf_cache_keeps_manifold(const mf_config *config, const mf_bodies *bodies, mf_pair pair, const mf_pair_cache *entry);

@@ -64,7 +64,7 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
                 mf_query_edges_of_pair(&frame, config->linear_slop, &context->kernel.edge, &query, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {
-                if (worker->caching) mf_cache_store(result->cache, bodies, pair, &candidates, NULL, NULL);
+                if (worker->caching) mf_cache_store(config, result->cache, bodies, pair, &candidates, NULL, NULL);
                 continue;
             }
             if (!have_frame)
@@ -72,7 +72,7 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
             mf_axis used;
             mf_contacts_for_pair(config, &frame, &candidates, &wide->axes.rotation_a[l], bodies->transform[pair.a].p,
                                  result, &used);
-            if (worker->caching) mf_cache_store(result->cache, bodies, pair, &candidates, &used, result);
+            if (worker->caching) mf_cache_store(config, result->cache, bodies, pair, &candidates, &used, result);
         }
     }
 }
@@ -86,7 +86,7 @@ static void collide_pair(const mf_context *context, mf_worker *worker, const mf_
     mf_collide_pair(&context->config, &context->kernel, worker->scratch, bank, bodies, pair, result, &candidates,
                     &used);
     if (worker->caching)
-        mf_cache_store(result->cache, bodies, pair, &candidates, result->count > 0 ? &used : NULL, result);
+        mf_cache_store(&context->config, result->cache, bodies, pair, &candidates, result->count > 0 ? &used : NULL, result);
 }
 
 // The wide pass over the pairs listed in `subset`: bin, query bundle by bundle, clip touching
@@ -194,7 +194,10 @@ void mf_collide_chunk(const mf_context *context, mf_worker *worker, const mf_ban
                       const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_cache *in_place,
                       mf_pair_result *results)
 {
-    for (uint32_t i = 0; i < count; ++i) results[i].cache = in_place != NULL ? &in_place[i] : &worker->entries[i];
+    for (uint32_t i = 0; i < count; ++i) {
+        results[i].cache = in_place != NULL ? &in_place[i] : &worker->entries[i];
+        results[i].previous = cache != NULL ? &cache[i] : NULL;
+    }
     // Every pair is collided in one order, the lower body index as a, and mirrored where it came
     // the other way round: the order a broad phase emits pairs in changes nothing but the mirror.
     uint32_t swapped = 0;

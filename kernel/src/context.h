@@ -46,6 +46,7 @@ typedef struct mf_pair_result {
     // Where the pair's new cache entry goes: the caller's entry itself where the call writes
     // entries in place, else the worker's copy, committed when the result is written out.
     mf_pair_cache *cache;
+    const mf_pair_cache *previous; // the pair's entry as the call found it; NULL without a cache
 } mf_pair_result;
 
 typedef struct mf_wide_scratch {

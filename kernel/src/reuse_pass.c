@@ -195,7 +195,10 @@ static void reuse_lanes(const mf_config *config, reuse_rows *rows)
 
     mf_mat3w turn = mf_mat3_from_quatw(relative.x, relative.y, relative.z, relative.w);
     mf_vec3w normal = load3(rows, IN_NORMAL);
-    mf_floatw count = mf_loadw(rows->in[IN_COUNT]), margin = mf_splatw(config->margin), half = mf_splatw(0.5f);
+    // Hysteresis: a kept contact stays until it leaves the margin by the slop (the clip adds contacts
+    // within the margin), so that one at the margin does not come and go with every jitter.
+    mf_floatw count = mf_loadw(rows->in[IN_COUNT]), half = mf_splatw(0.5f);
+    mf_floatw margin = mf_splatw(config->margin + config->linear_slop);
     mf_maskw any = mf_ltw(count, mf_splatw(0.0f)); // none
     for (int k = 0; k < MF_CACHE_CONTACTS; ++k) {
         int row = IN_CONTACTS + IN_CONTACT_ROWS * k, out = OUT_CONTACTS + 5 * k;
