@@ -312,7 +312,7 @@ typedef struct mf_pair_cache {
  *   chord of the turn times b's radius), with 2δ within the slop the cached axis had to spare, the
  *   best separation plus δ still under the margin, and under MF_CACHE_REUSE_STEPS steps since,
  *   the kept contacts are carried with the bodies and their separations measured again along the
- *   kept normal (fixed in a's frame); contacts that left the margin are dropped.
+ *   kept normal (fixed in a's frame); contacts past the margin by the slop are dropped.
  *   Bounds: δ <= linear_slop / 2. The normal is within linear_slop of the best axis; the deepest
  *   contact lies between the best separation less linear_slop and the best plus twice
  *   linear_slop; each reused contact's two points are points of a contact clipped then, each
@@ -325,6 +325,11 @@ typedef struct mf_pair_cache {
  *   is provably still within linear_slop of the best axis, the search is skipped and its faces
  *   clipped.
  * - The full search, as mf_collide.
+ * Continuity where the manifold is clipped again with the kept normal: a new contact within a
+ * quarter of linear_slop of a kept one (carried to now) takes the kept one's id, so a point where
+ * features tie (a corner on a corner) keeps its name; kept contacts past the margin by under
+ * linear_slop stay while max_contacts allows (hysteresis: a contact at the margin does not come
+ * and go). Contacts may thus lie up to linear_slop past the margin.
  * Results match mf_collide's up to those bounds (the same pairs have manifolds; normals within the
  * slop of the best axis). Entries are updated for pairs [0, pairs_done) only. */
 MF_API mf_status mf_collide_cached(mf_context *context, const mf_bank *bank,
