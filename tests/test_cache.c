@@ -361,7 +361,8 @@ static int ids_among(const mf_stream *now, const mf_manifold *m, const uint32_t 
 // Reused manifolds (mf_pair_cache.route MF_ROUTE_REUSED) against the bounds manyfold.h states,
 // over 600 steps of scene_step's wobble: the same pairs have manifolds as with mf_collide; the
 // normal is within the slop of the double-precision brute-force best axis; the deepest contact
-// lies between the best less the slop and the best plus twice the slop; a reused manifold's ids
+// lies between the best less the slop and the best plus twice the slop, and none lies past the
+// margin by the slop (hysteresis keeps them up to that); a reused manifold's ids
 // are among those of the clip it came from. A rotating eighth of the pairs is held against the
 // brute force each step. Most touching pair-steps must be reused, or the test proves nothing.
 static void reused_manifolds_stay_within_the_stated_bounds(void)
@@ -416,9 +417,13 @@ static void reused_manifolds_stay_within_the_stated_bounds(void)
                 ref_axis best = ref_best_axis(pair);
                 double n[3] = {y->normal.x, y->normal.y, y->normal.z};
                 double deficit = best.separation - ref_separation_along(pair, n);
-                double deepest = INFINITY;
-                for (uint32_t c = 0; c < y->count; ++c)
+                double deepest = INFINITY, farthest = -INFINITY;
+                for (uint32_t c = 0; c < y->count; ++c) {
                     deepest = fmin(deepest, cached.stream.contacts[y->first + c].separation);
+                    farthest = fmax(farthest, cached.stream.contacts[y->first + c].separation);
+                }
+                CHECKF(farthest < config.margin + config.linear_slop, "%s step %d pair %u: a contact %.6f past the margin",
+                       scenes[k], step, i, farthest);
                 // Float noise of a pair's size (its radii) on top of the stated bounds.
                 double noise = 1e-4 + 1e-5 * (hulls[s.body_shape[p.a]].radius + hulls[s.body_shape[p.b]].radius);
                 worst_deficit = fmax(worst_deficit, deficit);
