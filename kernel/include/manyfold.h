@@ -315,7 +315,9 @@ typedef struct mf_pair_cache {
  *   kept normal (fixed in a's frame); contacts past the margin by the slop are dropped.
  *   Bounds: δ <= linear_slop / 2. The normal is within linear_slop of the best axis; the deepest
  *   contact lies between the best separation less linear_slop and the best plus twice
- *   linear_slop; each reused contact's two points are points of a contact clipped then, each
+ *   linear_slop. For two boxes the kept normal's separation is measured exactly instead of bounded
+ *   by δ: there δ <= linear_slop, and the deepest contact is within linear_slop of the best (as
+ *   a fresh clip's). Each reused contact's two points are points of a contact clipped then, each
  *   moved by at most δ against the other body, so a reused point is within δ of where the clip put
  *   it (relative to either body), and its separation is exact for those two points. Ids are the
  *   clipped contacts'.

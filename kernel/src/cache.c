@@ -107,15 +107,16 @@ static void continue_manifold(const mf_config *config, const mf_pair_cache *prev
         between[k] = mf_sub(mf_add(mf_mat3_mul(&relative, c->on_b), now->relative_position), c->on_a);
         point[k] = mf_mul_add(c->on_a, 0.5f, between[k]);
     }
-    float near = 0.25f * config->linear_slop;
+    float near = 0.25f * config->linear_slop, slop_squared = config->linear_slop * config->linear_slop;
     for (uint32_t n = 0; n < result->count; ++n) {
         mf_contact *contact = &result->contacts[n];
         mf_vec3 local = mf_mat3_mul_transposed(rotation_a, mf_sub(contact->point, position_a));
         uint32_t nearest = MF_CACHE_CONTACTS;
-        float nearest_distance = near;
+        float nearest_squared = near * near; // distances compared squared
         for (uint32_t k = 0; k < previous->contact_count; ++k) {
-            float distance = mf_length(mf_sub(point[k], local));
-            if (!matched[k] && distance < nearest_distance) nearest = k, nearest_distance = distance;
+            mf_vec3 d = mf_sub(point[k], local);
+            float squared = mf_dot(d, d);
+            if (!matched[k] && squared < nearest_squared) nearest = k, nearest_squared = squared;
         }
         if (nearest == MF_CACHE_CONTACTS) continue;
         matched[nearest] = 1;
@@ -128,7 +129,8 @@ static void continue_manifold(const mf_config *config, const mf_pair_cache *prev
         float separation = mf_dot(between[k], normal);
         if (matched[k] || has_id(result, count, id) ||
             !(separation >= config->margin && separation < config->margin + config->linear_slop) ||
-            !(mf_length(mf_mul_add(between[k], -separation, normal)) < config->linear_slop))
+            !(mf_dot(mf_mul_add(between[k], -separation, normal), mf_mul_add(between[k], -separation, normal)) <
+              slop_squared))
             continue;
         result->contacts[count++] = (mf_contact){mf_add(mf_mat3_mul(rotation_a, point[k]), position_a), separation, id};
     }

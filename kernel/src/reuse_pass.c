@@ -1,10 +1,10 @@
 // A kept manifold is reused while b has moved so little in a's frame since it was clipped (by at
 // most `moved`) that the kept normal, fixed in a's frame, is provably still within the slop of the
-// best axis: its separation fell by at most `moved` and the best rose by at most as much. Every
-// kept point then moved at most `moved` against the other body, and mf_collide would give the pair
-// a manifold (the best stays below the margin). Each point pair is carried with its bodies and its
-// separation measured along the normal again; pairs that left the margin are dropped, as the clip
-// drops them. The entry stays as it was clipped, a step older.
+// best axis: its separation fell by at most `moved` (for two boxes it is measured exactly) and the
+// best rose by at most as much. Every kept point then moved at most `moved` against the other
+// body, and mf_collide would give the pair a manifold (the best stays below the margin). Each
+// point pair is carried with its bodies and its separation measured along the normal again; pairs
+// past the margin by the slop are dropped. The entry stays as it was clipped, a step older.
 #include "reuse_pass.h"
 
 #include "lanes4.h"
@@ -22,7 +22,7 @@ enum { W = MF_WIDE_WIDTH };
 // What the lanes read, a row per quantity, laid out as the wide gather loads them: the entry's
 // separation and best, pose and normal (12 floats in a row), the bodies' poses (each position with
 // the next float, then the quaternion), b's radius, the kept count, and per kept contact its point
-// on a and b's x, then b's point and id (8 rows, 6 read).
+// on a and b's x, then b's point and id (8 rows, 6 read); for two boxes, their half extents.
 enum {
     IN_SEPARATION = 0,
     IN_BEST = 1,
@@ -35,7 +35,10 @@ enum {
     IN_QB = 24,
     IN_RADIUS_B = 28,
     IN_COUNT = 29,
-    IN_CONTACTS = 32, // on_a at +0, on_b at +4
+    IN_BOXES = 30, // 1 where both hulls are boxes
+    IN_HALF_A = 32,
+    IN_HALF_B = 35,
+    IN_CONTACTS = 40, // on_a at +0, on_b at +4
     IN_CONTACT_ROWS = 8,
     IN_ROWS = IN_CONTACTS + IN_CONTACT_ROWS * MF_CACHE_CONTACTS
 };
@@ -53,6 +56,21 @@ typedef struct reuse_rows {
     _Alignas(64) float in[IN_ROWS][W];
     _Alignas(64) float out[OUT_ROWS][W];
 } reuse_rows;
+
+// Lane l's scalars: b's radius, the kept count, and whether both hulls are boxes, with their half
+// extents.
+static void gather_shapes(const mf_reuse_job *job, const mf_pair_cache *entry, uint32_t l, reuse_rows *rows)
+{
+    const mf_shape *a = &job->bank->shapes[entry->shape_a], *b = &job->bank->shapes[entry->shape_b];
+    float(*in)[W] = rows->in;
+    in[IN_RADIUS_B][l] = b->radius;
+    in[IN_COUNT][l] = (float)entry->contact_count;
+    int boxes = a->box && b->box;
+    in[IN_BOXES][l] = boxes ? 1.0f : 0.0f;
+    const mf_vec3 none = {0, 0, 0}, *ha = boxes ? &a->half_extents : &none, *hb = boxes ? &b->half_extents : &none;
+    in[IN_HALF_A][l] = ha->x, in[IN_HALF_A + 1][l] = ha->y, in[IN_HALF_A + 2][l] = ha->z;
+    in[IN_HALF_B][l] = hb->x, in[IN_HALF_B + 1][l] = hb->y, in[IN_HALF_B + 2][l] = hb->z;
+}
 
 #if MF_WIDE_WIDTH == 1
 // Lane 0's inputs from pair p.
@@ -72,8 +90,7 @@ static void gather(const mf_reuse_job *job, uint32_t first, uint32_t lanes, reus
     const float poses[16] = {ta->p.x, ta->p.y, ta->p.z, 0, ta->q.x, ta->q.y, ta->q.z, ta->q.w,
                              tb->p.x, tb->p.y, tb->p.z, 0, tb->q.x, tb->q.y, tb->q.z, tb->q.w};
     for (int k = 0; k < 16; ++k) in[IN_PA + k][0] = poses[k];
-    in[IN_RADIUS_B][0] = job->bank->shapes[entry->shape_b].radius;
-    in[IN_COUNT][0] = (float)entry->contact_count;
+    gather_shapes(job, entry, 0, rows);
     for (uint32_t k = 0; k < entry->contact_count; ++k) {
         const mf_cached_contact *c = &entry->contacts[k];
         const float points[8] = {c->on_a.x, c->on_a.y, c->on_a.z, 0, c->on_b.x, c->on_b.y, c->on_b.z, 0};
@@ -116,8 +133,7 @@ static void gather(const mf_reuse_job *job, uint32_t first, uint32_t lanes, reus
                 v[7 + 2 * c][k] = load_at(entry, at);
                 v[8 + 2 * c][k] = load_at(entry, at + offsetof(mf_cached_contact, on_b));
             }
-            rows->in[IN_RADIUS_B][l] = job->bank->shapes[entry->shape_b].radius;
-            rows->in[IN_COUNT][l] = (float)entry->contact_count;
+            gather_shapes(job, entry, l, rows);
         }
         for (int b = 0; b < BLOCKS; ++b) {
             SIMDE_MM_TRANSPOSE4_PS(v[b][0], v[b][1], v[b][2], v[b][3]);
@@ -188,18 +204,27 @@ static void reuse_lanes(const mf_config *config, reuse_rows *rows)
     // A hair more for the rounding of the relative poses, now and when kept (a few float epsilons
     // of b's origin and radius each).
     moved = mf_addw(moved, mf_mulw(mf_splatw(2e-6f), mf_addw(radius_b, length(position))));
-    mf_floatw separation = mf_loadw(rows->in[IN_SEPARATION]), best = mf_loadw(rows->in[IN_BEST]);
-    mf_maskw reused = mf_andw(
-        mf_gew(mf_subw(separation, moved), mf_subw(mf_addw(best, moved), mf_splatw(config->linear_slop))),
-        mf_ltw(mf_addw(best, moved), mf_splatw(config->margin)));
-
     mf_mat3w turn = mf_mat3_from_quatw(relative.x, relative.y, relative.z, relative.w);
     mf_vec3w normal = load3(rows, IN_NORMAL);
+    // The kept normal's separation now: at least the kept one less `moved`; for two boxes, exactly
+    // their supports' gap along it (b's lowest, its origin less each axis' reach, above a's highest).
+    mf_floatw slop = mf_splatw(config->linear_slop);
+    mf_floatw separation = mf_subw(mf_loadw(rows->in[IN_SEPARATION]), moved), best = mf_loadw(rows->in[IN_BEST]);
+    mf_maskw boxes = mf_gtw(mf_loadw(rows->in[IN_BOXES]), mf_splatw(0.0f));
+    mf_vec3w on_b_axes = mf_mat3_mul_transposedw(&turn, normal), ha = load3(rows, IN_HALF_A), hb = load3(rows, IN_HALF_B);
+    mf_floatw reach_b = mf_dotw((mf_vec3w){mf_absw(on_b_axes.x), mf_absw(on_b_axes.y), mf_absw(on_b_axes.z)}, hb);
+    mf_floatw reach_a = mf_dotw((mf_vec3w){mf_absw(normal.x), mf_absw(normal.y), mf_absw(normal.z)}, ha);
+    mf_floatw exact = mf_subw(mf_subw(mf_dotw(normal, position), reach_b), reach_a);
+    separation = mf_selectw(boxes, exact, separation);
+    // Within the slop of the best, which rose by at most `moved`; and mf_collide has a manifold.
+    mf_maskw reused = mf_andw(mf_gew(separation, mf_subw(mf_addw(best, moved), slop)),
+                              mf_ltw(mf_addw(best, moved), mf_splatw(config->margin)));
     // Hysteresis: a kept contact stays until it leaves the margin by the slop (the clip adds contacts
     // within the margin), so that one at the margin does not come and go with every jitter.
     mf_floatw count = mf_loadw(rows->in[IN_COUNT]), half = mf_splatw(0.5f);
     mf_floatw margin = mf_splatw(config->margin + config->linear_slop);
     mf_maskw any = mf_ltw(count, mf_splatw(0.0f)); // none
+    mf_floatw deepest = mf_splatw(INFINITY);
     for (int k = 0; k < MF_CACHE_CONTACTS; ++k) {
         int row = IN_CONTACTS + IN_CONTACT_ROWS * k, out = OUT_CONTACTS + 5 * k;
         mf_vec3w on_a = load3(rows, row);
@@ -211,7 +236,11 @@ static void reuse_lanes(const mf_config *config, reuse_rows *rows)
         mf_storew(rows->out[out + 3], contact_separation);
         mf_storew(rows->out[out + 4], mf_selectw(kept, mf_splatw(1.0f), mf_splatw(0.0f)));
         any = mf_orw(any, kept);
+        deepest = mf_minw(deepest, mf_selectw(kept, contact_separation, mf_splatw(INFINITY)));
     }
+    // Two boxes: the deepest contact attains the kept normal's exact separation, at most the best,
+    // within the slop, as a fresh clip's does.
+    reused = mf_andw(reused, mf_orw(mf_andnotw(boxes, mf_eqw(count, count)), mf_lew(deepest, mf_addw(separation, slop))));
     store3(rows, OUT_NORMAL, mf_mat3_mulw(&rotation_a, normal));
     mf_storew(rows->out[OUT_REUSED], mf_selectw(mf_andw(reused, any), mf_splatw(1.0f), mf_splatw(0.0f)));
 }
