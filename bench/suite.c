@@ -34,7 +34,7 @@ static const struct {
 #define PEERS (sizeof(peers) / sizeof(peers[0]))
 
 // Scenes where bodies rest and move a little from step to step, as the cache expects.
-static const char *const cached_scenes[] = {"box_resting", "pile_step"};
+static const char *const cached_scenes[] = {"box_resting", "pile_step", "hull16", "hull48"};
 #define CACHED_SCENES (sizeof(cached_scenes) / sizeof(cached_scenes[0]))
 
 // collide_threads/<scene>/<n>: counts above the machine's hardware threads are skipped at run time.

@@ -312,23 +312,37 @@ def cache_section(results):
         return []
     out = ["## Temporal coherence: mf_collide_cached", "",
            "One thread, auto ISA. Every iteration moves the bodies to the next of 16 precomputed steps of "
-           "`scene_step` (sub-millimetre, under 0.03 degrees per step). Warm: the cache carries over from the "
-           "previous step. Cold: it is zeroed before every call, with the clock stopped. Uncached: plain "
-           "`mf_collide` on the rest pose (`manyfold_auto`). presence_differs and normal_differs compare the "
-           "last cached output with `mf_collide` on the same poses: pairs with a manifold in only one, and "
-           "pairs whose normals differ by more than 8 degrees (allowed within the slop).", ""]
-    rows = []
+           "`scene_step` (a wobble about the rest pose: at most 0.4 mm per axis and 0.05 degrees, a quarter of "
+           "that per step). Warm: the cache carries over from the previous step. Cold: it is zeroed before every "
+           "call, with the clock stopped. Uncached: plain `mf_collide` on the rest pose (`manyfold_auto`). "
+           "presence_differs and normal_differs compare the last cached output with `mf_collide` on the same "
+           "poses: pairs with a manifold in only one, and pairs whose normals differ by more than 8 degrees "
+           "(allowed within the slop).", "",
+           "Then, over one more period of 16 steps (warm: from the timed calls' cache; cold: zeroed every step): "
+           "the share of pair-steps answered by each route (reused: kept manifold carried along; clipped: "
+           "cached axis, fresh clip; apart: settled apart by the cached axis; searched: full search), and among "
+           "pairs with a manifold on consecutive steps, normals that turned by more than 5 degrees (flips) and "
+           "id sets that changed.", ""]
+    rows, counters = [], []
     for scene in scenes:
         rate = lambda impl: pairs_per_second(results.get((scene, impl)))
         warm = results.get((scene, "manyfold_auto_cached_warm")) or {}
+        cold = results.get((scene, "manyfold_auto_cached_cold")) or {}
+        value = lambda entry, key, digits=4: f"{entry[key]:.{digits}f}" if key in entry else "–"
+        percent = lambda entry, key: f"{100.0 * entry[key]:.3f}%" if key in entry else "–"
         rows.append([scene, format_rate(rate("manyfold_auto")), format_rate(rate("manyfold_auto_cached_cold")),
                      format_rate(rate("manyfold_auto_cached_warm")),
                      format_ratio(rate("manyfold_auto_cached_warm"), rate("manyfold_auto_cached_cold")),
                      format_ratio(rate("manyfold_auto_cached_warm"), rate("manyfold_auto")),
-                     f"{warm['presence_differs']:.4f}" if "presence_differs" in warm else "–",
-                     f"{warm['normal_differs']:.4f}" if "normal_differs" in warm else "–"])
+                     value(warm, "presence_differs"), value(warm, "normal_differs")])
+        counters.append([scene, value(warm, "route_reused", 3), value(warm, "route_clipped", 3),
+                         value(warm, "route_apart", 3), value(warm, "route_searched", 3),
+                         percent(warm, "normal_flips"), percent(warm, "id_changes"),
+                         percent(cold, "normal_flips"), percent(cold, "id_changes")])
     out += [table(["scene", "uncached", "cold", "warm", "warm / cold", "warm / uncached",
                    "presence_differs (warm)", "normal_differs (warm)"], rows), ""]
+    out += [table(["scene", "reused", "clipped", "apart", "searched", "flips (warm)", "id changes (warm)",
+                   "flips (cold)", "id changes (cold)"], counters), ""]
     return out
 
 
