@@ -164,9 +164,17 @@ void mf_cache_store(const mf_config *config, mf_pair_cache *entry, const mf_bodi
     *entry = next;
 }
 
-// The cached axis in the current pose: its normal (edges) and separation. 0 if it has become
-// ill-defined (edges turned parallel).
-static int evaluate_axis(const mf_pair_frame *frame, int projection, mf_axis *axis)
+int mf_cache_kept_axis(const mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair, mf_axis *axis)
+{
+    if (entry == NULL || entry->axis == 0 || entry->shape_a != bodies->shape[pair.a] ||
+        entry->shape_b != bodies->shape[pair.b] || entry->contact_count == 0)
+        return 0;
+    *axis = (mf_axis){
+        (mf_axis_kind)((entry->axis & 3u) - 1u), 0.0f, entry->axis >> 2 & 0x7fffu, entry->axis >> 17, {0, 0, 0}};
+    return 1;
+}
+
+int mf_cache_evaluate_axis(const mf_pair_frame *frame, int projection, mf_axis *axis)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     if (axis->kind == MF_AXIS_FACE_A) {
@@ -289,7 +297,7 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
     int projection = mf_uses_projection(a, b);
     mf_axis axis = {
         (mf_axis_kind)((entry->axis & 3u) - 1u), 0.0f, entry->axis >> 2 & 0x7fffu, entry->axis >> 17, {0, 0, 0}};
-    if (!evaluate_axis(&frame, projection, &axis)) return 0;
+    if (!mf_cache_evaluate_axis(&frame, projection, &axis)) return 0;
 
     mf_pair_cache next = *entry;
     next.separation = axis.separation;

@@ -69,9 +69,10 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
             }
             if (!have_frame)
                 frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 0, worker->scratch);
-            mf_axis used;
-            mf_contacts_for_pair(config, &frame, &candidates, &wide->axes.rotation_a[l], bodies->transform[pair.a].p,
-                                 result, &used);
+            mf_axis used, kept;
+            int has_kept = mf_cache_kept_axis(result->previous, bodies, pair, &kept);
+            mf_contacts_for_pair(config, &frame, &candidates, has_kept ? &kept : NULL, &wide->axes.rotation_a[l],
+                                 bodies->transform[pair.a].p, result, &used);
             if (worker->caching) mf_cache_store(config, result->cache, bodies, pair, &candidates, &used, result);
         }
     }

@@ -2,6 +2,7 @@
 // path of one pair (the scalar ISA's, and larger hulls' on every ISA).
 #include "pair.h"
 
+#include "cache.h"
 #include "closest.h"
 #include "lanes4.h"
 #include "reduce.h"
@@ -229,13 +230,38 @@ void mf_contacts_of_axis(const mf_config *config, const mf_pair_frame *frame, mf
 //   6. Speculative pairs: one contact at the hulls' closest points if they are nearer than the
 //      margin. The true distance decides, not the clip: the faces of the best axis can miss each
 //      other while the hulls come close beside them.
+// The previous manifold's axis first, where it is still within the allowance of the best and its
+// contacts attain: 1 with the result (and `used`) filled.
+static int kept_axis_contacts(const mf_config *config, const mf_pair_frame *frame,
+                              const mf_axis_candidates *candidates, const mf_axis *kept, float attain,
+                              mf_vec3 *normal, mf_pair_result *result, mf_axis *used)
+{
+    mf_axis axis = *kept;
+    float best = mf_best_separation(candidates), allowance = attain - best;
+    if (!mf_cache_evaluate_axis(frame, candidates->projection, &axis) || !(axis.separation + allowance >= best))
+        return 0;
+    mf_axis resolved = axis; // edge axes get resolved in place; the cache wants them unresolved
+    uint32_t n = axis_contacts(config, frame, &resolved, candidates->projection, normal, result->contacts);
+    float bar = axis.kind == MF_AXIS_EDGES ? attain + mf_edge_axis_noise(candidates->scale, best) : attain;
+    if (n == 0 || !(deepest_separation(result->contacts, n) <= bar)) return 0;
+    result->count = n;
+    *used = axis;
+    return 1;
+}
+
 void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, const mf_axis_candidates *candidates,
-                          const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result, mf_axis *used)
+                          const mf_axis *kept, const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result,
+                          mf_axis *used)
 {
     float best = mf_best_separation(candidates), allowance = mf_rank_allowance(candidates, config->linear_slop);
     float attain = best + allowance;
     int penetrating = best < 0.0f;
     const mf_face_query *a = &candidates->face_a, *b = &candidates->face_b;
+    mf_vec3 kept_normal = {0, 0, 0};
+    if (kept != NULL && kept_axis_contacts(config, frame, candidates, kept, attain, &kept_normal, result, used)) {
+        to_world(rotation_a, position_a, kept_normal, result);
+        return;
+    }
     mf_axis ranked[5];
     uint32_t first_level = mf_rank_axes(candidates, config->linear_slop, ranked), count = first_level;
     if (penetrating) {
@@ -340,6 +366,9 @@ void mf_collide_pair(const mf_config *config, const mf_wide_kernel *kernel, mf_p
     result->count = 0;
     *used = (mf_axis){MF_AXIS_FACE_A, 0, 0, 0, {0, 0, 0}};
     mf_query_scratch query = mf_query_scratch_of(scratch);
+    mf_axis kept;
+    int has_kept = mf_cache_kept_axis(result->previous, bodies, pair, &kept);
     if (mf_query_pair(&frame, config, kernel->faces, &kernel->edge, &query, candidates))
-        mf_contacts_for_pair(config, &frame, candidates, &rotation_a, bodies->transform[pair.a].p, result, used);
+        mf_contacts_for_pair(config, &frame, candidates, has_kept ? &kept : NULL, &rotation_a,
+                             bodies->transform[pair.a].p, result, used);
 }

@@ -17,8 +17,12 @@ void mf_contacts_of_axis(const mf_config *config, const mf_pair_frame *frame, mf
 
 // The contacts of a touching pair from its query results (the levels in pair.c); `used` gets the
 // axis they came from, unresolved.
+// `kept`: NULL, or the axis of the pair's previous manifold (mf_cache_kept_axis), which comes first
+// while it stays within the slop of the best and its contacts attain (hysteresis: near-tied axes
+// do not take turns from step to step).
 void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, const mf_axis_candidates *candidates,
-                          const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result, mf_axis *used);
+                          const mf_axis *kept, const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result,
+                          mf_axis *used);
 
 // Whether the gap between the hulls along the line through their centroids is at least `margin`:
 // the pair is then apart, whatever the separating axes say (its distance is at least that gap).
