@@ -372,7 +372,7 @@ static void reused_manifolds_stay_within_the_stated_bounds(void)
     const int steps = 600;
     for (unsigned k = 0; k < 4; ++k) {
         scene s;
-        CHECK_EQ(scene_make(scenes[k], 1000, seed, &s), MF_OK);
+        CHECK_EQ(scene_make(scenes[k], 600, seed, &s), MF_OK);
         mf_config config = mf_config_default();
         mf_context *context = NULL;
         CHECK_EQ(mf_context_create(&config, &context), MF_OK);
@@ -422,15 +422,16 @@ static void reused_manifolds_stay_within_the_stated_bounds(void)
                     deepest = fmin(deepest, cached.stream.contacts[y->first + c].separation);
                     farthest = fmax(farthest, cached.stream.contacts[y->first + c].separation);
                 }
-                CHECKF(farthest < config.margin + config.linear_slop, "%s step %d pair %u: a contact %.6f past the margin",
-                       scenes[k], step, i, farthest);
+                CHECKF(farthest < config.margin + config.linear_slop,
+                       "%s step %d pair %u: a contact %.6f past the margin", scenes[k], step, i, farthest);
                 // Float noise of a pair's size (its radii) on top of the stated bounds.
                 double noise = 1e-4 + 1e-5 * (hulls[s.body_shape[p.a]].radius + hulls[s.body_shape[p.b]].radius);
                 worst_deficit = fmax(worst_deficit, deficit);
                 worst_low = fmax(worst_low, best.separation - deepest);
                 worst_high = fmax(worst_high, deepest - best.separation);
-                CHECKF(deficit <= config.linear_slop + noise, "%s step %d pair %u (route %u): normal %.6f short of the best",
-                       scenes[k], step, i, cache[i].route, deficit);
+                CHECKF(deficit <= config.linear_slop + noise,
+                       "%s step %d pair %u (route %u): normal %.6f short of the best", scenes[k], step, i,
+                       cache[i].route, deficit);
                 CHECKF(deepest >= best.separation - config.linear_slop - noise &&
                            deepest <= best.separation + 2.0 * config.linear_slop + noise,
                        "%s step %d pair %u (route %u): deepest contact %.6f, best %.6f", scenes[k], step, i,

@@ -13,6 +13,8 @@
 #include <math.h>
 #include <stddef.h>
 
+_Static_assert(sizeof(mf_pair_cache) == 176, "manyfold.h states the entry's size");
+
 static mf_quat quat_multiply(mf_quat a, mf_quat b)
 {
     return (mf_quat){a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
@@ -49,9 +51,9 @@ static void keep_contacts(mf_pair_cache *entry, mf_vec3 position_a, const mf_mat
         const mf_contact *c = &result->contacts[k];
         mf_vec3 point = mf_mat3_mul_transposed(rotation_a, mf_sub(c->point, position_a));
         mf_vec3 on_b = mf_mul_add(point, 0.5f * c->separation, normal);
-        entry->contacts[k] = (mf_cached_contact){
-            mf_mul_add(point, -0.5f * c->separation, normal),
-            mf_mat3_mul_transposed(&relative, mf_sub(on_b, entry->relative_position)), c->id};
+        entry->contacts[k] =
+            (mf_cached_contact){mf_mul_add(point, -0.5f * c->separation, normal),
+                                mf_mat3_mul_transposed(&relative, mf_sub(on_b, entry->relative_position)), c->id};
     }
     entry->normal = normal;
     entry->contact_count = (uint8_t)result->count;

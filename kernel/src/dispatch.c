@@ -31,8 +31,12 @@ static int cpu_has(mf_isa isa)
 
 mf_wide_kernel mf_dispatch(mf_isa isa)
 {
-    mf_wide_kernel none = {
-        NULL, mf_box_pairs_scalar, mf_reuse_scalar, {mf_edge_walk_scalar, NULL, mf_edge_gaps, mf_edges_within}, mf_query_faces, 1};
+    mf_wide_kernel none = {NULL,
+                           mf_box_pairs_scalar,
+                           mf_reuse_scalar,
+                           {mf_edge_walk_scalar, NULL, mf_edge_gaps, mf_edges_within},
+                           mf_query_faces,
+                           1};
     switch (isa) {
 #if MF_HAVE_WIDE_SSE
     case MF_ISA_SSE:
@@ -58,14 +62,14 @@ mf_wide_kernel mf_dispatch(mf_isa isa)
 #endif
 #if MF_HAVE_WIDE_AVX512
     case MF_ISA_AVX512:
-        return cpu_has(isa) ? (mf_wide_kernel){mf_wide_axes_avx512,
-                                               mf_box_pairs_avx512,
-                                               mf_reuse_avx512,
-                                               {mf_edge_walk_avx512, mf_edge_lanes_avx512, mf_edge_gaps_avx512,
-                                                mf_edges_within_avx512},
-                                               mf_face_lanes_avx512,
-                                               16}
-                            : none;
+        return cpu_has(isa)
+                   ? (mf_wide_kernel){mf_wide_axes_avx512,
+                                      mf_box_pairs_avx512,
+                                      mf_reuse_avx512,
+                                      {mf_edge_walk_avx512, mf_edge_lanes_avx512, mf_edge_gaps_avx512, mf_edges_within_avx512},
+                                      mf_face_lanes_avx512,
+                                      16}
+                   : none;
 #endif
 #if MF_HAVE_WIDE_NEON
     case MF_ISA_NEON:

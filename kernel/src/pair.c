@@ -232,9 +232,8 @@ void mf_contacts_of_axis(const mf_config *config, const mf_pair_frame *frame, mf
 //      other while the hulls come close beside them.
 // The previous manifold's axis first, where it is still within the allowance of the best and its
 // contacts attain: 1 with the result (and `used`) filled.
-static int kept_axis_contacts(const mf_config *config, const mf_pair_frame *frame,
-                              const mf_axis_candidates *candidates, const mf_axis *kept, float attain,
-                              mf_vec3 *normal, mf_pair_result *result, mf_axis *used)
+static int kept_axis_contacts(const mf_config *config, const mf_pair_frame *frame, const mf_axis_candidates *candidates,
+                              const mf_axis *kept, float attain, mf_vec3 *normal, mf_pair_result *result, mf_axis *used)
 {
     mf_axis axis = *kept;
     float best = mf_best_separation(candidates), allowance = attain - best;

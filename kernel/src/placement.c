@@ -53,9 +53,8 @@ static void place_direct(mf_placement *placement, const mf_pair_result *results,
                          uint32_t pair_count, mf_stream *stream)
 {
     mf_chunk_output out;
-    mf_staging_compact_into(results, first_pair, pair_count, NULL,
-                            stream->manifolds + placement->manifold_count, stream->contacts + placement->contact_count,
-                            placement->contact_count, &out);
+    mf_staging_compact_into(results, first_pair, pair_count, NULL, stream->manifolds + placement->manifold_count,
+                            stream->contacts + placement->contact_count, placement->contact_count, &out);
     placement->manifold_count += out.manifold_count;
     placement->contact_count += out.contact_count;
 }

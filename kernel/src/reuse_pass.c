@@ -84,8 +84,8 @@ static void gather(const mf_reuse_job *job, uint32_t first, uint32_t lanes, reus
     float(*in)[W] = rows->in;
     const mf_quat *kq = &entry->relative_rotation;
     const mf_vec3 *kp = &entry->relative_position, *n = &entry->normal;
-    const float kept[12] = {entry->separation, entry->best, kq->x, kq->y, kq->z, kq->w,
-                            kp->x,             kp->y,       kp->z, n->x,  n->y,  n->z};
+    const float kept[12] = {
+        entry->separation, entry->best, kq->x, kq->y, kq->z, kq->w, kp->x, kp->y, kp->z, n->x, n->y, n->z};
     for (int k = 0; k < 12; ++k) in[IN_SEPARATION + k][0] = kept[k];
     const float poses[16] = {ta->p.x, ta->p.y, ta->p.z, 0, ta->q.x, ta->q.y, ta->q.z, ta->q.w,
                              tb->p.x, tb->p.y, tb->p.z, 0, tb->q.x, tb->q.y, tb->q.z, tb->q.w};
@@ -185,7 +185,7 @@ static quatw multiply(quatw a, quatw b)
 
 static quatw conjugate(quatw q) { return (quatw){mf_negw(q.x), mf_negw(q.y), mf_negw(q.z), q.w}; }
 
-static mf_floatw length(mf_vec3w v) { return mf_sqrtw(mf_dotw(v, v)); }
+static mf_floatw lengthw(mf_vec3w v) { return mf_sqrtw(mf_dotw(v, v)); }
 
 // The lanes: relative pose and how far b moved since the entry's, the bounds, the kept contacts
 // carried along.
@@ -198,12 +198,12 @@ static void reuse_lanes(const mf_config *config, reuse_rows *rows)
     mf_vec3w position = mf_mat3_mul_transposedw(&rotation_a, mf_sub3w(load3(rows, IN_PB), position_a));
     // The chord of the turn since: 2 sin(θ/2), twice the vector part of the change.
     quatw change = multiply(relative, conjugate(load_quat(rows, IN_KEPT_Q)));
-    mf_floatw chord = mf_mulw(mf_splatw(2.0f), length((mf_vec3w){change.x, change.y, change.z}));
+    mf_floatw chord = mf_mulw(mf_splatw(2.0f), lengthw((mf_vec3w){change.x, change.y, change.z}));
     mf_floatw radius_b = mf_loadw(rows->in[IN_RADIUS_B]);
-    mf_floatw moved = mf_addw(length(mf_sub3w(position, load3(rows, IN_KEPT_P))), mf_mulw(chord, radius_b));
+    mf_floatw moved = mf_addw(lengthw(mf_sub3w(position, load3(rows, IN_KEPT_P))), mf_mulw(chord, radius_b));
     // A hair more for the rounding of the relative poses, now and when kept (a few float epsilons
     // of b's origin and radius each).
-    moved = mf_addw(moved, mf_mulw(mf_splatw(2e-6f), mf_addw(radius_b, length(position))));
+    moved = mf_addw(moved, mf_mulw(mf_splatw(2e-6f), mf_addw(radius_b, lengthw(position))));
     mf_mat3w turn = mf_mat3_from_quatw(relative.x, relative.y, relative.z, relative.w);
     mf_vec3w normal = load3(rows, IN_NORMAL);
     // The kept normal's separation now: at least the kept one less `moved`; for two boxes, exactly
@@ -211,7 +211,8 @@ static void reuse_lanes(const mf_config *config, reuse_rows *rows)
     mf_floatw slop = mf_splatw(config->linear_slop);
     mf_floatw separation = mf_subw(mf_loadw(rows->in[IN_SEPARATION]), moved), best = mf_loadw(rows->in[IN_BEST]);
     mf_maskw boxes = mf_gtw(mf_loadw(rows->in[IN_BOXES]), mf_splatw(0.0f));
-    mf_vec3w on_b_axes = mf_mat3_mul_transposedw(&turn, normal), ha = load3(rows, IN_HALF_A), hb = load3(rows, IN_HALF_B);
+    mf_vec3w on_b_axes = mf_mat3_mul_transposedw(&turn, normal), ha = load3(rows, IN_HALF_A),
+             hb = load3(rows, IN_HALF_B);
     mf_floatw reach_b = mf_dotw((mf_vec3w){mf_absw(on_b_axes.x), mf_absw(on_b_axes.y), mf_absw(on_b_axes.z)}, hb);
     mf_floatw reach_a = mf_dotw((mf_vec3w){mf_absw(normal.x), mf_absw(normal.y), mf_absw(normal.z)}, ha);
     mf_floatw exact = mf_subw(mf_subw(mf_dotw(normal, position), reach_b), reach_a);
@@ -240,7 +241,8 @@ static void reuse_lanes(const mf_config *config, reuse_rows *rows)
     }
     // Two boxes: the deepest contact attains the kept normal's exact separation, at most the best,
     // within the slop, as a fresh clip's does.
-    reused = mf_andw(reused, mf_orw(mf_andnotw(boxes, mf_eqw(count, count)), mf_lew(deepest, mf_addw(separation, slop))));
+    reused =
+        mf_andw(reused, mf_orw(mf_andnotw(boxes, mf_eqw(count, count)), mf_lew(deepest, mf_addw(separation, slop))));
     store3(rows, OUT_NORMAL, mf_mat3_mulw(&rotation_a, normal));
     mf_storew(rows->out[OUT_REUSED], mf_selectw(mf_andw(reused, any), mf_splatw(1.0f), mf_splatw(0.0f)));
 }
@@ -263,7 +265,8 @@ static void write_out(mf_reuse_job *job, uint32_t first, uint32_t lanes, const r
             result->contacts[count++] = (mf_contact){{c[0][l], c[1][l], c[2][l]}, c[3][l], entry->contacts[k].id};
         }
         result->count = count;
-        result->normal = (mf_vec3){rows->out[OUT_NORMAL][l], rows->out[OUT_NORMAL + 1][l], rows->out[OUT_NORMAL + 2][l]};
+        result->normal =
+            (mf_vec3){rows->out[OUT_NORMAL][l], rows->out[OUT_NORMAL + 1][l], rows->out[OUT_NORMAL + 2][l]};
         // In place, only the step count and the route change.
         uint8_t age = (uint8_t)(entry->age + 1u);
         if (result->cache != entry) *result->cache = *entry;
