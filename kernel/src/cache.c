@@ -64,6 +64,19 @@ static uint32_t encode_axis(const mf_axis *axis)
     return ((uint32_t)axis->kind + 1u) | axis->feature_a << 2 | axis->feature_b << 17;
 }
 
+// The entry's axis (encode_axis undone), separation and normal not yet evaluated.
+static mf_axis decode_axis(const mf_pair_cache *entry)
+{
+    return (mf_axis){
+        (mf_axis_kind)((entry->axis & 3u) - 1u), 0.0f, entry->axis >> 2 & 0x7fffu, entry->axis >> 17, {0, 0, 0}};
+}
+
+// Whether the entry holds an answer for the pair's shapes (an empty or foreign one does not).
+static int fits_pair(const mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair)
+{
+    return entry->axis != 0 && entry->shape_a == bodies->shape[pair.a] && entry->shape_b == bodies->shape[pair.b];
+}
+
 // An upper bound of the pair's signed distance from its contacts: the nearest contact's
 // |separation|, a hair more for the rounding of its points and the clamping of edge contacts'
 // closest points (mf_edge_contact's slack); infinity without contacts.
@@ -129,10 +142,10 @@ static void continue_manifold(const mf_config *config, const mf_pair_cache *prev
     for (uint32_t k = 0; k < previous->contact_count && count < config->max_contacts; ++k) {
         uint32_t id = previous->contacts[k].id;
         float separation = mf_dot(between[k], normal);
+        mf_vec3 slide = mf_mul_add(between[k], -separation, normal);
         if (matched[k] || has_id(result, count, id) ||
             !(separation >= config->margin && separation < config->margin + config->linear_slop) ||
-            !(mf_dot(mf_mul_add(between[k], -separation, normal), mf_mul_add(between[k], -separation, normal)) <
-              slop_squared))
+            !(mf_dot(slide, slide) < slop_squared))
             continue;
         result->contacts[count++] = (mf_contact){mf_add(mf_mat3_mul(rotation_a, point[k]), position_a), separation, id};
     }
@@ -168,11 +181,8 @@ void mf_cache_store(const mf_config *config, mf_pair_cache *entry, const mf_bodi
 
 int mf_cache_kept_axis(const mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair, mf_axis *axis)
 {
-    if (entry == NULL || entry->axis == 0 || entry->shape_a != bodies->shape[pair.a] ||
-        entry->shape_b != bodies->shape[pair.b] || entry->contact_count == 0)
-        return 0;
-    *axis = (mf_axis){
-        (mf_axis_kind)((entry->axis & 3u) - 1u), 0.0f, entry->axis >> 2 & 0x7fffu, entry->axis >> 17, {0, 0, 0}};
+    if (entry == NULL || !fits_pair(entry, bodies, pair) || entry->contact_count == 0) return 0;
+    *axis = decode_axis(entry);
     return 1;
 }
 
@@ -275,16 +285,14 @@ static int still_apart(const mf_config *config, const mf_bank *bank, const mf_pa
 
 int mf_cache_keeps_manifold(const mf_config *config, const mf_bodies *bodies, mf_pair pair, const mf_pair_cache *entry)
 {
-    return entry->axis != 0 && entry->shape_a == bodies->shape[pair.a] && entry->shape_b == bodies->shape[pair.b] &&
-           entry->contact_count > 0 && entry->contact_count <= MF_CACHE_CONTACTS &&
+    return fits_pair(entry, bodies, pair) && entry->contact_count > 0 && entry->contact_count <= MF_CACHE_CONTACTS &&
            entry->contact_count <= config->max_contacts && entry->age < MF_CACHE_REUSE_STEPS;
 }
 
 int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_bank *bank, const mf_bodies *bodies,
                     mf_pair pair, const mf_pair_cache *entry, mf_pair_result *result)
 {
-    if (entry->axis == 0 || entry->shape_a != bodies->shape[pair.a] || entry->shape_b != bodies->shape[pair.b])
-        return 0;
+    if (!fits_pair(entry, bodies, pair)) return 0;
     // Touching boxes whose kept manifold could not be reused: their search (9 edge axes, in SIMD
     // bundles) costs less than this scalar re-test, and the clip costs the same either way. The
     // cache serves them when they are apart.
@@ -297,8 +305,7 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
     mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 0, &rotation_a);
     const mf_hull_view *a = frame.a, *b = frame.b;
     int projection = mf_uses_projection(a, b);
-    mf_axis axis = {
-        (mf_axis_kind)((entry->axis & 3u) - 1u), 0.0f, entry->axis >> 2 & 0x7fffu, entry->axis >> 17, {0, 0, 0}};
+    mf_axis axis = decode_axis(entry);
     if (!mf_cache_evaluate_axis(&frame, projection, &axis)) return 0;
 
     mf_pair_cache next = *entry;

@@ -214,22 +214,6 @@ void mf_contacts_of_axis(const mf_config *config, const mf_pair_frame *frame, mf
     to_world(rotation_a, position_a, normal, result);
 }
 
-// The contacts of a touching pair come from the first of these levels that gives any:
-//   1. The axes within the slop of the best, in order of preference (a's face, b's face, the edge
-//      axis), whose contacts attain the best separation within the allowance: a face whose clip
-//      misses where the bodies overlap must not stand for the overlap (it would report them apart).
-//      An edge contact lies between the edges' closest points, at its axis' true separation: it
-//      attains within the edge axis' own noise (mf_edge_axis_noise), which can exceed the allowance.
-//   2. Penetrating pairs: a's and b's best faces even beyond the slop, likewise attaining. A nearly
-//      parallel edge pair can look better than the faces by float noise while its edges do not meet.
-//   3. Penetrating pairs: every face within the allowance of the best, likewise. A nearly flat
-//      surface is many faces of almost the same separation, and the best can lie beside the overlap.
-//   4. The first axis of level 1 that gave contacts at all, attaining or not: better than none.
-//   5. Penetrating pairs: one contact at the incident hull's deepest vertex (a deep overlap of small
-//      faces that miss each other). It lies on the incident surface and the reference face's plane.
-//   6. Speculative pairs: one contact at the hulls' closest points if they are nearer than the
-//      margin. The true distance decides, not the clip: the faces of the best axis can miss each
-//      other while the hulls come close beside them.
 // The previous manifold's axis first, where it is still within the allowance of the best and its
 // contacts attain: 1 with the result (and `used`) filled.
 static int kept_axis_contacts(const mf_config *config, const mf_pair_frame *frame, const mf_axis_candidates *candidates,
@@ -248,6 +232,23 @@ static int kept_axis_contacts(const mf_config *config, const mf_pair_frame *fram
     return 1;
 }
 
+// The contacts of a touching pair come from the first of these levels that gives any (after the
+// previous manifold's axis, where the cache keeps one: kept_axis_contacts):
+//   1. The axes within the slop of the best, in order of preference (a's face, b's face, the edge
+//      axis), whose contacts attain the best separation within the allowance: a face whose clip
+//      misses where the bodies overlap must not stand for the overlap (it would report them apart).
+//      An edge contact lies between the edges' closest points, at its axis' true separation: it
+//      attains within the edge axis' own noise (mf_edge_axis_noise), which can exceed the allowance.
+//   2. Penetrating pairs: a's and b's best faces even beyond the slop, likewise attaining. A nearly
+//      parallel edge pair can look better than the faces by float noise while its edges do not meet.
+//   3. Penetrating pairs: every face within the allowance of the best, likewise. A nearly flat
+//      surface is many faces of almost the same separation, and the best can lie beside the overlap.
+//   4. The first axis of level 1 that gave contacts at all, attaining or not: better than none.
+//   5. Penetrating pairs: one contact at the incident hull's deepest vertex (a deep overlap of small
+//      faces that miss each other). It lies on the incident surface and the reference face's plane.
+//   6. Speculative pairs: one contact at the hulls' closest points if they are nearer than the
+//      margin. The true distance decides, not the clip: the faces of the best axis can miss each
+//      other while the hulls come close beside them.
 void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, const mf_axis_candidates *candidates,
                           const mf_axis *kept, const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result,
                           mf_axis *used)
