@@ -88,11 +88,13 @@ enum {
     OUT_EDGE_A,
     OUT_EDGE_B,
     OUT_SEP_E,                          // edge query: axis of a, axis of b
-    OUT_NORMAL,                         // 3: world normal, a to b
-    OUT_EDGE_NORMAL = OUT_NORMAL + 3,   // 3: edge axis in a's frame
-    OUT_CONTACTS = OUT_EDGE_NORMAL + 3, // per contact: point (3), separation, a's and b's feature codes
+    OUT_EDGE_NORMAL,                    // 3: edge axis in a's frame
+    OUT_NORMAL = OUT_EDGE_NORMAL + 3,   // 3: world normal, a to b
+    OUT_CONTACTS = OUT_NORMAL + 3,      // per contact: point (3), separation, a's and b's feature codes
     OUT_CONTACT_FLOATS = 6,
-    OUT_ROWS = OUT_CONTACTS + MF_MAX_CONTACTS * OUT_CONTACT_FLOATS
+    OUT_ROWS = OUT_CONTACTS + MF_MAX_CONTACTS * OUT_CONTACT_FLOATS,
+    // The queries' rows, which the cache entry is made of: OUT_FACE_A to the edge normal.
+    QUERY_ROWS = OUT_NORMAL - OUT_FACE_A
 };
 
 typedef struct box_outputs {
@@ -296,21 +298,36 @@ static void slab(mf_floatw p, mf_floatw delta, mf_floatw half, float low_side, f
     *exit_side = mf_selectw(rising, mf_splatw(high_side), mf_splatw(low_side));
 }
 
-// Steps 3 and 4 for every lane, with a's face as reference where `ref_a`, b's elsewhere.
-static void clip_faces(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3], const mf_floatw hb[3],
-                       const box_queries *q, mf_maskw ref_a, mf_floatw margin, clip_slots *s)
+// A face axis seen from the reference box: the incident box's rotation R and position t in its
+// frame, both boxes' half extents, and the reference face's axis k and side (+1 or -1).
+typedef struct reference_view {
+    mf_floatw r[3][3], t[3], half_ref[3], half_inc[3];
+    mf_floatw axis, sign;
+} reference_view;
+
+// Step 3's frame for every lane, with a's face as reference where `ref_a`, b's elsewhere.
+static reference_view reference_view_of(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3],
+                                        const mf_floatw hb[3], const box_queries *q, mf_maskw ref_a)
 {
-    // The reference box's frame: R and t of the incident box in it.
-    mf_floatw rr[3][3], tr[3], href[3], hinc[3];
+    reference_view v;
     for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) rr[i][j] = mf_selectw(ref_a, r[i][j], r[j][i]);
-        tr[i] = mf_selectw(ref_a, t->c[i], mf_negw(q->b_on_t[i]));
-        href[i] = mf_selectw(ref_a, ha[i], hb[i]);
-        hinc[i] = mf_selectw(ref_a, hb[i], ha[i]);
+        for (int j = 0; j < 3; ++j) v.r[i][j] = mf_selectw(ref_a, r[i][j], r[j][i]);
+        v.t[i] = mf_selectw(ref_a, t->c[i], mf_negw(q->b_on_t[i]));
+        v.half_ref[i] = mf_selectw(ref_a, ha[i], hb[i]);
+        v.half_inc[i] = mf_selectw(ref_a, hb[i], ha[i]);
     }
-    mf_floatw k = mf_selectw(ref_a, q->axis_a, q->axis_b), sign = mf_selectw(ref_a, q->sign_a, q->sign_b);
+    v.axis = mf_selectw(ref_a, q->axis_a, q->axis_b), v.sign = mf_selectw(ref_a, q->sign_a, q->sign_b);
+    return v;
+}
+
+// Steps 3 and 4 for every lane.
+static void clip_faces(const reference_view *view, mf_floatw margin, clip_slots *s)
+{
+    mf_floatw k = view->axis, sign = view->sign;
     mf_floatw k1 = next_axis(k), k2 = next_axis(k1);
     s->ref_axis = k, s->ref_sign = sign;
+    const mf_floatw(*rr)[3] = view->r;
+    const mf_floatw *tr = view->t, *href = view->half_ref, *hinc = view->half_inc;
 
     // Rows u, v, normal of the reference face: its frame's axes k1, k2 and sign * k.
     mf_floatw m[3][3], tt[3];
@@ -769,7 +786,7 @@ static edge_contact contact_of_edges(mf_floatw r[3][3], const vec3w *t, const mf
 }
 
 // m x + p, row by row.
-static vec3w transform_point(mf_floatw m[3][3], const mf_floatw p[3], const mf_floatw x[3])
+static vec3w transform_point(const mf_floatw (*m)[3], const mf_floatw p[3], const mf_floatw x[3])
 {
     vec3w out;
     for (int i = 0; i < 3; ++i)
@@ -785,8 +802,139 @@ static void store_mask(box_outputs *out, int row, mf_maskw mask)
     store_row(out, row, mf_selectw(mask, mf_splatw(1.0f), mf_splatw(0.0f)));
 }
 
-// Steps 1 to 7 in lanes for one bundle; the results stay in `out` lane by lane.
-static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes, box_outputs *out)
+// What the face lanes' steps 3 to 5 and 7 need: in registers for a bundle of face lanes only, or
+// queued lane by lane (as rows of floats) until a bundle's worth of them is at hand.
+typedef struct face_lanes {
+    reference_view view;
+    mf_floatw use_a;                       // 1 where a's face is the reference, else 0
+    mf_floatw rotation[3][3], position[3]; // the reference box's pose in the world
+    mf_floatw best, allowance;             // the best axis's separation and the ranking's allowance
+    mf_floatw query[QUERY_ROWS];           // the queries' rows, for the cache; last, as only it reads them
+} face_lanes;
+
+enum { FACE_ROWS = sizeof(face_lanes) / sizeof(mf_floatw) };
+_Static_assert(sizeof(face_lanes) == FACE_ROWS * sizeof(mf_floatw), "face_lanes is a row of registers");
+
+// Steps 3 to 5 and 7 for face lanes: clip, reduce, contacts to world space, and each lane's rows.
+// A lane without contacts, or whose clip misses where the boxes overlap (its deepest contact does
+// not attain the best separation), is marked for the general path, which tries the next axes
+// (pair.c, mf_contacts_for_pair).
+static void collide_faces(const mf_config *config, const face_lanes *f, box_outputs *out)
+{
+    mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f);
+    mf_maskw use_a = mf_gtw(f->use_a, zero), all = mf_eqw(zero, zero);
+    uint32_t max_contacts = config->max_contacts;
+    clip_slots s;
+    clip_faces(&f->view, mf_splatw(config->margin), &s);
+    slot_choice chosen[MF_MAX_CONTACTS];
+    for (uint32_t n = 0; n < max_contacts; ++n) chosen[n] = (slot_choice){zero, zero, zero, {{zero, zero, zero}}};
+    mf_floatw count = reduce_slots(&s, max_contacts, chosen);
+    face_features features = features_of_faces(&s);
+    for (int i = 0; i < 3; ++i) {
+        mf_floatw outward = mf_mulw(s.ref_sign, pick3(f->rotation[i], s.ref_axis));
+        store_row(out, OUT_NORMAL + i, mf_selectw(use_a, outward, mf_negw(outward)));
+    }
+    mf_floatw k1 = next_axis(s.ref_axis), deepest = mf_splatw(INFINITY);
+    for (uint32_t n = 0; n < max_contacts; ++n) {
+        // The point sits on the incident face; the midpoint is half the separation back.
+        mf_floatw separation = mf_subw(chosen[n].point.c[2], s.top);
+        deepest = mf_selectw(mf_ltw(mf_splatw((float)n), count), mf_minw(deepest, separation), deepest);
+        mf_floatw w = mf_mulw(s.ref_sign, mf_addw(chosen[n].point.c[2], mf_mulw(mf_splatw(-0.5f), separation)));
+        mf_floatw local[3];
+        for (int i = 0; i < 3; ++i) {
+            mf_floatw index = mf_splatw((float)i);
+            local[i] = mf_selectw(mf_eqw(s.ref_axis, index), w,
+                                  mf_selectw(mf_eqw(k1, index), chosen[n].point.c[0], chosen[n].point.c[1]));
+        }
+        vec3w world = transform_point(f->rotation, f->position, local);
+        int row = OUT_CONTACTS + (int)n * OUT_CONTACT_FLOATS;
+        for (int i = 0; i < 3; ++i) store_row(out, row + i, world.c[i]);
+        store_row(out, row + 3, separation);
+        mf_floatw reference, incident;
+        face_contact_codes(&features, &chosen[n], &reference, &incident);
+        store_row(out, row + 4, mf_selectw(use_a, reference, incident));
+        store_row(out, row + 5, mf_selectw(use_a, incident, reference));
+    }
+    mf_maskw misses = mf_orw(mf_eqw(count, zero), mf_andnotw(mf_lew(deepest, mf_addw(f->best, f->allowance)), all));
+    store_row(out, OUT_COUNT, count);
+    store_mask(out, OUT_FALLBACK, misses);
+    store_row(out, OUT_TOUCHING, one);
+    store_row(out, OUT_EDGE, zero);
+    store_row(out, OUT_REF_A, f->use_a);
+}
+
+// Step 6 where `use_edge`: one contact, the midpoint of the supporting edges' closest points, and
+// each such lane's rows; a lane whose closest points lie beyond the edges is marked for the
+// general path.
+static void collide_edges(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3], const mf_floatw hb[3],
+                          const box_queries *q, mf_floatw rotation_a[3][3], const mf_floatw pa[3], mf_maskw use_edge,
+                          box_outputs *out)
+{
+    mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f);
+    edge_contact edge = contact_of_edges(r, t, ha, hb, q);
+    mf_floatw local[3] = {edge.point.c[0], edge.point.c[1], edge.point.c[2]};
+    vec3w world = transform_point((const mf_floatw(*)[3])rotation_a, pa, local);
+    for (int i = 0; i < 3; ++i) {
+        mf_floatw turned = mf_addw(
+            mf_addw(mf_mulw(rotation_a[i][0], q->edge_normal.c[0]), mf_mulw(rotation_a[i][1], q->edge_normal.c[1])),
+            mf_mulw(rotation_a[i][2], q->edge_normal.c[2]));
+        store_row(out, OUT_NORMAL + i, turned);
+        store_row(out, OUT_CONTACTS + i, world.c[i]);
+    }
+    store_row(out, OUT_CONTACTS + 3, edge.separation);
+    store_row(out, OUT_CONTACTS + 4, edge_code(edge.corner_a, q->edge_a));
+    store_row(out, OUT_CONTACTS + 5, edge_code(edge.corner_b, q->edge_b));
+    store_row(out, OUT_COUNT, mf_selectw(use_edge, one, zero));
+    store_mask(out, OUT_FALLBACK, mf_andnotw(edge.ok, use_edge));
+}
+
+// Face lanes of mixed bundles wait here, in rows, until W of them fill a bundle: the clip and the
+// reduction, most of a bundle's work, then run on face lanes only. (On boxes tumbling into each
+// other a third of the lanes take an edge axis; lanes that are apart need neither.)
+typedef struct face_queue {
+    _Alignas(64) float row[FACE_ROWS][2 * W];
+    uint32_t at[2 * W]; // each lane's place in the job's list
+    uint32_t count;
+} face_queue;
+
+static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bits, const box_outputs *out);
+
+// The rows a queued lane carries: the queries' rows only where the results write cache entries.
+static uint32_t queued_rows(const mf_box_job *job) { return job->caching ? FACE_ROWS : FACE_ROWS - QUERY_ROWS; }
+
+static void push_faces(const mf_box_job *job, face_queue *queue, const face_lanes *f, uint32_t lane_bits,
+                       uint32_t first)
+{
+    const mf_floatw *rows = (const mf_floatw *)(const void *)f;
+    for (uint32_t i = 0; i < queued_rows(job); ++i) mf_compress_storew(&queue->row[i][queue->count], lane_bits, rows[i]);
+    for (uint32_t bits = lane_bits; bits != 0; bits &= bits - 1)
+        queue->at[queue->count++] = first + (uint32_t)__builtin_ctz(bits);
+}
+
+// The first `lanes` queued lanes into f (the lanes after them, at the end of the job, repeat the
+// first), their places into `at`, and the rest of the queue to the front.
+static void take_queued(const mf_box_job *job, face_queue *queue, uint32_t lanes, face_lanes *f, uint32_t at[W])
+{
+    mf_floatw *rows = (mf_floatw *)(void *)f;
+    uint32_t row_count = queued_rows(job);
+    for (uint32_t i = 0; i < row_count; ++i) rows[i] = mf_loadw(queue->row[i]);
+    if (lanes < W) {
+        mf_maskw padding = mf_gew(mf_lane_indexw(), mf_splatw((float)lanes));
+        for (uint32_t i = 0; i < row_count; ++i) rows[i] = mf_selectw(padding, mf_splatw(queue->row[i][0]), rows[i]);
+    }
+    for (uint32_t i = row_count; i < FACE_ROWS; ++i) rows[i] = mf_splatw(0.0f);
+    for (uint32_t k = 0; k < lanes; ++k) at[k] = queue->at[k];
+    queue->count -= lanes;
+    for (uint32_t i = 0; queue->count > 0 && i < row_count; ++i)
+        mf_storew(queue->row[i], mf_loadw(queue->row[i] + W));
+    for (uint32_t k = 0; k < queue->count; ++k) queue->at[k] = queue->at[W + k];
+}
+
+// Steps 1 and 2 for one bundle, and step 6 for its edge lanes; results for all but its face lanes.
+// Returns 1 when every lane is a face lane, with f ready for steps 3 to 5; else the face lanes
+// join the queue.
+static int collide_bundle(mf_box_job *job, uint32_t first, uint32_t lanes, face_queue *queue, face_lanes *f,
+                          box_outputs *out)
 {
     const mf_config *config = job->config;
     box_inputs in;
@@ -824,81 +972,41 @@ static void collide_bundle(const mf_box_job *job, uint32_t first, uint32_t lanes
     store_mask(out, OUT_EDGE, use_edge);
     store_mask(out, OUT_REF_A, use_a);
     mf_floatw two = mf_splatw(2.0f);
-    store_row(out, OUT_FACE_A, mf_addw(mf_mulw(two, q.axis_a), mf_selectw(mf_gtw(q.sign_a, zero), one, zero)));
-    store_row(out, OUT_FACE_B, mf_addw(mf_mulw(two, q.axis_b), mf_selectw(mf_gtw(q.sign_b, zero), one, zero)));
-    store_row(out, OUT_SEP_A, q.face_a);
-    store_row(out, OUT_SEP_B, q.face_b);
-    store_row(out, OUT_SEP_E, q.edge);
-    store_row(out, OUT_EDGE_A, q.edge_a);
-    store_row(out, OUT_EDGE_B, q.edge_b);
-    for (int i = 0; i < 3; ++i) store_row(out, OUT_EDGE_NORMAL + i, q.edge_normal.c[i]);
-    if (!mf_anyw(touching)) return;
+    f->query[OUT_FACE_A - OUT_FACE_A] =
+        mf_addw(mf_mulw(two, q.axis_a), mf_selectw(mf_gtw(q.sign_a, zero), one, zero));
+    f->query[OUT_FACE_B - OUT_FACE_A] =
+        mf_addw(mf_mulw(two, q.axis_b), mf_selectw(mf_gtw(q.sign_b, zero), one, zero));
+    f->query[OUT_SEP_A - OUT_FACE_A] = q.face_a;
+    f->query[OUT_SEP_B - OUT_FACE_A] = q.face_b;
+    f->query[OUT_SEP_E - OUT_FACE_A] = q.edge;
+    f->query[OUT_EDGE_A - OUT_FACE_A] = q.edge_a;
+    f->query[OUT_EDGE_B - OUT_FACE_A] = q.edge_b;
+    for (int i = 0; i < 3; ++i) f->query[OUT_EDGE_NORMAL - OUT_FACE_A + i] = q.edge_normal.c[i];
+    for (int i = 0; i < QUERY_ROWS; ++i) store_row(out, OUT_FACE_A + i, f->query[i]);
 
-    // Face axes: clip, reduce, and move the chosen points from the reference face to world space.
-    uint32_t max_contacts = config->max_contacts;
-    clip_slots s;
-    clip_faces(r, &t, ha, hb, &q, use_a, margin, &s);
-    slot_choice chosen[MF_MAX_CONTACTS];
-    for (uint32_t n = 0; n < max_contacts; ++n) chosen[n] = (slot_choice){zero, zero, zero, {{zero, zero, zero}}};
-    mf_floatw count = reduce_slots(&s, max_contacts, chosen);
-    face_features features = features_of_faces(&s);
-    mf_floatw rotation_ref[3][3], position_ref[3], normal[3];
+    uint32_t in_bundle = lanes == W ? (uint32_t)((1ull << W) - 1) : (1u << lanes) - 1u;
+    uint32_t at[W];
+    for (uint32_t l = 0; l < W; ++l) at[l] = first + l;
+    mf_maskw faces = mf_andnotw(use_edge, touching);
+    uint32_t face_bits = mf_lane_bitsw(faces) & in_bundle;
+    f->view = reference_view_of(r, &t, ha, hb, &q, use_a);
+    f->use_a = mf_selectw(use_a, one, zero);
     for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) rotation_ref[i][j] = mf_selectw(use_a, rotation_a[i][j], rotation_b[i][j]);
-        position_ref[i] = mf_selectw(use_a, pa[i], pb[i]);
-        mf_floatw outward = mf_mulw(s.ref_sign, pick3(rotation_ref[i], s.ref_axis));
-        normal[i] = mf_selectw(use_a, outward, mf_negw(outward));
+        for (int j = 0; j < 3; ++j) f->rotation[i][j] = mf_selectw(use_a, rotation_a[i][j], rotation_b[i][j]);
+        f->position[i] = mf_selectw(use_a, pa[i], pb[i]);
     }
-    mf_floatw k1 = next_axis(s.ref_axis), deepest = mf_splatw(INFINITY);
-    for (uint32_t n = 0; n < max_contacts; ++n) {
-        // The point sits on the incident face; the midpoint is half the separation back.
-        mf_floatw separation = mf_subw(chosen[n].point.c[2], s.top);
-        deepest = mf_selectw(mf_ltw(mf_splatw((float)n), count), mf_minw(deepest, separation), deepest);
-        mf_floatw w = mf_mulw(s.ref_sign, mf_addw(chosen[n].point.c[2], mf_mulw(mf_splatw(-0.5f), separation)));
-        mf_floatw local[3];
-        for (int i = 0; i < 3; ++i) {
-            mf_floatw index = mf_splatw((float)i);
-            local[i] = mf_selectw(mf_eqw(s.ref_axis, index), w,
-                                  mf_selectw(mf_eqw(k1, index), chosen[n].point.c[0], chosen[n].point.c[1]));
-        }
-        vec3w world = transform_point(rotation_ref, position_ref, local);
-        int row = OUT_CONTACTS + (int)n * OUT_CONTACT_FLOATS;
-        for (int i = 0; i < 3; ++i) store_row(out, row + i, world.c[i]);
-        store_row(out, row + 3, separation);
-        mf_floatw reference, incident;
-        face_contact_codes(&features, &chosen[n], &reference, &incident);
-        store_row(out, row + 4, mf_selectw(use_a, reference, incident));
-        store_row(out, row + 5, mf_selectw(use_a, incident, reference));
+    f->best = best, f->allowance = allowance;
+    if (mf_allw(faces)) return 1;
+    mf_maskw edges = mf_andw(use_edge, touching);
+    if (mf_anyw(edges)) {
+        collide_edges(r, &t, ha, hb, &q, rotation_a, pa, edges, out);
+    } else {
+        store_row(out, OUT_COUNT, zero);
+        store_row(out, OUT_FALLBACK, zero);
     }
-    // A face lane without contacts, or whose clip misses where the boxes overlap (its deepest contact
-    // does not attain the best separation), goes to the general path, which tries the next axes
-    // (pair.c, mf_contacts_for_pair).
-    mf_maskw misses = mf_orw(mf_eqw(count, zero), mf_andnotw(mf_lew(deepest, mf_addw(best, allowance)), all));
-    mf_maskw fallback = mf_andw(mf_andnotw(use_edge, misses), touching);
-
-    // Edge axes: one contact, in place of contact 0.
-    if (mf_anyw(mf_andw(use_edge, touching))) {
-        edge_contact edge = contact_of_edges(r, &t, ha, hb, &q);
-        mf_floatw local[3] = {edge.point.c[0], edge.point.c[1], edge.point.c[2]};
-        vec3w world = transform_point(rotation_a, pa, local);
-        for (int i = 0; i < 3; ++i) {
-            mf_floatw turned = mf_addw(
-                mf_addw(mf_mulw(rotation_a[i][0], q.edge_normal.c[0]), mf_mulw(rotation_a[i][1], q.edge_normal.c[1])),
-                mf_mulw(rotation_a[i][2], q.edge_normal.c[2]));
-            normal[i] = mf_selectw(use_edge, turned, normal[i]);
-            store_row(out, OUT_CONTACTS + i, mf_selectw(use_edge, world.c[i], mf_loadw(out->row[OUT_CONTACTS + i])));
-        }
-        store_row(out, OUT_CONTACTS + 3, mf_selectw(use_edge, edge.separation, mf_loadw(out->row[OUT_CONTACTS + 3])));
-        store_row(out, OUT_CONTACTS + 4,
-                  mf_selectw(use_edge, edge_code(edge.corner_a, q.edge_a), mf_loadw(out->row[OUT_CONTACTS + 4])));
-        store_row(out, OUT_CONTACTS + 5,
-                  mf_selectw(use_edge, edge_code(edge.corner_b, q.edge_b), mf_loadw(out->row[OUT_CONTACTS + 5])));
-        count = mf_selectw(use_edge, one, count);
-        fallback = mf_orw(fallback, mf_andw(mf_andw(use_edge, touching), mf_andnotw(edge.ok, all)));
-    }
-    for (int i = 0; i < 3; ++i) store_row(out, OUT_NORMAL + i, normal[i]);
-    store_row(out, OUT_COUNT, count);
-    store_mask(out, OUT_FALLBACK, fallback);
+    write_results(job, at, in_bundle & ~face_bits, out);
+    if (face_bits != 0) push_faces(job, queue, f, face_bits, first);
+    return 0;
 }
 
 // What the queries found in lane l, as the scalar path reports it for the cache.
@@ -917,12 +1025,13 @@ static mf_axis_candidates lane_candidates(const box_outputs *out, uint32_t l, co
 }
 
 // Step 7, lane by lane: results, feature ids and cache entries; fallback lanes are listed.
-static void write_results(mf_box_job *job, uint32_t first, uint32_t lanes, const box_outputs *out)
+static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bits, const box_outputs *out)
 {
     const mf_bank *bank = job->bank;
-    for (uint32_t l = 0; l < lanes; ++l) {
+    for (uint32_t bits = lane_bits; bits != 0; bits &= bits - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(bits);
 #define LANE(index) (out->row[index][l])
-        uint32_t p = job->list[first + l];
+        uint32_t p = job->list[at[l]];
         mf_pair pair = job->pairs[p];
         mf_pair_result *result = &job->results[p];
         const mf_shape *a = &bank->shapes[job->bodies->shape[pair.a]];
@@ -966,10 +1075,33 @@ static void write_results(mf_box_job *job, uint32_t first, uint32_t lanes, const
 void MF_NAMED(mf_box_pairs, MF_WIDE_NAME)(mf_box_job *job)
 {
     box_outputs out;
+    face_queue queue;
+    queue.count = 0;
     job->fallback_count = 0;
-    for (uint32_t first = 0; first < job->count; first += W) {
-        uint32_t lanes = job->count - first < W ? job->count - first : W;
-        collide_bundle(job, first, lanes, &out);
-        write_results(job, first, lanes, &out);
+    // Face lanes go through collide_faces at this one place: a bundle whose lanes all are, else a
+    // full queue, and at the end what is left in the queue.
+    for (uint32_t first = 0;;) {
+        face_lanes f;
+        uint32_t at[W], lanes;
+        int queued;
+        if (first < job->count) {
+            lanes = job->count - first < W ? job->count - first : W;
+            queued = !collide_bundle(job, first, lanes, &queue, &f, &out);
+            for (uint32_t l = 0; l < W; ++l) at[l] = first + l;
+            first += W;
+            if (queued && queue.count < W) continue;
+        } else if (queue.count > 0) {
+            queued = 1;
+        } else {
+            break;
+        }
+        if (queued) {
+            lanes = queue.count < W ? queue.count : W;
+            take_queued(job, &queue, lanes, &f, at);
+        }
+        collide_faces(job->config, &f, &out);
+        if (queued && job->caching)
+            for (int i = 0; i < QUERY_ROWS; ++i) store_row(&out, OUT_FACE_A + i, f.query[i]);
+        write_results(job, at, lanes == W ? (uint32_t)((1ull << W) - 1) : (1u << lanes) - 1u, &out);
     }
 }

@@ -210,11 +210,16 @@ static inline void mf_compress_store4(float *out, uint32_t bits, simde__m128 v)
     simde_mm_storeu_ps(out, simde_mm_castsi128_ps(simde_mm_shuffle_epi8(simde_mm_castps_si128(v), shuffle)));
 }
 
+#endif
+
 // The lanes of v set in `bits` stored in order from `out` on (as AVX-512's compress); W floats are
 // written, those past the set lanes hold anything. Returns how many were set.
 static inline uint32_t mf_compress_storew(float *out, uint32_t bits, mf_floatw v)
 {
-#if MF_WIDE_WIDTH == 16
+#if MF_WIDE_WIDTH == 1
+    *out = v;
+    return bits & 1u;
+#elif MF_WIDE_WIDTH == 16
     simde_mm512_storeu_ps(out, simde_mm512_maskz_compress_ps((simde__mmask16)bits, v));
 #elif MF_WIDE_WIDTH == 8
     mf_compress_store4(out, bits & 15u, simde_mm256_castps256_ps128(v));
@@ -224,7 +229,6 @@ static inline uint32_t mf_compress_storew(float *out, uint32_t bits, mf_floatw v
 #endif
     return (uint32_t)__builtin_popcount(bits);
 }
-#endif
 
 typedef struct mf_vec3w {
     mf_floatw x, y, z;
