@@ -145,7 +145,14 @@ static void collide_in_order(const mf_context *context, mf_worker *worker, const
     // Kept manifolds are reused where the bounds allow (in lanes); the cache answers what else it
     // can; box pairs take the box path, the rest the search.
     uint32_t *misses = worker->misses, miss_count = 0, box_count = 0, reusable_count = 0;
-    for (uint32_t i = 0; i < count; ++i) {
+    for (uint32_t i = 0; cache == NULL && i < count; ++i) {
+        // Without a cache, route_pair's tests inline: a call per pair cost more than the tests.
+        if (is_parked_apart(bodies, pairs[i])) results[i].count = 0;
+        else if (is_box_pair(bank, bodies, pairs[i])) worker->boxes[box_count++] = i;
+        else if (mf_apart_along_centres(bank, bodies, pairs[i], context->config.margin)) results[i].count = 0;
+        else misses[miss_count++] = i;
+    }
+    for (uint32_t i = 0; cache != NULL && i < count; ++i) {
         if (is_parked_apart(bodies, pairs[i])) {
             results[i].count = 0;
             *results[i].cache = (mf_pair_cache){0}; // empty: the next call searches afresh
