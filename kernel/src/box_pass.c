@@ -1009,9 +1009,12 @@ static int collide_bundle(mf_box_job *job, uint32_t first, uint32_t lanes, face_
     return 0;
 }
 
-// What the queries found in lane l, as the scalar path reports it for the cache.
-static mf_axis_candidates lane_candidates(const box_outputs *out, uint32_t l, const mf_shape *a, const mf_shape *b)
+// What the queries found in lane l, as the scalar path reports it for the cache. (Only the cache
+// looks up the shapes: a result without it waits on no chain of loads.)
+static mf_axis_candidates lane_candidates(const mf_box_job *job, mf_pair pair, const box_outputs *out, uint32_t l)
 {
+    const mf_shape *a = &job->bank->shapes[job->bodies->shape[pair.a]];
+    const mf_shape *b = &job->bank->shapes[job->bodies->shape[pair.b]];
     uint32_t edge_a = (uint32_t)out->row[OUT_EDGE_A][l], edge_b = (uint32_t)out->row[OUT_EDGE_B][l];
     return (mf_axis_candidates){
         {out->row[OUT_SEP_A][l], (uint32_t)out->row[OUT_FACE_A][l]},
@@ -1027,15 +1030,11 @@ static mf_axis_candidates lane_candidates(const box_outputs *out, uint32_t l, co
 // Step 7, lane by lane: results, feature ids and cache entries; fallback lanes are listed.
 static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bits, const box_outputs *out)
 {
-    const mf_bank *bank = job->bank;
     for (uint32_t bits = lane_bits; bits != 0; bits &= bits - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(bits);
 #define LANE(index) (out->row[index][l])
         uint32_t p = job->list[at[l]];
-        mf_pair pair = job->pairs[p];
         mf_pair_result *result = &job->results[p];
-        const mf_shape *a = &bank->shapes[job->bodies->shape[pair.a]];
-        const mf_shape *b = &bank->shapes[job->bodies->shape[pair.b]];
         result->count = 0;
         if (LANE(OUT_FALLBACK) != 0.0f && LANE(OUT_TOUCHING) != 0.0f) {
             job->fallback[job->fallback_count++] = p;
@@ -1043,8 +1042,8 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
         }
         if (LANE(OUT_TOUCHING) == 0.0f) {
             if (job->caching) {
-                mf_axis_candidates candidates = lane_candidates(out, l, a, b);
-                mf_cache_store(job->config, result->cache, job->bodies, pair, &candidates, NULL, NULL);
+                mf_axis_candidates candidates = lane_candidates(job, job->pairs[p], out, l);
+                mf_cache_store(job->config, result->cache, job->bodies, job->pairs[p], &candidates, NULL, NULL);
             }
             continue;
         }
@@ -1059,14 +1058,14 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
         }
         result->count = count;
         if (job->caching) {
-            mf_axis_candidates candidates = lane_candidates(out, l, a, b);
+            mf_axis_candidates candidates = lane_candidates(job, job->pairs[p], out, l);
             mf_axis used =
                 edge ? (mf_axis){MF_AXIS_EDGES, candidates.edge.separation, candidates.edge.edge_a,
                                  candidates.edge.edge_b, candidates.edge.normal}
                 : reference_is_a
                     ? (mf_axis){MF_AXIS_FACE_A, candidates.face_a.separation, candidates.face_a.face, 0, {0, 0, 0}}
                     : (mf_axis){MF_AXIS_FACE_B, candidates.face_b.separation, 0, candidates.face_b.face, {0, 0, 0}};
-            mf_cache_store(job->config, result->cache, job->bodies, pair, &candidates, &used, result);
+            mf_cache_store(job->config, result->cache, job->bodies, job->pairs[p], &candidates, &used, result);
         }
 #undef LANE
     }
