@@ -87,10 +87,10 @@ enum {
     OUT_SEP_B, // the face queries (bank face indices)
     OUT_EDGE_A,
     OUT_EDGE_B,
-    OUT_SEP_E,                          // edge query: axis of a, axis of b
-    OUT_EDGE_NORMAL,                    // 3: edge axis in a's frame
-    OUT_NORMAL = OUT_EDGE_NORMAL + 3,   // 3: world normal, a to b
-    OUT_CONTACTS = OUT_NORMAL + 3,      // per contact: point (3), separation, a's and b's feature codes
+    OUT_SEP_E,                        // edge query: axis of a, axis of b
+    OUT_EDGE_NORMAL,                  // 3: edge axis in a's frame
+    OUT_NORMAL = OUT_EDGE_NORMAL + 3, // 3: world normal, a to b
+    OUT_CONTACTS = OUT_NORMAL + 3,    // per contact: point (3), separation, a's and b's feature codes
     OUT_CONTACT_FLOATS = 6,
     OUT_ROWS = OUT_CONTACTS + MF_MAX_CONTACTS * OUT_CONTACT_FLOATS,
     // The queries' rows, which the cache entry is made of: OUT_FACE_A to the edge normal.
@@ -306,8 +306,8 @@ typedef struct reference_view {
 } reference_view;
 
 // Step 3's frame for every lane, with a's face as reference where `ref_a`, b's elsewhere.
-static reference_view reference_view_of(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3],
-                                        const mf_floatw hb[3], const box_queries *q, mf_maskw ref_a)
+static reference_view reference_view_of(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3], const mf_floatw hb[3],
+                                        const box_queries *q, mf_maskw ref_a)
 {
     reference_view v;
     for (int i = 0; i < 3; ++i) {
@@ -813,6 +813,9 @@ typedef struct face_lanes {
 } face_lanes;
 
 enum { FACE_ROWS = sizeof(face_lanes) / sizeof(mf_floatw) };
+
+// Where an output row of the queries sits in face_lanes' query rows.
+static inline int query_row(int out_row) { return out_row - OUT_FACE_A; }
 _Static_assert(sizeof(face_lanes) == FACE_ROWS * sizeof(mf_floatw), "face_lanes is a row of registers");
 
 // Steps 3 to 5 and 7 for face lanes: clip, reduce, contacts to world space, and each lane's rows.
@@ -906,7 +909,8 @@ static void push_faces(const mf_box_job *job, face_queue *queue, const face_lane
                        uint32_t first)
 {
     const mf_floatw *rows = (const mf_floatw *)(const void *)f;
-    for (uint32_t i = 0; i < queued_rows(job); ++i) mf_compress_storew(&queue->row[i][queue->count], lane_bits, rows[i]);
+    for (uint32_t i = 0; i < queued_rows(job); ++i)
+        mf_compress_storew(&queue->row[i][queue->count], lane_bits, rows[i]);
     for (uint32_t bits = lane_bits; bits != 0; bits &= bits - 1)
         queue->at[queue->count++] = first + (uint32_t)__builtin_ctz(bits);
 }
@@ -925,8 +929,7 @@ static void take_queued(const mf_box_job *job, face_queue *queue, uint32_t lanes
     for (uint32_t i = row_count; i < FACE_ROWS; ++i) rows[i] = mf_splatw(0.0f);
     for (uint32_t k = 0; k < lanes; ++k) at[k] = queue->at[k];
     queue->count -= lanes;
-    for (uint32_t i = 0; queue->count > 0 && i < row_count; ++i)
-        mf_storew(queue->row[i], mf_loadw(queue->row[i] + W));
+    for (uint32_t i = 0; queue->count > 0 && i < row_count; ++i) mf_storew(queue->row[i], mf_loadw(queue->row[i] + W));
     for (uint32_t k = 0; k < queue->count; ++k) queue->at[k] = queue->at[W + k];
 }
 
@@ -972,16 +975,14 @@ static int collide_bundle(mf_box_job *job, uint32_t first, uint32_t lanes, face_
     store_mask(out, OUT_EDGE, use_edge);
     store_mask(out, OUT_REF_A, use_a);
     mf_floatw two = mf_splatw(2.0f);
-    f->query[OUT_FACE_A - OUT_FACE_A] =
-        mf_addw(mf_mulw(two, q.axis_a), mf_selectw(mf_gtw(q.sign_a, zero), one, zero));
-    f->query[OUT_FACE_B - OUT_FACE_A] =
-        mf_addw(mf_mulw(two, q.axis_b), mf_selectw(mf_gtw(q.sign_b, zero), one, zero));
-    f->query[OUT_SEP_A - OUT_FACE_A] = q.face_a;
-    f->query[OUT_SEP_B - OUT_FACE_A] = q.face_b;
-    f->query[OUT_SEP_E - OUT_FACE_A] = q.edge;
-    f->query[OUT_EDGE_A - OUT_FACE_A] = q.edge_a;
-    f->query[OUT_EDGE_B - OUT_FACE_A] = q.edge_b;
-    for (int i = 0; i < 3; ++i) f->query[OUT_EDGE_NORMAL - OUT_FACE_A + i] = q.edge_normal.c[i];
+    f->query[query_row(OUT_FACE_A)] = mf_addw(mf_mulw(two, q.axis_a), mf_selectw(mf_gtw(q.sign_a, zero), one, zero));
+    f->query[query_row(OUT_FACE_B)] = mf_addw(mf_mulw(two, q.axis_b), mf_selectw(mf_gtw(q.sign_b, zero), one, zero));
+    f->query[query_row(OUT_SEP_A)] = q.face_a;
+    f->query[query_row(OUT_SEP_B)] = q.face_b;
+    f->query[query_row(OUT_SEP_E)] = q.edge;
+    f->query[query_row(OUT_EDGE_A)] = q.edge_a;
+    f->query[query_row(OUT_EDGE_B)] = q.edge_b;
+    for (int i = 0; i < 3; ++i) f->query[query_row(OUT_EDGE_NORMAL) + i] = q.edge_normal.c[i];
     for (int i = 0; i < QUERY_ROWS; ++i) store_row(out, OUT_FACE_A + i, f->query[i]);
 
     uint32_t in_bundle = lanes == W ? (uint32_t)((1ull << W) - 1) : (1u << lanes) - 1u;
@@ -1084,7 +1085,8 @@ void MF_NAMED(mf_box_pairs, MF_WIDE_NAME)(mf_box_job *job)
         uint32_t at[W], lanes;
         int queued;
         if (first < job->count) {
-            lanes = job->count - first < W ? job->count - first : W;
+            uint32_t left = job->count - first;
+            lanes = left > W ? W : left;
             queued = !collide_bundle(job, first, lanes, &queue, &f, &out);
             for (uint32_t l = 0; l < W; ++l) at[l] = first + l;
             first += W;
