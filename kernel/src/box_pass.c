@@ -14,6 +14,8 @@
 //      largest area outside it, then farthest from all chosen (Catto; Box3D)
 //   6. an edge axis: the closest points of the two supporting edges
 //   7. contacts to world space in lanes, then per lane the feature ids and the result
+// Steps 3 to 5 are most of the work and concern face lanes only: the face lanes of a bundle that
+// also holds edge lanes or lanes apart wait in a queue until W of them fill a bundle of their own.
 // Compiled per ISA and with width 1 for the scalar path; every operation is one IEEE operation,
 // so all builds agree bit for bit.
 #include "box_pass.h"
@@ -813,10 +815,10 @@ typedef struct face_lanes {
 } face_lanes;
 
 enum { FACE_ROWS = sizeof(face_lanes) / sizeof(mf_floatw) };
+_Static_assert(sizeof(face_lanes) == FACE_ROWS * sizeof(mf_floatw), "face_lanes is a row of registers");
 
 // Where an output row of the queries sits in face_lanes' query rows.
 static inline int query_row(int out_row) { return out_row - OUT_FACE_A; }
-_Static_assert(sizeof(face_lanes) == FACE_ROWS * sizeof(mf_floatw), "face_lanes is a row of registers");
 
 // Steps 3 to 5 and 7 for face lanes: clip, reduce, contacts to world space, and each lane's rows.
 // A lane without contacts, or whose clip misses where the boxes overlap (its deepest contact does
