@@ -329,9 +329,11 @@ typedef struct mf_pair_cache {
  * - The full search, as mf_collide.
  * Continuity where the manifold is clipped again with the kept normal: a new contact within a
  * quarter of linear_slop of a kept one (carried to now) takes the kept one's id, so a point where
- * features tie (a corner on a corner) keeps its name; kept contacts past the margin by under
- * linear_slop stay while max_contacts allows (hysteresis: a contact at the margin does not come
- * and go). Contacts may thus lie up to linear_slop past the margin.
+ * features tie (a corner on a corner) keeps its name; kept contacts the new clip left out stay
+ * while max_contacts allows, if they lie under linear_slop past the margin, no deeper than half
+ * linear_slop below the new clip's deepest, and their two points have slid along each other by
+ * under linear_slop (hysteresis: a contact at the margin, or one of two nearly coincident points,
+ * does not come and go). Contacts may thus lie up to linear_slop past the margin.
  * Results match mf_collide's up to those bounds (the same pairs have manifolds; normals within the
  * slop of the best axis). Entries are updated for pairs [0, pairs_done) only. */
 MF_API mf_status mf_collide_cached(mf_context *context, const mf_bank *bank,

@@ -101,10 +101,12 @@ static int has_id(const mf_pair_result *result, uint32_t count, uint32_t id)
 // - Names: a new contact within a quarter of the slop of a kept one takes the kept one's id. Where
 //   features tie (a corner on a corner or an edge), the clip names a point by whichever feature
 //   the float noise favours; the point, not the name, is what persists.
-// - Hysteresis at the margin: kept contacts the clip left out because they now sit past the
-//   margin by less than the slop stay while the result has room, as reuse keeps them
-//   (reuse_pass.c), if their two points have slid along each other by under the slop. A contact
-//   at the margin does not come and go with every jitter.
+// - Persistence: kept contacts the clip left out stay while the result has room, as reuse keeps
+//   them (reuse_pass.c), where they sit less than the slop past the margin, no deeper than half
+//   the slop below the clip's deepest (which attains the best axis), and their two points have
+//   slid along each other by under the slop. A contact at the margin does not come and go with
+//   every jitter, nor one of two nearly coincident points (a short edge, a corner on a corner)
+//   with whichever the clip and the reduction happen to keep.
 static void continue_manifold(const mf_config *config, const mf_pair_cache *previous, const mf_pair_cache *now,
                               const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result)
 {
@@ -139,12 +141,15 @@ static void continue_manifold(const mf_config *config, const mf_pair_cache *prev
         if (id != contact->id && !has_id(result, result->count, id)) contact->id = id;
     }
     uint32_t count = result->count;
+    float deepest = INFINITY;
+    for (uint32_t n = 0; n < count; ++n) deepest = mf_minf(deepest, result->contacts[n].separation);
     for (uint32_t k = 0; k < previous->contact_count && count < config->max_contacts; ++k) {
         uint32_t id = previous->contacts[k].id;
         float separation = mf_dot(between[k], normal);
         mf_vec3 slide = mf_mul_add(between[k], -separation, normal);
         if (matched[k] || has_id(result, count, id) ||
-            !(separation >= config->margin && separation < config->margin + config->linear_slop) ||
+            !(separation >= deepest - 0.5f * config->linear_slop &&
+              separation < config->margin + config->linear_slop) ||
             !(mf_dot(slide, slide) < slop_squared))
             continue;
         result->contacts[count++] = (mf_contact){mf_add(mf_mat3_mul(rotation_a, point[k]), position_a), separation, id};

@@ -9,7 +9,7 @@
 // The entry after a full search: the axis that gave the contacts (`used`, with the pair's result,
 // whose contacts bound its distance and are kept for reuse), or for a pair without a manifold
 // (used NULL) the axis that separates most. Contacts of the previous entry (result->previous) that
-// the new clip left out because they sit just past the margin join the result first (hysteresis).
+// the new clip left out join the result while they stay close (continue_manifold, persistence).
 void mf_cache_store(const mf_config *config, mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair,
                     const mf_axis_candidates *candidates, const mf_axis *used, mf_pair_result *result);
 
