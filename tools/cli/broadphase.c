@@ -7,7 +7,7 @@
 // is reported only in the first cell both share, so each is found once.
 #include "broadphase.h"
 
-#include "cli_math.h"
+#include "scene_math.h"
 
 #include <stdlib.h>
 
@@ -54,8 +54,8 @@ broadphase *broadphase_create(const mf_bank *bank)
             low = (mf_vec3){fminf(low.x, vertices[v].x), fminf(low.y, vertices[v].y), fminf(low.z, vertices[v].z)};
             high = (mf_vec3){fmaxf(high.x, vertices[v].x), fmaxf(high.y, vertices[v].y), fmaxf(high.z, vertices[v].z)};
         }
-        b->shape_center[s] = cli_scale(cli_add(low, high), 0.5f);
-        b->shape_half[s] = cli_scale(cli_sub(high, low), 0.5f);
+        b->shape_center[s] = scene_scale(scene_add(low, high), 0.5f);
+        b->shape_half[s] = scene_scale(scene_sub(high, low), 0.5f);
     }
     free(vertices);
     if (!ok) {
@@ -251,8 +251,8 @@ bool broadphase_find_pairs(broadphase *b, const mf_bodies *bodies, float margin,
         if (shape >= b->shape_count)
             return cli_fail(error, "body %u has shape %u but there are %u shapes", i, shape, b->shape_count);
         const mf_transform *t = &bodies->transform[i];
-        cli_mat3 r = cli_mat3_from_quat(t->q);
-        mf_vec3 center = cli_transform_point(t, &r, b->shape_center[shape]), half = b->shape_half[shape];
+        scene_mat3 r = scene_mat3_from_quat(t->q);
+        mf_vec3 center = scene_transform_point(t, &r, b->shape_center[shape]), half = b->shape_half[shape];
         for (int a = 0; a < 3; ++a) {
             float extent = fabsf(component(r.column[0], a)) * half.x + fabsf(component(r.column[1], a)) * half.y +
                            fabsf(component(r.column[2], a)) * half.z + margin;

@@ -4,7 +4,7 @@
 // everything, so none hides inside a body.
 #include "render.h"
 
-#include "cli_math.h"
+#include "scene_math.h"
 #include "points_file.h"
 
 #include <cairo-svg.h>
@@ -34,15 +34,15 @@ typedef struct camera {
 
 static camera isometric_camera(void)
 {
-    return (camera){.right = cli_normalize(cli_vec3(1, 0, -1)),
-                    .up = cli_normalize(cli_vec3(-1, 2, -1)),
-                    .forward = cli_normalize(cli_vec3(-1, -1, -1))};
+    return (camera){.right = scene_normalize((mf_vec3){1.0f, 0.0f, -1.0f}),
+                    .up = scene_normalize((mf_vec3){-1.0f, 2.0f, -1.0f}),
+                    .forward = scene_normalize((mf_vec3){-1.0f, -1.0f, -1.0f})};
 }
 
 static void to_screen(const camera *c, mf_vec3 p, double *x, double *y)
 {
-    *x = c->offset_x + c->scale * cli_dot(p, c->right);
-    *y = c->offset_y - c->scale * cli_dot(p, c->up);
+    *x = c->offset_x + c->scale * scene_dot(p, c->right);
+    *y = c->offset_y - c->scale * scene_dot(p, c->up);
 }
 
 static void free_geometry(shape_geometry *shapes, uint32_t count)
@@ -89,9 +89,9 @@ static bool read_geometry(const mf_bank *bank, uint32_t shape, shape_geometry *g
 // The highest world y of a body's vertices.
 static float top_of(const shape_geometry *g, const mf_transform *t)
 {
-    cli_mat3 r = cli_mat3_from_quat(t->q);
+    scene_mat3 r = scene_mat3_from_quat(t->q);
     float top = -INFINITY;
-    for (uint32_t v = 0; v < g->vertex_count; ++v) top = fmaxf(top, cli_transform_point(t, &r, g->vertices[v]).y);
+    for (uint32_t v = 0; v < g->vertex_count; ++v) top = fmaxf(top, scene_transform_point(t, &r, g->vertices[v]).y);
     return top;
 }
 
@@ -149,17 +149,17 @@ static double ramp_position(float separation, float deepest, float margin)
 static void draw_body(cairo_t *cr, const camera *cam, const shape_geometry *g, uint32_t shape, const mf_transform *t,
                       double line_width, double *screen_x, double *screen_y, bool *front)
 {
-    cli_mat3 r = cli_mat3_from_quat(t->q);
+    scene_mat3 r = scene_mat3_from_quat(t->q);
     for (uint32_t v = 0; v < g->vertex_count; ++v)
-        to_screen(cam, cli_transform_point(t, &r, g->vertices[v]), &screen_x[v], &screen_y[v]);
+        to_screen(cam, scene_transform_point(t, &r, g->vertices[v]), &screen_x[v], &screen_y[v]);
     double base[3];
     shape_colour(shape, base);
-    mf_vec3 light = cli_normalize(cli_vec3(0.3f, 1.0f, 0.55f));
+    mf_vec3 light = scene_normalize((mf_vec3){0.3f, 1.0f, 0.55f});
     for (uint32_t f = 0; f < g->face_count; ++f) {
-        mf_vec3 n = cli_mat3_mul(&r, g->face_normals[f]);
-        front[f] = cli_dot(n, cam->forward) < 0.0f;
+        mf_vec3 n = scene_mat3_mul(&r, g->face_normals[f]);
+        front[f] = scene_dot(n, cam->forward) < 0.0f;
         if (!front[f]) continue;
-        float lit = cli_dot(n, light);
+        float lit = scene_dot(n, light);
         double shade = 0.55 + 0.45 * (lit > 0.0f ? lit : 0.0f);
         const uint32_t *loop = g->loops + g->face_first[f];
         cairo_move_to(cr, screen_x[loop[0]], screen_y[loop[0]]);
@@ -197,10 +197,10 @@ static void fit_camera(camera *cam, const cli_scene *scene, const shape_geometry
         if (skip_backdrops && order[i].backdrop) continue;
         const mf_transform *t = &scene->body_transform[order[i].body];
         const shape_geometry *g = &shapes[scene->body_shape[order[i].body]];
-        cli_mat3 r = cli_mat3_from_quat(t->q);
+        scene_mat3 r = scene_mat3_from_quat(t->q);
         for (uint32_t v = 0; v < g->vertex_count; ++v) {
-            mf_vec3 p = cli_transform_point(t, &r, g->vertices[v]);
-            double x = cli_dot(p, cam->right), y = cli_dot(p, cam->up);
+            mf_vec3 p = scene_transform_point(t, &r, g->vertices[v]);
+            double x = scene_dot(p, cam->right), y = scene_dot(p, cam->up);
             low_x = x < low_x ? x : low_x;
             high_x = x > high_x ? x : high_x;
             low_y = y < low_y ? y : low_y;
@@ -227,7 +227,7 @@ static void draw_contacts(cairo_t *cr, const camera *cam, const manifold_list *l
             const mf_contact *c = &list->contacts[manifold->first + k];
             double x, y, tip_x, tip_y;
             to_screen(cam, c->point, &x, &y);
-            to_screen(cam, cli_add(c->point, cli_scale(manifold->normal, (float)normal_length)), &tip_x, &tip_y);
+            to_screen(cam, scene_add(c->point, scene_scale(manifold->normal, (float)normal_length)), &tip_x, &tip_y);
             cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
             cairo_set_line_width(cr, dot_radius * 0.45);
             cairo_move_to(cr, x, y);
@@ -314,7 +314,7 @@ static bool paint(const render_request *request, const render_scratch *scratch, 
     for (uint32_t i = 0; i < scene->body_count; ++i) {
         const shape_geometry *g = &shapes[scene->body_shape[i]];
         const mf_transform *t = &scene->body_transform[i];
-        float depth = cli_dot(t->p, cam.forward);
+        float depth = scene_dot(t->p, cam.forward);
         int backdrop = g->radius >= 2.0f * median_radius && top_of(g, t) <= median_height;
         scratch->order[i] = (draw_order){backdrop, backdrop ? depth + g->radius : depth, i};
     }

@@ -3,7 +3,7 @@
 // margin) overlap is a candidate, every pair mf_collide finds touching among all n^2/2 pairs is a
 // candidate, and candidates come sorted, unique and with a < b.
 #include "broadphase.h"
-#include "cli_math.h"
+#include "scene_math.h"
 #include "cli_random.h"
 #include "pile.h"
 
@@ -20,10 +20,10 @@ static box3 world_box(const mf_bank *bank, uint32_t shape, const mf_transform *t
     mf_shape_info info;
     mf_bank_shape_info(bank, shape, &info);
     mf_bank_shape_vertices(bank, shape, vertices, MF_MAX_HULL_VERTICES);
-    cli_mat3 r = cli_mat3_from_quat(t->q);
+    scene_mat3 r = scene_mat3_from_quat(t->q);
     box3 b = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
     for (uint32_t v = 0; v < info.vertex_count; ++v) {
-        mf_vec3 p = cli_transform_point(t, &r, vertices[v]);
+        mf_vec3 p = scene_transform_point(t, &r, vertices[v]);
         b.low = (mf_vec3){fminf(b.low.x, p.x - margin), fminf(b.low.y, p.y - margin), fminf(b.low.z, p.z - margin)};
         b.high = (mf_vec3){fmaxf(b.high.x, p.x + margin), fmaxf(b.high.y, p.y + margin), fmaxf(b.high.z, p.z + margin)};
     }
