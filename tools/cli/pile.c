@@ -3,7 +3,7 @@
 // near-miss pairs, in random orientations (face-face and edge-edge contacts alike).
 #include "pile.h"
 
-#include "cli_random.h"
+#include "scene_random.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -49,7 +49,7 @@ static uint64_t cone_capacity(const grid_cell *cells, uint64_t count, float base
     return total;
 }
 
-static bool add_shapes(mf_bank *bank, float ground_half_width, cli_random *random)
+static bool add_shapes(mf_bank *bank, float ground_half_width, scene_random *random)
 {
     uint32_t id;
     if (mf_bank_add_box(bank, (mf_vec3){ground_half_width, 0.5f, ground_half_width}, &id) != MF_OK) return false;
@@ -58,11 +58,13 @@ static bool add_shapes(mf_bank *bank, float ground_half_width, cli_random *rando
         if (mf_bank_add_box(bank, crates[i], &id) != MF_OK) return false;
     for (int r = 0; r < PILE_ROCK_SHAPES; ++r) {
         // Points on a stretched sphere: every point ends up on the hull, like a cut stone.
-        mf_vec3 stretch = {cli_random_range(random, 0.4f, 0.55f), cli_random_range(random, 0.3f, 0.5f),
-                           cli_random_range(random, 0.4f, 0.55f)};
+        mf_vec3 stretch;
+        stretch.x = scene_random_range(random, 0.4f, 0.55f);
+        stretch.y = scene_random_range(random, 0.3f, 0.5f);
+        stretch.z = scene_random_range(random, 0.4f, 0.55f);
         mf_vec3 points[PILE_ROCK_POINTS];
         for (int p = 0; p < PILE_ROCK_POINTS; ++p) {
-            mf_quat q = cli_random_rotation(random); // a random unit 4-vector; its xyz is a direction
+            mf_quat q = scene_random_rotation(random); // a random unit 4-vector; its xyz is a direction
             float length = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z);
             if (length < 1e-3f) {
                 --p;
@@ -109,7 +111,7 @@ bool pile_make(uint32_t body_count, cli_scene *scene, cli_error *error)
     }
     float base_radius = high;
 
-    cli_random random = {PILE_SEED};
+    scene_random random = {PILE_SEED};
     scene->config = mf_config_default();
     bool ok = mf_bank_create(&scene->bank) == MF_OK && cli_scene_reserve_bodies(scene, body_count) &&
               add_shapes(scene->bank, base_radius + 2.0f, &random);
@@ -128,15 +130,16 @@ bool pile_make(uint32_t body_count, cli_scene *scene, cli_error *error)
         uint64_t in_layer = cells_within(cells, cell_count, base_radius - (float)layer);
         if (in_layer == 0) break; // cannot happen: the cone was sized to hold every body
         for (uint64_t c = 0; c < in_layer && body < body_count; ++c, ++body) {
-            bool rock = (cli_random_next(&random) & 1u) != 0;
-            uint32_t variant = (uint32_t)(cli_random_next(&random) >> 33);
+            bool rock = (scene_random_next(&random) & 1u) != 0;
+            uint32_t variant = (uint32_t)(scene_random_next(&random) >> 33);
             scene->body_shape[body] =
                 rock ? 1u + PILE_BOX_SHAPES + variant % PILE_ROCK_SHAPES : 1u + variant % PILE_BOX_SHAPES;
             rock ? ++rocks : ++boxes;
-            mf_vec3 position = {(float)cells[c].i + cli_random_range(&random, -0.08f, 0.08f),
-                                0.42f + PILE_LAYER_HEIGHT * (float)layer + cli_random_range(&random, -0.03f, 0.03f),
-                                (float)cells[c].j + cli_random_range(&random, -0.08f, 0.08f)};
-            scene->body_transform[body] = (mf_transform){position, cli_random_rotation(&random)};
+            mf_vec3 position;
+            position.x = (float)cells[c].i + scene_random_range(&random, -0.08f, 0.08f);
+            position.y = 0.42f + PILE_LAYER_HEIGHT * (float)layer + scene_random_range(&random, -0.03f, 0.03f);
+            position.z = (float)cells[c].j + scene_random_range(&random, -0.08f, 0.08f);
+            scene->body_transform[body] = (mf_transform){position, scene_random_rotation(&random)};
         }
     }
     free(cells);

@@ -2,13 +2,13 @@
 // optionally the manifolds to a file; with --steps, the scene is nudged and collided again.
 #include "args.h"
 #include "broadphase.h"
-#include "cli_random.h"
 #include "cli_scene.h"
 #include "commands.h"
 #include "isa_names.h"
 #include "manifold_file.h"
 #include "narrowphase.h"
 #include "progress.h"
+#include "scene_random.h"
 #include "stopwatch.h"
 #include "topology.h"
 
@@ -82,16 +82,18 @@ static run_options parse_options(int argc, char **argv)
 }
 
 // A step's nudge: about 1% of a typical body's size in position, a small random turn in rotation.
-static void perturb(cli_scene *scene, float distance, cli_random *random)
+static void perturb(cli_scene *scene, float distance, scene_random *random)
 {
     for (uint32_t i = 0; i < scene->body_count; ++i) {
         mf_transform *t = &scene->body_transform[i];
-        t->p.x += cli_random_range(random, -distance, distance);
-        t->p.y += cli_random_range(random, -distance, distance);
-        t->p.z += cli_random_range(random, -distance, distance);
-        mf_quat q = {
-            t->q.x + cli_random_range(random, -0.005f, 0.005f), t->q.y + cli_random_range(random, -0.005f, 0.005f),
-            t->q.z + cli_random_range(random, -0.005f, 0.005f), t->q.w + cli_random_range(random, -0.005f, 0.005f)};
+        t->p.x += scene_random_range(random, -distance, distance);
+        t->p.y += scene_random_range(random, -distance, distance);
+        t->p.z += scene_random_range(random, -distance, distance);
+        mf_quat q = t->q;
+        q.x += scene_random_range(random, -0.005f, 0.005f);
+        q.y += scene_random_range(random, -0.005f, 0.005f);
+        q.z += scene_random_range(random, -0.005f, 0.005f);
+        q.w += scene_random_range(random, -0.005f, 0.005f);
         float scale = 1.0f / sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
         t->q = (mf_quat){q.x * scale, q.y * scale, q.z * scale, q.w * scale};
     }
@@ -154,7 +156,7 @@ static bool collide_steps(const run_options *o, cli_scene *scene, mf_context *co
         return false;
     }
     mf_bodies bodies = cli_scene_bodies(scene);
-    cli_random random = {12345u};
+    scene_random random = {12345u};
     float nudge = 0.01f * typical_radius(scene);
     progress bar;
     progress_begin(&bar, "colliding");

@@ -4,7 +4,7 @@
 // candidate, and candidates come sorted, unique and with a < b.
 #include "broadphase.h"
 #include "scene_math.h"
-#include "cli_random.h"
+#include "scene_random.h"
 #include "pile.h"
 
 #include <stdio.h>
@@ -125,29 +125,35 @@ static int check_scene(const char *label, uint64_t seed, const cli_scene *scene)
 // Bodies scattered in a cube of side `spread`, on a ground slab: boxes of several sizes and hulls.
 static bool random_scene(uint64_t seed, uint32_t body_count, float spread, cli_scene *scene)
 {
-    cli_random random = {seed};
+    scene_random random = {seed};
     *scene = (cli_scene){.config = mf_config_default()};
     if (mf_bank_create(&scene->bank) != MF_OK || !cli_scene_reserve_bodies(scene, body_count)) return false;
     uint32_t id;
     mf_bank_add_box(scene->bank, (mf_vec3){spread, 0.5f, spread}, &id);
     for (int s = 0; s < 4; ++s) {
-        mf_vec3 half = {cli_random_range(&random, 0.05f, 1.0f), cli_random_range(&random, 0.05f, 1.0f),
-                        cli_random_range(&random, 0.05f, 1.0f)};
+        mf_vec3 half;
+        half.x = scene_random_range(&random, 0.05f, 1.0f);
+        half.y = scene_random_range(&random, 0.05f, 1.0f);
+        half.z = scene_random_range(&random, 0.05f, 1.0f);
         mf_bank_add_box(scene->bank, half, &id);
         mf_vec3 points[16];
-        for (int p = 0; p < 16; ++p)
-            points[p] = (mf_vec3){cli_random_range(&random, -0.6f, 0.6f), cli_random_range(&random, -0.6f, 0.6f),
-                                  cli_random_range(&random, -0.6f, 0.6f)};
+        for (int p = 0; p < 16; ++p) {
+            points[p].x = scene_random_range(&random, -0.6f, 0.6f);
+            points[p].y = scene_random_range(&random, -0.6f, 0.6f);
+            points[p].z = scene_random_range(&random, -0.6f, 0.6f);
+        }
         if (mf_bank_add_hull(scene->bank, points, 16, &id) != MF_OK) return false;
     }
     uint32_t shapes = mf_bank_shape_count(scene->bank);
     if (body_count == 0) return true;
     scene->body_transform[0] = (mf_transform){{0.0f, -0.5f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
     for (uint32_t i = 1; i < body_count; ++i) {
-        scene->body_shape[i] = 1 + (uint32_t)(cli_random_next(&random) % (shapes - 1));
-        mf_vec3 p = {cli_random_range(&random, -spread, spread), cli_random_range(&random, 0.0f, spread),
-                     cli_random_range(&random, -spread, spread)};
-        scene->body_transform[i] = (mf_transform){p, cli_random_rotation(&random)};
+        scene->body_shape[i] = 1 + (uint32_t)(scene_random_next(&random) % (shapes - 1));
+        mf_vec3 p;
+        p.x = scene_random_range(&random, -spread, spread);
+        p.y = scene_random_range(&random, 0.0f, spread);
+        p.z = scene_random_range(&random, -spread, spread);
+        scene->body_transform[i] = (mf_transform){p, scene_random_rotation(&random)};
     }
     return true;
 }
