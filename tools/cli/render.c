@@ -185,18 +185,18 @@ static void draw_body(cairo_t *cr, const camera *cam, const shape_geometry *g, u
 // Fits the projected bodies into the picture, leaving room for the title and the legend. A
 // backdrop (a ground slab) is left out when other bodies exist: it would shrink them to specks,
 // and running off the picture's edge is what a ground does anyway.
-static void fit_camera(camera *cam, const cli_scene *scene, const shape_geometry *shapes, const draw_order *order,
-                       int width, int height)
+static void fit_camera(camera *cam, const scene *s, const shape_geometry *shapes, const draw_order *order, int width,
+                       int height)
 {
     bool skip_backdrops = false;
-    for (uint32_t i = 0; i < scene->body_count && !skip_backdrops; ++i) skip_backdrops = !order[i].backdrop;
+    for (uint32_t i = 0; i < s->body_count && !skip_backdrops; ++i) skip_backdrops = !order[i].backdrop;
     double low_x = DBL_MAX, high_x = -DBL_MAX, low_y = DBL_MAX, high_y = -DBL_MAX;
     cam->scale = 1.0;
     cam->offset_x = cam->offset_y = 0.0;
-    for (uint32_t i = 0; i < scene->body_count; ++i) {
+    for (uint32_t i = 0; i < s->body_count; ++i) {
         if (skip_backdrops && order[i].backdrop) continue;
-        const mf_transform *t = &scene->body_transform[order[i].body];
-        const shape_geometry *g = &shapes[scene->body_shape[order[i].body]];
+        const mf_transform *t = &s->body_transform[order[i].body];
+        const shape_geometry *g = &shapes[s->body_shape[order[i].body]];
         scene_mat3 r = scene_mat3_from_quat(t->q);
         for (uint32_t v = 0; v < g->vertex_count; ++v) {
             mf_vec3 p = scene_transform_point(t, &r, g->vertices[v]);
@@ -295,31 +295,31 @@ typedef struct render_scratch {
 
 static bool paint(const render_request *request, const render_scratch *scratch, cli_error *error)
 {
-    const cli_scene *scene = request->scene;
+    const scene *s = request->scene;
     const shape_geometry *shapes = scratch->shapes;
     camera cam = isometric_camera();
     // A backdrop (a ground slab) is twice the median radius or more and has its top below the
     // median body centre; backdrops go first, by their farthest point. Sorting a slab by its
     // centre would paint it over the bodies standing behind that centre.
     float radii_sum = 0.0f;
-    for (uint32_t i = 0; i < scene->body_count; ++i) {
-        scratch->radii[i] = shapes[scene->body_shape[i]].radius;
+    for (uint32_t i = 0; i < s->body_count; ++i) {
+        scratch->radii[i] = shapes[s->body_shape[i]].radius;
         radii_sum += scratch->radii[i];
     }
-    qsort(scratch->radii, scene->body_count, sizeof(float), compare_floats);
-    float median_radius = scene->body_count > 0 ? scratch->radii[scene->body_count / 2] : 1.0f;
-    for (uint32_t i = 0; i < scene->body_count; ++i) scratch->radii[i] = scene->body_transform[i].p.y;
-    qsort(scratch->radii, scene->body_count, sizeof(float), compare_floats);
-    float median_height = scene->body_count > 0 ? scratch->radii[scene->body_count / 2] : 0.0f;
-    for (uint32_t i = 0; i < scene->body_count; ++i) {
-        const shape_geometry *g = &shapes[scene->body_shape[i]];
-        const mf_transform *t = &scene->body_transform[i];
+    qsort(scratch->radii, s->body_count, sizeof(float), compare_floats);
+    float median_radius = s->body_count > 0 ? scratch->radii[s->body_count / 2] : 1.0f;
+    for (uint32_t i = 0; i < s->body_count; ++i) scratch->radii[i] = s->body_transform[i].p.y;
+    qsort(scratch->radii, s->body_count, sizeof(float), compare_floats);
+    float median_height = s->body_count > 0 ? scratch->radii[s->body_count / 2] : 0.0f;
+    for (uint32_t i = 0; i < s->body_count; ++i) {
+        const shape_geometry *g = &shapes[s->body_shape[i]];
+        const mf_transform *t = &s->body_transform[i];
         float depth = scene_dot(t->p, cam.forward);
         int backdrop = g->radius >= 2.0f * median_radius && top_of(g, t) <= median_height;
         scratch->order[i] = (draw_order){backdrop, backdrop ? depth + g->radius : depth, i};
     }
-    qsort(scratch->order, scene->body_count, sizeof(draw_order), back_to_front);
-    fit_camera(&cam, scene, shapes, scratch->order, request->width, request->height);
+    qsort(scratch->order, s->body_count, sizeof(draw_order), back_to_front);
+    fit_camera(&cam, s, shapes, scratch->order, request->width, request->height);
 
     bool svg = path_has_extension(request->path, ".svg");
     cairo_surface_t *surface = svg ? cairo_svg_surface_create(request->path, request->width, request->height)
@@ -333,15 +333,15 @@ static bool paint(const render_request *request, const render_scratch *scratch, 
 
     double line_width = 0.02 * cam.scale;
     line_width = line_width < 0.35 ? 0.35 : line_width > 1.5 ? 1.5 : line_width;
-    for (uint32_t i = 0; i < scene->body_count; ++i) {
+    for (uint32_t i = 0; i < s->body_count; ++i) {
         uint32_t body = scratch->order[i].body;
-        draw_body(cr, &cam, &shapes[scene->body_shape[body]], scene->body_shape[body], &scene->body_transform[body],
-                  line_width, scratch->screen_x, scratch->screen_y, scratch->front);
+        draw_body(cr, &cam, &shapes[s->body_shape[body]], s->body_shape[body], &s->body_transform[body], line_width,
+                  scratch->screen_x, scratch->screen_y, scratch->front);
     }
 
     // Normals a quarter of a typical body long, within 6 to 28 pixels; dots a few pixels across.
     const manifold_list *list = request->manifolds;
-    float mean_radius = scene->body_count > 0 ? radii_sum / (float)scene->body_count : 1.0f;
+    float mean_radius = s->body_count > 0 ? radii_sum / (float)s->body_count : 1.0f;
     float deepest = 0.0f;
     for (size_t c = 0; c < list->contact_count; ++c)
         deepest = list->contacts[c].separation < deepest ? list->contacts[c].separation : deepest;
@@ -350,8 +350,8 @@ static bool paint(const render_request *request, const render_scratch *scratch, 
     double normal_length = 0.25 * mean_radius, normal_pixels = normal_length * cam.scale;
     if (normal_pixels > 28.0) normal_length = 28.0 / cam.scale;
     if (normal_pixels < 6.0) normal_length = 6.0 / cam.scale;
-    draw_contacts(cr, &cam, list, scene->config.margin, normal_length, dot_radius, deepest);
-    draw_labels(cr, request, deepest, scene->config.margin, list->contact_count);
+    draw_contacts(cr, &cam, list, s->config.margin, normal_length, dot_radius, deepest);
+    draw_labels(cr, request, deepest, s->config.margin, list->contact_count);
 
     cairo_destroy(cr);
     cairo_status_t status = cairo_surface_status(surface);
@@ -366,21 +366,22 @@ static bool paint(const render_request *request, const render_scratch *scratch, 
 
 bool render_picture(const render_request *request, cli_error *error)
 {
-    const cli_scene *scene = request->scene;
-    uint32_t shape_count = mf_bank_shape_count(scene->bank);
+    const scene *s = request->scene;
+    uint32_t shape_count = mf_bank_shape_count(s->bank);
     render_scratch scratch = {.shapes = calloc(shape_count + 1, sizeof(shape_geometry))};
     uint32_t max_vertices = 1, max_faces = 1;
     bool ok = scratch.shapes != NULL;
-    for (uint32_t s = 0; ok && s < shape_count; ++s) {
-        ok = read_geometry(scene->bank, s, &scratch.shapes[s]);
-        max_vertices = scratch.shapes[s].vertex_count > max_vertices ? scratch.shapes[s].vertex_count : max_vertices;
-        max_faces = scratch.shapes[s].face_count > max_faces ? scratch.shapes[s].face_count : max_faces;
+    for (uint32_t shape = 0; ok && shape < shape_count; ++shape) {
+        const shape_geometry *g = &scratch.shapes[shape];
+        ok = read_geometry(s->bank, shape, &scratch.shapes[shape]);
+        max_vertices = g->vertex_count > max_vertices ? g->vertex_count : max_vertices;
+        max_faces = g->face_count > max_faces ? g->face_count : max_faces;
     }
     scratch.screen_x = malloc(max_vertices * sizeof(double));
     scratch.screen_y = malloc(max_vertices * sizeof(double));
     scratch.front = malloc(max_faces * sizeof(bool));
-    scratch.order = malloc((scene->body_count + 1) * sizeof(draw_order));
-    scratch.radii = malloc((scene->body_count + 1) * sizeof(float));
+    scratch.order = malloc((s->body_count + 1) * sizeof(draw_order));
+    scratch.radii = malloc((s->body_count + 1) * sizeof(float));
     if (!ok || !scratch.screen_x || !scratch.screen_y || !scratch.front || !scratch.order || !scratch.radii)
         ok = cli_fail(error, "out of memory preparing the picture");
     else ok = paint(request, &scratch, error);

@@ -5,6 +5,7 @@
 #include "points_file.h"
 #include "render.h"
 #include "scene_collide.h"
+#include "scene_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,24 +89,24 @@ int render_command(int argc, char **argv)
 {
     render_options o = parse_options(argc, argv);
     cli_error error;
-    cli_scene scene;
-    if (!cli_scene_open(o.scene, o.bodies, &scene, &error)) {
+    scene s;
+    if (!scene_file_open(o.scene, o.bodies, &s, &error)) {
         fprintf(stderr, "manyfold render: %s\n", error.text);
         return CLI_EXIT_INPUT;
     }
     manifold_list manifolds = {0};
     uint32_t pair_count = 0;
     bool ok = o.manifolds != NULL ? manifold_file_read(o.manifolds, 0, &manifolds, &error)
-                                  : scene_collide(&scene, &scene.config, &manifolds, &pair_count, &error);
+                                  : scene_collide(&s, &s.config, &manifolds, &pair_count, &error);
     if (ok) {
-        render_request request = {&scene, &manifolds, o.width, o.height, o.out};
+        render_request request = {&s, &manifolds, o.width, o.height, o.out};
         ok = render_picture(&request, &error);
     }
     if (ok)
-        printf("%s: %dx%d, %u bodies, %zu manifolds, %zu contacts\n", o.out, o.width, o.height, scene.body_count,
+        printf("%s: %dx%d, %u bodies, %zu manifolds, %zu contacts\n", o.out, o.width, o.height, s.body_count,
                manifolds.manifold_count, manifolds.contact_count);
     else fprintf(stderr, "manyfold render: %s\n", error.text);
     manifold_list_free(&manifolds);
-    cli_scene_free(&scene);
+    scene_free(&s);
     return ok ? CLI_EXIT_OK : CLI_EXIT_INPUT;
 }
