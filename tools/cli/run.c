@@ -1,12 +1,12 @@
 // `manyfold run`: broad phase, mf_collide over every candidate pair, a report of counts and speed,
 // optionally the manifolds to a file; with --steps, the scene is nudged and collided again.
 #include "args.h"
-#include "broadphase.h"
 #include "commands.h"
 #include "isa_names.h"
 #include "manifold_file.h"
 #include "narrowphase.h"
 #include "progress.h"
+#include "scene_broadphase.h"
 #include "scene_file.h"
 #include "scene_random.h"
 #include "stopwatch.h"
@@ -148,11 +148,11 @@ typedef struct run_totals {
 static bool collide_steps(const run_options *o, scene *s, mf_context *context, manifold_writer *writer,
                           run_totals *totals, cli_error *error)
 {
-    broadphase *broad = broadphase_create(s->bank);
+    scene_broadphase *broad = scene_broadphase_create(s->bank);
     narrowphase narrow;
     if (broad == NULL) return cli_fail(error, "out of memory for the broad phase");
     if (!narrowphase_init(&narrow, NARROWPHASE_CHUNK_PAIRS, s->config.max_contacts, error)) {
-        broadphase_destroy(broad);
+        scene_broadphase_destroy(broad);
         return false;
     }
     mf_bodies bodies = scene_bodies(s);
@@ -166,9 +166,12 @@ static bool collide_steps(const run_options *o, scene *s, mf_context *context, m
         const mf_pair *pairs;
         uint32_t pair_count;
         double start = stopwatch_seconds();
-        ok = broadphase_find_pairs(broad, &bodies, s->config.margin, &pairs, &pair_count, error);
+        mf_status status = scene_broadphase_find_pairs(broad, &bodies, s->config.margin, &pairs, &pair_count);
         totals->broadphase_seconds += stopwatch_seconds() - start;
-        if (!ok) break;
+        if (status != MF_OK) {
+            ok = cli_fail(error, "the broad phase failed: %s", mf_status_string(status));
+            break;
+        }
         uint64_t manifolds_before = narrow.manifolds, contacts_before = narrow.contacts;
         run_sink sink = {writer, &bar, step, o->steps, pair_count};
         ok = narrowphase_collide(&narrow, context, s->bank, &bodies, pairs, pair_count, on_chunk, &sink, error);
@@ -180,7 +183,7 @@ static bool collide_steps(const run_options *o, scene *s, mf_context *context, m
     totals->collide_seconds = narrow.collide_seconds;
     totals->pairs_collided = narrow.pairs;
     narrowphase_free(&narrow);
-    broadphase_destroy(broad);
+    scene_broadphase_destroy(broad);
     return ok;
 }
 

@@ -1,9 +1,9 @@
 // The chunked narrow phase gives the same manifolds whatever the chunk size and however small the
 // stream: with a stream that fills up after a few manifolds, MF_ERR_CAPACITY comes back and the
 // narrow phase resumes after pairs_done. Checked on the default pile against one big call.
-#include "broadphase.h"
 #include "manifold_list.h"
 #include "narrowphase.h"
+#include "scene_broadphase.h"
 #include "scene.h"
 
 #include <stdio.h>
@@ -55,18 +55,17 @@ static bool collide(const scene *s, const mf_pair *pairs, uint32_t pair_count, u
 
 int main(void)
 {
-    cli_error error;
     scene s;
     mf_status status = scene_make_heap(1500, &s);
     if (status != MF_OK) {
         printf("FAIL: the default pile: %s\n", mf_status_string(status));
         return 1;
     }
-    broadphase *broad = broadphase_create(s.bank);
+    scene_broadphase *broad = scene_broadphase_create(s.bank);
     mf_bodies bodies = scene_bodies(&s);
     const mf_pair *pairs;
     uint32_t pair_count;
-    if (broad == NULL || !broadphase_find_pairs(broad, &bodies, s.config.margin, &pairs, &pair_count, &error)) {
+    if (broad == NULL || scene_broadphase_find_pairs(broad, &bodies, s.config.margin, &pairs, &pair_count) != MF_OK) {
         printf("FAIL: broad phase\n");
         return 1;
     }
@@ -92,7 +91,7 @@ int main(void)
         manifold_list_free(&list);
     }
     manifold_list_free(&reference);
-    broadphase_destroy(broad);
+    scene_broadphase_destroy(broad);
     scene_free(&s);
     return failures == 0 ? 0 : 1;
 }

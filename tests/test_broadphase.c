@@ -1,12 +1,13 @@
-// The CLI's broad phase against brute force: on the default pile and on random scenes (boxes and
+// The tools' broad phase against brute force: on the default pile and on random scenes (boxes and
 // hulls, random rotations, a ground slab), every pair whose exact world boxes (grown by the
 // margin) overlap is a candidate, every pair mf_collide finds touching among all n^2/2 pairs is a
 // candidate, and candidates come sorted, unique and with a < b.
-#include "broadphase.h"
+#include "scene_broadphase.h"
 #include "scene_math.h"
 #include "scene_random.h"
 #include "scene_store.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -53,13 +54,15 @@ static int check_scene(const char *label, uint64_t seed, const scene *s)
 {
     const float margin = s->config.margin;
     mf_bodies bodies = scene_bodies(s);
-    broadphase *broad = broadphase_create(s->bank);
-    cli_error error;
+    scene_broadphase *broad = scene_broadphase_create(s->bank);
     const mf_pair *pairs;
     uint32_t count;
-    if (broad == NULL || !broadphase_find_pairs(broad, &bodies, margin, &pairs, &count, &error)) {
-        printf("FAIL %s (seed %llu): broad phase failed: %s\n", label, (unsigned long long)seed, error.text);
-        broadphase_destroy(broad);
+    mf_status status =
+        broad != NULL ? scene_broadphase_find_pairs(broad, &bodies, margin, &pairs, &count) : MF_ERR_OUT_OF_MEMORY;
+    if (status != MF_OK) {
+        printf("FAIL %s (seed %llu): broad phase failed: %s\n", label, (unsigned long long)seed,
+               mf_status_string(status));
+        scene_broadphase_destroy(broad);
         return 1;
     }
     int failures = 0;
@@ -97,7 +100,7 @@ static int check_scene(const char *label, uint64_t seed, const scene *s)
     mf_stream_bound(all_count, config.max_contacts, &stream.manifold_capacity, &stream.contact_capacity);
     stream.manifolds = malloc((stream.manifold_capacity + 1) * sizeof(mf_manifold));
     stream.contacts = malloc((stream.contact_capacity + 1) * sizeof(mf_contact));
-    mf_status status = mf_collide(context, s->bank, &bodies, all, all_count, &stream);
+    status = mf_collide(context, s->bank, &bodies, all, all_count, &stream);
     if (status != MF_OK) {
         printf("FAIL %s (seed %llu): mf_collide over all pairs: %s\n", label, (unsigned long long)seed,
                mf_status_string(status));
@@ -118,7 +121,7 @@ static int check_scene(const char *label, uint64_t seed, const scene *s)
     mf_context_destroy(context);
     free(boxes);
     free(all);
-    broadphase_destroy(broad);
+    scene_broadphase_destroy(broad);
     return failures;
 }
 
