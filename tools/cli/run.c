@@ -46,36 +46,38 @@ typedef struct run_options {
     const char *out;
 } run_options;
 
+// Long options without a short form return letters that the short options (":ho:") leave out.
 static run_options parse_options(int argc, char **argv)
 {
+    static const struct option options[] = {{"help", no_argument, NULL, 'h'},
+                                            {"bodies", required_argument, NULL, 'b'},
+                                            {"isa", required_argument, NULL, 'i'},
+                                            {"threads", required_argument, NULL, 't'},
+                                            {"steps", required_argument, NULL, 's'},
+                                            {"out", required_argument, NULL, 'o'},
+                                            {NULL, 0, NULL, 0}};
     run_options o = {.bodies = RUN_DEFAULT_BODIES, .isa = MF_ISA_AUTO, .steps = 1};
-    arg_cursor c = arg_cursor_make("run", argc, argv);
-    for (; c.index < argc; ++c.index) {
-        const char *value;
-        if (arg_end_of_options(&c)) continue;
-        if (arg_flag(&c, "--help", "-h")) {
+    for (int option; (option = arg_next("run", argc, argv, ":ho:", options)) != -1;) {
+        if (option == 'h') {
             fputs(run_help, stdout);
             exit(CLI_EXIT_OK);
-        } else if (arg_option(&c, "--bodies", NULL, &value)) {
-            o.bodies = arg_parse_count("run", "--bodies", value, 1, RUN_MAX_BODIES);
+        } else if (option == 'b') {
+            o.bodies = arg_parse_count("run", "--bodies", optarg, 1, RUN_MAX_BODIES);
             o.bodies_given = true;
-        } else if (arg_option(&c, "--isa", NULL, &value)) {
-            if (!isa_from_name(value, &o.isa))
-                usage_error("run", "--isa wants auto, scalar, sse, avx2, avx512 or neon, not '%s'", value);
-        } else if (arg_option(&c, "--threads", NULL, &value)) {
-            o.threads = arg_parse_count("run", "--threads", value, 0, 4096);
-        } else if (arg_option(&c, "--steps", NULL, &value)) {
-            o.steps = arg_parse_count("run", "--steps", value, 1, 1000000);
-        } else if (arg_option(&c, "--out", "-o", &value)) {
-            o.out = value;
-        } else if (arg_is_option(&c)) {
-            usage_error("run", "unknown option '%s'", argv[c.index]);
-        } else if (o.scene == NULL) {
-            o.scene = argv[c.index];
-        } else {
-            usage_error("run", "one scene at most, but got '%s' and '%s'", o.scene, argv[c.index]);
+        } else if (option == 'i') {
+            if (!isa_from_name(optarg, &o.isa))
+                usage_error("run", "--isa wants auto, scalar, sse, avx2, avx512 or neon, not '%s'", optarg);
+        } else if (option == 't') {
+            o.threads = arg_parse_count("run", "--threads", optarg, 0, 4096);
+        } else if (option == 's') {
+            o.steps = arg_parse_count("run", "--steps", optarg, 1, 1000000);
+        } else if (option == 'o') {
+            o.out = optarg;
         }
     }
+    if (argc - optind > 1)
+        usage_error("run", "one scene at most, but got '%s' and '%s'", argv[optind], argv[optind + 1]);
+    o.scene = optind < argc ? argv[optind] : NULL;
     if (o.bodies_given && o.scene != NULL && strcmp(o.scene, "default") != 0)
         usage_error("run", "--bodies sizes the default pile; a scene file has its own bodies");
     return o;
