@@ -4,6 +4,7 @@
 // everything, so none hides inside a body.
 #include "render.h"
 
+#include "scene_geometry.h"
 #include "scene_math.h"
 #include "points_file.h"
 
@@ -12,18 +13,6 @@
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-// Geometry of one shape, read once from the bank.
-typedef struct shape_geometry {
-    mf_vec3 *vertices;
-    uint32_t vertex_count;
-    mf_vec3 *face_normals;
-    uint32_t *face_first, *face_size, *loops;
-    uint32_t face_count;
-    mf_edge_info *edges;
-    uint32_t edge_count;
-    float radius;
-} shape_geometry;
 
 // The isometric camera: looking down the (-1, -1, -1) diagonal with y up on the screen.
 typedef struct camera {
@@ -45,49 +34,14 @@ static void to_screen(const camera *c, mf_vec3 p, double *x, double *y)
     *y = c->offset_y - c->scale * scene_dot(p, c->up);
 }
 
-static void free_geometry(shape_geometry *shapes, uint32_t count)
+static void free_geometry(scene_geometry *shapes, uint32_t count)
 {
-    for (uint32_t s = 0; shapes != NULL && s < count; ++s) {
-        free(shapes[s].vertices);
-        free(shapes[s].face_normals);
-        free(shapes[s].face_first);
-        free(shapes[s].face_size);
-        free(shapes[s].loops);
-        free(shapes[s].edges);
-    }
+    for (uint32_t shape = 0; shapes != NULL && shape < count; ++shape) scene_geometry_free(&shapes[shape]);
     free(shapes);
 }
 
-static bool read_geometry(const mf_bank *bank, uint32_t shape, shape_geometry *g)
-{
-    mf_shape_info info;
-    if (mf_bank_shape_info(bank, shape, &info) != MF_OK) return false;
-    g->vertex_count = info.vertex_count;
-    g->face_count = info.face_count;
-    g->edge_count = info.edge_count;
-    g->radius = info.radius;
-    g->vertices = malloc(info.vertex_count * sizeof(mf_vec3));
-    g->face_normals = malloc(info.face_count * sizeof(mf_vec3));
-    g->face_first = malloc(info.face_count * sizeof(uint32_t));
-    g->face_size = malloc(info.face_count * sizeof(uint32_t));
-    g->loops = malloc(2 * info.edge_count * sizeof(uint32_t)); // every edge is in two loops
-    g->edges = malloc(info.edge_count * sizeof(mf_edge_info));
-    if (!g->vertices || !g->face_normals || !g->face_first || !g->face_size || !g->loops || !g->edges) return false;
-    mf_shape_geometry geometry = {.vertices = g->vertices,
-                                  .vertex_capacity = info.vertex_count,
-                                  .face_normals = g->face_normals,
-                                  .face_first = g->face_first,
-                                  .face_size = g->face_size,
-                                  .face_capacity = info.face_count,
-                                  .loop_vertices = g->loops,
-                                  .loop_capacity = 2 * info.edge_count,
-                                  .edges = g->edges,
-                                  .edge_capacity = info.edge_count};
-    return mf_bank_shape_geometry(bank, shape, &geometry) == MF_OK;
-}
-
 // The highest world y of a body's vertices.
-static float top_of(const shape_geometry *g, const mf_transform *t)
+static float top_of(const scene_geometry *g, const mf_transform *t)
 {
     scene_mat3 r = scene_mat3_from_quat(t->q);
     float top = -INFINITY;
@@ -146,7 +100,7 @@ static double ramp_position(float separation, float deepest, float margin)
     return deepest < 0.0f ? 0.75 * (1.0 - separation / deepest) : 0.75;
 }
 
-static void draw_body(cairo_t *cr, const camera *cam, const shape_geometry *g, uint32_t shape, const mf_transform *t,
+static void draw_body(cairo_t *cr, const camera *cam, const scene_geometry *g, uint32_t shape, const mf_transform *t,
                       double line_width, double *screen_x, double *screen_y, bool *front)
 {
     scene_mat3 r = scene_mat3_from_quat(t->q);
@@ -156,7 +110,7 @@ static void draw_body(cairo_t *cr, const camera *cam, const shape_geometry *g, u
     shape_colour(shape, base);
     mf_vec3 light = scene_normalize((mf_vec3){0.3f, 1.0f, 0.55f});
     for (uint32_t f = 0; f < g->face_count; ++f) {
-        mf_vec3 n = scene_mat3_mul(&r, g->face_normals[f]);
+        mf_vec3 n = scene_mat3_mul(&r, g->normals[f]);
         front[f] = scene_dot(n, cam->forward) < 0.0f;
         if (!front[f]) continue;
         float lit = scene_dot(n, light);
@@ -185,7 +139,7 @@ static void draw_body(cairo_t *cr, const camera *cam, const shape_geometry *g, u
 // Fits the projected bodies into the picture, leaving room for the title and the legend. A
 // backdrop (a ground slab) is left out when other bodies exist: it would shrink them to specks,
 // and running off the picture's edge is what a ground does anyway.
-static void fit_camera(camera *cam, const scene *s, const shape_geometry *shapes, const draw_order *order, int width,
+static void fit_camera(camera *cam, const scene *s, const scene_geometry *shapes, const draw_order *order, int width,
                        int height)
 {
     bool skip_backdrops = false;
@@ -196,7 +150,7 @@ static void fit_camera(camera *cam, const scene *s, const shape_geometry *shapes
     for (uint32_t i = 0; i < s->body_count; ++i) {
         if (skip_backdrops && order[i].backdrop) continue;
         const mf_transform *t = &s->body_transform[order[i].body];
-        const shape_geometry *g = &shapes[s->body_shape[order[i].body]];
+        const scene_geometry *g = &shapes[s->body_shape[order[i].body]];
         scene_mat3 r = scene_mat3_from_quat(t->q);
         for (uint32_t v = 0; v < g->vertex_count; ++v) {
             mf_vec3 p = scene_transform_point(t, &r, g->vertices[v]);
@@ -286,7 +240,7 @@ static void draw_labels(cairo_t *cr, const render_request *request, float deepes
 
 // Scratch for drawing: per-shape geometry and per-body order, sized once.
 typedef struct render_scratch {
-    shape_geometry *shapes;
+    scene_geometry *shapes;
     double *screen_x, *screen_y;
     bool *front;
     draw_order *order;
@@ -296,7 +250,7 @@ typedef struct render_scratch {
 static bool paint(const render_request *request, const render_scratch *scratch, cli_error *error)
 {
     const scene *s = request->scene;
-    const shape_geometry *shapes = scratch->shapes;
+    const scene_geometry *shapes = scratch->shapes;
     camera cam = isometric_camera();
     // A backdrop (a ground slab) is twice the median radius or more and has its top below the
     // median body centre; backdrops go first, by their farthest point. Sorting a slab by its
@@ -312,7 +266,7 @@ static bool paint(const render_request *request, const render_scratch *scratch, 
     qsort(scratch->radii, s->body_count, sizeof(float), compare_floats);
     float median_height = s->body_count > 0 ? scratch->radii[s->body_count / 2] : 0.0f;
     for (uint32_t i = 0; i < s->body_count; ++i) {
-        const shape_geometry *g = &shapes[s->body_shape[i]];
+        const scene_geometry *g = &shapes[s->body_shape[i]];
         const mf_transform *t = &s->body_transform[i];
         float depth = scene_dot(t->p, cam.forward);
         int backdrop = g->radius >= 2.0f * median_radius && top_of(g, t) <= median_height;
@@ -368,12 +322,12 @@ bool render_picture(const render_request *request, cli_error *error)
 {
     const scene *s = request->scene;
     uint32_t shape_count = mf_bank_shape_count(s->bank);
-    render_scratch scratch = {.shapes = calloc(shape_count + 1, sizeof(shape_geometry))};
+    render_scratch scratch = {.shapes = calloc(shape_count + 1, sizeof(scene_geometry))};
     uint32_t max_vertices = 1, max_faces = 1;
     bool ok = scratch.shapes != NULL;
     for (uint32_t shape = 0; ok && shape < shape_count; ++shape) {
-        const shape_geometry *g = &scratch.shapes[shape];
-        ok = read_geometry(s->bank, shape, &scratch.shapes[shape]);
+        const scene_geometry *g = &scratch.shapes[shape];
+        ok = scene_geometry_load(s->bank, shape, &scratch.shapes[shape]) == MF_OK;
         max_vertices = g->vertex_count > max_vertices ? g->vertex_count : max_vertices;
         max_faces = g->face_count > max_faces ? g->face_count : max_faces;
     }
