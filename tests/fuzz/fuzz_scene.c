@@ -14,7 +14,6 @@
 
 #include "fuzz_util.h"
 
-#include "cli_scene.h"
 #include "scene_file.h"
 
 #include <cjson/cJSON.h>
@@ -79,14 +78,14 @@ static bool safe_to_load(const uint8_t *data, size_t size)
     return safe;
 }
 
-static void check_scene(const cli_scene *scene)
+static void check_scene(const scene *s)
 {
-    FUZZ_REQUIRE(scene->bank != NULL && scene->name != NULL && strcmp(scene->name, scene_path) == 0, "scene name");
-    uint32_t shapes = mf_bank_shape_count(scene->bank);
-    FUZZ_REQUIRE(scene->body_count == 0 || (scene->body_shape != NULL && scene->body_transform != NULL), "bodies");
-    for (uint32_t i = 0; i < scene->body_count; ++i) {
-        FUZZ_REQUIRE(scene->body_shape[i] < shapes, "body %u has shape %u of %u", i, scene->body_shape[i], shapes);
-        mf_transform t = scene->body_transform[i];
+    FUZZ_REQUIRE(s->bank != NULL && s->name != NULL && strcmp(s->name, scene_path) == 0, "scene name");
+    uint32_t shapes = mf_bank_shape_count(s->bank);
+    FUZZ_REQUIRE(s->body_count == 0 || (s->body_shape != NULL && s->body_transform != NULL), "bodies");
+    for (uint32_t i = 0; i < s->body_count; ++i) {
+        FUZZ_REQUIRE(s->body_shape[i] < shapes, "body %u has shape %u of %u", i, s->body_shape[i], shapes);
+        mf_transform t = s->body_transform[i];
         FUZZ_REQUIRE(fuzz_finite3(t.p) && fabsf(t.p.x) <= CLI_MAX_COORDINATE && fabsf(t.p.y) <= CLI_MAX_COORDINATE &&
                          fabsf(t.p.z) <= CLI_MAX_COORDINATE,
                      "body %u at %g %g %g", i, (double)t.p.x, (double)t.p.y, (double)t.p.z);
@@ -95,25 +94,25 @@ static void check_scene(const cli_scene *scene)
         FUZZ_REQUIRE(fabs(length - 1.0) < 1e-5, "body %u: quaternion of length %.9g", i, length);
     }
     mf_context *context;
-    mf_status status = mf_context_create(&scene->config, &context);
+    mf_status status = mf_context_create(&s->config, &context);
     FUZZ_REQUIRE(status == MF_OK, "the scene's config is refused: %s (margin %g slop %g max %u)",
-                 mf_status_string(status), (double)scene->config.margin, (double)scene->config.linear_slop,
-                 scene->config.max_contacts);
+                 mf_status_string(status), (double)s->config.margin, (double)s->config.linear_slop,
+                 s->config.max_contacts);
 
     // Every pair among the first bodies.
     enum { BODIES = 12, PAIRS = BODIES * (BODIES - 1) / 2 };
     mf_pair pairs[PAIRS];
-    uint32_t pair_count = 0, bodies_used = scene->body_count < BODIES ? scene->body_count : BODIES;
+    uint32_t pair_count = 0, bodies_used = s->body_count < BODIES ? s->body_count : BODIES;
     for (uint32_t a = 0; a < bodies_used; ++a)
         for (uint32_t b = a + 1; b < bodies_used; ++b) pairs[pair_count++] = (mf_pair){a, b};
     static mf_manifold manifolds[PAIRS];
     static mf_contact contacts[PAIRS * MF_MAX_CONTACTS];
     mf_stream stream = {manifolds, PAIRS, 0, contacts, PAIRS * MF_MAX_CONTACTS, 0, 0};
-    mf_bodies bodies = cli_scene_bodies(scene);
-    status = mf_collide(context, scene->bank, &bodies, pairs, pair_count, &stream);
+    mf_bodies bodies = scene_bodies(s);
+    status = mf_collide(context, s->bank, &bodies, pairs, pair_count, &stream);
     FUZZ_REQUIRE(status == MF_OK, "colliding a loaded scene: %s (%s)", mf_status_string(status),
                  mf_context_message(context));
-    fuzz_check_stream(&stream, status, pair_count, scene->config.max_contacts);
+    fuzz_check_stream(&stream, status, pair_count, s->config.max_contacts);
     mf_context_destroy(context);
 }
 
@@ -122,17 +121,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (directory[0] == '\0') make_directory();
     if (!safe_to_load(data, size)) return 0;
     write_file(scene_path, data, size);
-    cli_scene scene;
+    scene s;
     cli_error error = {{0}};
-    bool loaded = scene_file_load(scene_path, &scene, &error);
+    bool loaded = scene_file_load(scene_path, &s, &error);
     if (loaded) {
-        check_scene(&scene);
-        cli_scene_free(&scene);
+        check_scene(&s);
+        scene_free(&s);
     } else {
         FUZZ_REQUIRE(strncmp(error.text, scene_path, strlen(scene_path)) == 0 &&
                          strlen(error.text) > strlen(scene_path),
                      "a failed load says \"%s\"", error.text);
-        FUZZ_REQUIRE(scene.bank == NULL && scene.body_shape == NULL && scene.body_count == 0 && scene.name == NULL,
+        FUZZ_REQUIRE(s.bank == NULL && s.body_shape == NULL && s.body_count == 0 && s.name == NULL,
                      "a failed load left a scene");
     }
     return 0;

@@ -1,4 +1,4 @@
-// Option parsing helpers and usage errors.
+// Option parsing and usage errors.
 #include "args.h"
 
 #include "cli_error.h"
@@ -9,50 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-arg_cursor arg_cursor_make(const char *command, int argc, char **argv)
+int arg_next(const char *command, int argc, char **argv, const char *short_options, const struct option *long_options)
 {
-    return (arg_cursor){.argc = argc, .argv = argv, .index = 0, .command = command};
-}
-
-static const char *current(const arg_cursor *cursor)
-{
-    return cursor->index < cursor->argc ? cursor->argv[cursor->index] : "";
-}
-
-bool arg_end_of_options(arg_cursor *cursor)
-{
-    if (cursor->options_ended || strcmp(current(cursor), "--") != 0) return false;
-    cursor->options_ended = true;
-    return true;
-}
-
-bool arg_flag(arg_cursor *cursor, const char *long_name, const char *short_name)
-{
-    const char *arg = current(cursor);
-    if (cursor->options_ended) return false;
-    return strcmp(arg, long_name) == 0 || (short_name != NULL && strcmp(arg, short_name) == 0);
-}
-
-bool arg_option(arg_cursor *cursor, const char *long_name, const char *short_name, const char **value)
-{
-    const char *arg = current(cursor);
-    if (cursor->options_ended) return false;
-    size_t long_length = strlen(long_name);
-    if (strncmp(arg, long_name, long_length) == 0 && arg[long_length] == '=') {
-        *value = arg + long_length + 1;
-        return true;
-    }
-    if (strcmp(arg, long_name) != 0 && (short_name == NULL || strcmp(arg, short_name) != 0)) return false;
-    if (cursor->index + 1 >= cursor->argc) usage_error(cursor->command, "option '%s' needs a value", arg);
-    *value = cursor->argv[++cursor->index];
-    return true;
-}
-
-bool arg_is_option(arg_cursor *cursor)
-{
-    const char *arg = current(cursor);
-    if (cursor->options_ended) return false;
-    return arg[0] == '-' && arg[1] != '\0'; // a lone "-" is a positional argument
+    opterr = 0; // the messages below, in the program's own words, instead of getopt's
+    int option = getopt_long(argc, argv, short_options, long_options, NULL);
+    if (option != '?' && option != ':') return option;
+    const char *text = argv[optind - 1]; // the option at fault, as written
+    if (option == ':') usage_error(command, "option '%s' needs a value", text);
+    if (strncmp(text, "--", 2) != 0) usage_error(command, "unknown option '-%c'", optopt);
+    // getopt names the option in optopt when it is known but was given a value it does not take.
+    if (optopt != 0) usage_error(command, "option '%.*s' takes no value", (int)strcspn(text, "="), text);
+    usage_error(command, "unknown option '%s'", text);
 }
 
 void usage_error(const char *command, const char *format, ...)

@@ -1,5 +1,5 @@
-// The subcommands of `manyfold`; each parses its own arguments (argv[0] is the first argument
-// after the command's name) and returns the exit status.
+// The subcommands of `manyfold`; each parses its own arguments (argv[0] is the command's name, as
+// getopt expects a program's) and returns the exit status.
 #pragma once
 
 int run_command(int argc, char **argv);

@@ -68,25 +68,20 @@ static void print_warnings(const mf_shape_info *info)
 
 int hull_command(int argc, char **argv)
 {
-    const char *path = NULL;
+    static const struct option options[] = {
+        {"help", no_argument, NULL, 'h'}, {"list", no_argument, NULL, 'l'}, {NULL, 0, NULL, 0}};
     bool list = false;
-    arg_cursor c = arg_cursor_make("hull", argc, argv);
-    for (; c.index < argc; ++c.index) {
-        if (arg_end_of_options(&c)) continue;
-        if (arg_flag(&c, "--help", "-h")) {
+    for (int option; (option = arg_next("hull", argc, argv, ":h", options)) != -1;) {
+        if (option == 'h') {
             fputs(hull_help, stdout);
             return CLI_EXIT_OK;
-        } else if (arg_flag(&c, "--list", NULL)) {
-            list = true;
-        } else if (arg_is_option(&c)) {
-            usage_error("hull", "unknown option '%s'", argv[c.index]);
-        } else if (path == NULL) {
-            path = argv[c.index];
-        } else {
-            usage_error("hull", "one file at most, but got '%s' and '%s'", path, argv[c.index]);
         }
+        if (option == 'l') list = true;
     }
-    if (path == NULL) usage_error("hull", "which file? give an .obj or a points file");
+    if (argc - optind > 1)
+        usage_error("hull", "one file at most, but got '%s' and '%s'", argv[optind], argv[optind + 1]);
+    if (optind == argc) usage_error("hull", "which file? give an .obj or a points file");
+    const char *path = argv[optind];
 
     cli_error error;
     mf_vec3 *points;

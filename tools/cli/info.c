@@ -43,16 +43,12 @@ static void print_size(const char *label, uint64_t bytes)
 
 int info_command(int argc, char **argv)
 {
-    arg_cursor c = arg_cursor_make("info", argc, argv);
-    for (; c.index < argc; ++c.index) {
-        if (arg_end_of_options(&c)) continue;
-        if (arg_flag(&c, "--help", "-h")) {
-            fputs(info_help, stdout);
-            return CLI_EXIT_OK;
-        }
-        if (arg_is_option(&c)) usage_error("info", "unknown option '%s'", argv[c.index]);
-        usage_error("info", "takes no arguments, but got '%s'", argv[c.index]);
+    static const struct option options[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    if (arg_next("info", argc, argv, ":h", options) == 'h') {
+        fputs(info_help, stdout);
+        return CLI_EXIT_OK;
     }
+    if (optind < argc) usage_error("info", "takes no arguments, but got '%s'", argv[optind]);
 
     printf("manyfold         %s (library), %s (headers)\n", mf_version(), MF_VERSION_STRING);
     print_cpu_features();

@@ -64,13 +64,13 @@ int main(int argc, char **argv)
         const command *c = find_command(argv[2]);
         if (c == NULL) usage_error(NULL, "no command '%s' (commands: run, render, hull, info)", argv[2]);
         char help[] = "--help";
-        char *help_argv[] = {help, NULL};
-        return c->run(1, help_argv);
+        char *help_argv[] = {argv[2], help, NULL};
+        return c->run(2, help_argv);
     }
     const command *c = find_command(first);
     if (c == NULL) {
         if (first[0] == '-') usage_error(NULL, "unknown option '%s'", first);
         usage_error(NULL, "no command '%s' (commands: run, render, hull, info)", first);
     }
-    return c->run(argc - 2, argv + 2);
+    return c->run(argc - 1, argv + 1);
 }

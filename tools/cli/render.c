@@ -4,7 +4,8 @@
 // everything, so none hides inside a body.
 #include "render.h"
 
-#include "cli_math.h"
+#include "scene_geometry.h"
+#include "scene_math.h"
 #include "points_file.h"
 
 #include <cairo-svg.h>
@@ -12,18 +13,6 @@
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-// Geometry of one shape, read once from the bank.
-typedef struct shape_geometry {
-    mf_vec3 *vertices;
-    uint32_t vertex_count;
-    mf_vec3 *face_normals;
-    uint32_t *face_first, *face_size, *loops;
-    uint32_t face_count;
-    mf_edge_info *edges;
-    uint32_t edge_count;
-    float radius;
-} shape_geometry;
 
 // The isometric camera: looking down the (-1, -1, -1) diagonal with y up on the screen.
 typedef struct camera {
@@ -34,64 +23,29 @@ typedef struct camera {
 
 static camera isometric_camera(void)
 {
-    return (camera){.right = cli_normalize(cli_vec3(1, 0, -1)),
-                    .up = cli_normalize(cli_vec3(-1, 2, -1)),
-                    .forward = cli_normalize(cli_vec3(-1, -1, -1))};
+    return (camera){.right = scene_normalize((mf_vec3){1.0f, 0.0f, -1.0f}),
+                    .up = scene_normalize((mf_vec3){-1.0f, 2.0f, -1.0f}),
+                    .forward = scene_normalize((mf_vec3){-1.0f, -1.0f, -1.0f})};
 }
 
 static void to_screen(const camera *c, mf_vec3 p, double *x, double *y)
 {
-    *x = c->offset_x + c->scale * cli_dot(p, c->right);
-    *y = c->offset_y - c->scale * cli_dot(p, c->up);
+    *x = c->offset_x + c->scale * scene_dot(p, c->right);
+    *y = c->offset_y - c->scale * scene_dot(p, c->up);
 }
 
-static void free_geometry(shape_geometry *shapes, uint32_t count)
+static void free_geometry(scene_geometry *shapes, uint32_t count)
 {
-    for (uint32_t s = 0; shapes != NULL && s < count; ++s) {
-        free(shapes[s].vertices);
-        free(shapes[s].face_normals);
-        free(shapes[s].face_first);
-        free(shapes[s].face_size);
-        free(shapes[s].loops);
-        free(shapes[s].edges);
-    }
+    for (uint32_t shape = 0; shapes != NULL && shape < count; ++shape) scene_geometry_free(&shapes[shape]);
     free(shapes);
 }
 
-static bool read_geometry(const mf_bank *bank, uint32_t shape, shape_geometry *g)
-{
-    mf_shape_info info;
-    if (mf_bank_shape_info(bank, shape, &info) != MF_OK) return false;
-    g->vertex_count = info.vertex_count;
-    g->face_count = info.face_count;
-    g->edge_count = info.edge_count;
-    g->radius = info.radius;
-    g->vertices = malloc(info.vertex_count * sizeof(mf_vec3));
-    g->face_normals = malloc(info.face_count * sizeof(mf_vec3));
-    g->face_first = malloc(info.face_count * sizeof(uint32_t));
-    g->face_size = malloc(info.face_count * sizeof(uint32_t));
-    g->loops = malloc(2 * info.edge_count * sizeof(uint32_t)); // every edge is in two loops
-    g->edges = malloc(info.edge_count * sizeof(mf_edge_info));
-    if (!g->vertices || !g->face_normals || !g->face_first || !g->face_size || !g->loops || !g->edges) return false;
-    mf_shape_geometry geometry = {.vertices = g->vertices,
-                                  .vertex_capacity = info.vertex_count,
-                                  .face_normals = g->face_normals,
-                                  .face_first = g->face_first,
-                                  .face_size = g->face_size,
-                                  .face_capacity = info.face_count,
-                                  .loop_vertices = g->loops,
-                                  .loop_capacity = 2 * info.edge_count,
-                                  .edges = g->edges,
-                                  .edge_capacity = info.edge_count};
-    return mf_bank_shape_geometry(bank, shape, &geometry) == MF_OK;
-}
-
 // The highest world y of a body's vertices.
-static float top_of(const shape_geometry *g, const mf_transform *t)
+static float top_of(const scene_geometry *g, const mf_transform *t)
 {
-    cli_mat3 r = cli_mat3_from_quat(t->q);
+    scene_mat3 r = scene_mat3_from_quat(t->q);
     float top = -INFINITY;
-    for (uint32_t v = 0; v < g->vertex_count; ++v) top = fmaxf(top, cli_transform_point(t, &r, g->vertices[v]).y);
+    for (uint32_t v = 0; v < g->vertex_count; ++v) top = fmaxf(top, scene_transform_point(t, &r, g->vertices[v]).y);
     return top;
 }
 
@@ -146,20 +100,20 @@ static double ramp_position(float separation, float deepest, float margin)
     return deepest < 0.0f ? 0.75 * (1.0 - separation / deepest) : 0.75;
 }
 
-static void draw_body(cairo_t *cr, const camera *cam, const shape_geometry *g, uint32_t shape, const mf_transform *t,
+static void draw_body(cairo_t *cr, const camera *cam, const scene_geometry *g, uint32_t shape, const mf_transform *t,
                       double line_width, double *screen_x, double *screen_y, bool *front)
 {
-    cli_mat3 r = cli_mat3_from_quat(t->q);
+    scene_mat3 r = scene_mat3_from_quat(t->q);
     for (uint32_t v = 0; v < g->vertex_count; ++v)
-        to_screen(cam, cli_transform_point(t, &r, g->vertices[v]), &screen_x[v], &screen_y[v]);
+        to_screen(cam, scene_transform_point(t, &r, g->vertices[v]), &screen_x[v], &screen_y[v]);
     double base[3];
     shape_colour(shape, base);
-    mf_vec3 light = cli_normalize(cli_vec3(0.3f, 1.0f, 0.55f));
+    mf_vec3 light = scene_normalize((mf_vec3){0.3f, 1.0f, 0.55f});
     for (uint32_t f = 0; f < g->face_count; ++f) {
-        mf_vec3 n = cli_mat3_mul(&r, g->face_normals[f]);
-        front[f] = cli_dot(n, cam->forward) < 0.0f;
+        mf_vec3 n = scene_mat3_mul(&r, g->normals[f]);
+        front[f] = scene_dot(n, cam->forward) < 0.0f;
         if (!front[f]) continue;
-        float lit = cli_dot(n, light);
+        float lit = scene_dot(n, light);
         double shade = 0.55 + 0.45 * (lit > 0.0f ? lit : 0.0f);
         const uint32_t *loop = g->loops + g->face_first[f];
         cairo_move_to(cr, screen_x[loop[0]], screen_y[loop[0]]);
@@ -185,22 +139,22 @@ static void draw_body(cairo_t *cr, const camera *cam, const shape_geometry *g, u
 // Fits the projected bodies into the picture, leaving room for the title and the legend. A
 // backdrop (a ground slab) is left out when other bodies exist: it would shrink them to specks,
 // and running off the picture's edge is what a ground does anyway.
-static void fit_camera(camera *cam, const cli_scene *scene, const shape_geometry *shapes, const draw_order *order,
-                       int width, int height)
+static void fit_camera(camera *cam, const scene *s, const scene_geometry *shapes, const draw_order *order, int width,
+                       int height)
 {
     bool skip_backdrops = false;
-    for (uint32_t i = 0; i < scene->body_count && !skip_backdrops; ++i) skip_backdrops = !order[i].backdrop;
+    for (uint32_t i = 0; i < s->body_count && !skip_backdrops; ++i) skip_backdrops = !order[i].backdrop;
     double low_x = DBL_MAX, high_x = -DBL_MAX, low_y = DBL_MAX, high_y = -DBL_MAX;
     cam->scale = 1.0;
     cam->offset_x = cam->offset_y = 0.0;
-    for (uint32_t i = 0; i < scene->body_count; ++i) {
+    for (uint32_t i = 0; i < s->body_count; ++i) {
         if (skip_backdrops && order[i].backdrop) continue;
-        const mf_transform *t = &scene->body_transform[order[i].body];
-        const shape_geometry *g = &shapes[scene->body_shape[order[i].body]];
-        cli_mat3 r = cli_mat3_from_quat(t->q);
+        const mf_transform *t = &s->body_transform[order[i].body];
+        const scene_geometry *g = &shapes[s->body_shape[order[i].body]];
+        scene_mat3 r = scene_mat3_from_quat(t->q);
         for (uint32_t v = 0; v < g->vertex_count; ++v) {
-            mf_vec3 p = cli_transform_point(t, &r, g->vertices[v]);
-            double x = cli_dot(p, cam->right), y = cli_dot(p, cam->up);
+            mf_vec3 p = scene_transform_point(t, &r, g->vertices[v]);
+            double x = scene_dot(p, cam->right), y = scene_dot(p, cam->up);
             low_x = x < low_x ? x : low_x;
             high_x = x > high_x ? x : high_x;
             low_y = y < low_y ? y : low_y;
@@ -227,7 +181,7 @@ static void draw_contacts(cairo_t *cr, const camera *cam, const manifold_list *l
             const mf_contact *c = &list->contacts[manifold->first + k];
             double x, y, tip_x, tip_y;
             to_screen(cam, c->point, &x, &y);
-            to_screen(cam, cli_add(c->point, cli_scale(manifold->normal, (float)normal_length)), &tip_x, &tip_y);
+            to_screen(cam, scene_add(c->point, scene_scale(manifold->normal, (float)normal_length)), &tip_x, &tip_y);
             cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
             cairo_set_line_width(cr, dot_radius * 0.45);
             cairo_move_to(cr, x, y);
@@ -286,7 +240,7 @@ static void draw_labels(cairo_t *cr, const render_request *request, float deepes
 
 // Scratch for drawing: per-shape geometry and per-body order, sized once.
 typedef struct render_scratch {
-    shape_geometry *shapes;
+    scene_geometry *shapes;
     double *screen_x, *screen_y;
     bool *front;
     draw_order *order;
@@ -295,31 +249,31 @@ typedef struct render_scratch {
 
 static bool paint(const render_request *request, const render_scratch *scratch, cli_error *error)
 {
-    const cli_scene *scene = request->scene;
-    const shape_geometry *shapes = scratch->shapes;
+    const scene *s = request->scene;
+    const scene_geometry *shapes = scratch->shapes;
     camera cam = isometric_camera();
     // A backdrop (a ground slab) is twice the median radius or more and has its top below the
     // median body centre; backdrops go first, by their farthest point. Sorting a slab by its
     // centre would paint it over the bodies standing behind that centre.
     float radii_sum = 0.0f;
-    for (uint32_t i = 0; i < scene->body_count; ++i) {
-        scratch->radii[i] = shapes[scene->body_shape[i]].radius;
+    for (uint32_t i = 0; i < s->body_count; ++i) {
+        scratch->radii[i] = shapes[s->body_shape[i]].radius;
         radii_sum += scratch->radii[i];
     }
-    qsort(scratch->radii, scene->body_count, sizeof(float), compare_floats);
-    float median_radius = scene->body_count > 0 ? scratch->radii[scene->body_count / 2] : 1.0f;
-    for (uint32_t i = 0; i < scene->body_count; ++i) scratch->radii[i] = scene->body_transform[i].p.y;
-    qsort(scratch->radii, scene->body_count, sizeof(float), compare_floats);
-    float median_height = scene->body_count > 0 ? scratch->radii[scene->body_count / 2] : 0.0f;
-    for (uint32_t i = 0; i < scene->body_count; ++i) {
-        const shape_geometry *g = &shapes[scene->body_shape[i]];
-        const mf_transform *t = &scene->body_transform[i];
-        float depth = cli_dot(t->p, cam.forward);
+    qsort(scratch->radii, s->body_count, sizeof(float), compare_floats);
+    float median_radius = s->body_count > 0 ? scratch->radii[s->body_count / 2] : 1.0f;
+    for (uint32_t i = 0; i < s->body_count; ++i) scratch->radii[i] = s->body_transform[i].p.y;
+    qsort(scratch->radii, s->body_count, sizeof(float), compare_floats);
+    float median_height = s->body_count > 0 ? scratch->radii[s->body_count / 2] : 0.0f;
+    for (uint32_t i = 0; i < s->body_count; ++i) {
+        const scene_geometry *g = &shapes[s->body_shape[i]];
+        const mf_transform *t = &s->body_transform[i];
+        float depth = scene_dot(t->p, cam.forward);
         int backdrop = g->radius >= 2.0f * median_radius && top_of(g, t) <= median_height;
         scratch->order[i] = (draw_order){backdrop, backdrop ? depth + g->radius : depth, i};
     }
-    qsort(scratch->order, scene->body_count, sizeof(draw_order), back_to_front);
-    fit_camera(&cam, scene, shapes, scratch->order, request->width, request->height);
+    qsort(scratch->order, s->body_count, sizeof(draw_order), back_to_front);
+    fit_camera(&cam, s, shapes, scratch->order, request->width, request->height);
 
     bool svg = path_has_extension(request->path, ".svg");
     cairo_surface_t *surface = svg ? cairo_svg_surface_create(request->path, request->width, request->height)
@@ -333,15 +287,15 @@ static bool paint(const render_request *request, const render_scratch *scratch, 
 
     double line_width = 0.02 * cam.scale;
     line_width = line_width < 0.35 ? 0.35 : line_width > 1.5 ? 1.5 : line_width;
-    for (uint32_t i = 0; i < scene->body_count; ++i) {
+    for (uint32_t i = 0; i < s->body_count; ++i) {
         uint32_t body = scratch->order[i].body;
-        draw_body(cr, &cam, &shapes[scene->body_shape[body]], scene->body_shape[body], &scene->body_transform[body],
-                  line_width, scratch->screen_x, scratch->screen_y, scratch->front);
+        draw_body(cr, &cam, &shapes[s->body_shape[body]], s->body_shape[body], &s->body_transform[body], line_width,
+                  scratch->screen_x, scratch->screen_y, scratch->front);
     }
 
     // Normals a quarter of a typical body long, within 6 to 28 pixels; dots a few pixels across.
     const manifold_list *list = request->manifolds;
-    float mean_radius = scene->body_count > 0 ? radii_sum / (float)scene->body_count : 1.0f;
+    float mean_radius = s->body_count > 0 ? radii_sum / (float)s->body_count : 1.0f;
     float deepest = 0.0f;
     for (size_t c = 0; c < list->contact_count; ++c)
         deepest = list->contacts[c].separation < deepest ? list->contacts[c].separation : deepest;
@@ -350,8 +304,8 @@ static bool paint(const render_request *request, const render_scratch *scratch, 
     double normal_length = 0.25 * mean_radius, normal_pixels = normal_length * cam.scale;
     if (normal_pixels > 28.0) normal_length = 28.0 / cam.scale;
     if (normal_pixels < 6.0) normal_length = 6.0 / cam.scale;
-    draw_contacts(cr, &cam, list, scene->config.margin, normal_length, dot_radius, deepest);
-    draw_labels(cr, request, deepest, scene->config.margin, list->contact_count);
+    draw_contacts(cr, &cam, list, s->config.margin, normal_length, dot_radius, deepest);
+    draw_labels(cr, request, deepest, s->config.margin, list->contact_count);
 
     cairo_destroy(cr);
     cairo_status_t status = cairo_surface_status(surface);
@@ -366,21 +320,22 @@ static bool paint(const render_request *request, const render_scratch *scratch, 
 
 bool render_picture(const render_request *request, cli_error *error)
 {
-    const cli_scene *scene = request->scene;
-    uint32_t shape_count = mf_bank_shape_count(scene->bank);
-    render_scratch scratch = {.shapes = calloc(shape_count + 1, sizeof(shape_geometry))};
+    const scene *s = request->scene;
+    uint32_t shape_count = mf_bank_shape_count(s->bank);
+    render_scratch scratch = {.shapes = calloc(shape_count + 1, sizeof(scene_geometry))};
     uint32_t max_vertices = 1, max_faces = 1;
     bool ok = scratch.shapes != NULL;
-    for (uint32_t s = 0; ok && s < shape_count; ++s) {
-        ok = read_geometry(scene->bank, s, &scratch.shapes[s]);
-        max_vertices = scratch.shapes[s].vertex_count > max_vertices ? scratch.shapes[s].vertex_count : max_vertices;
-        max_faces = scratch.shapes[s].face_count > max_faces ? scratch.shapes[s].face_count : max_faces;
+    for (uint32_t shape = 0; ok && shape < shape_count; ++shape) {
+        const scene_geometry *g = &scratch.shapes[shape];
+        ok = scene_geometry_load(s->bank, shape, &scratch.shapes[shape]) == MF_OK;
+        max_vertices = g->vertex_count > max_vertices ? g->vertex_count : max_vertices;
+        max_faces = g->face_count > max_faces ? g->face_count : max_faces;
     }
     scratch.screen_x = malloc(max_vertices * sizeof(double));
     scratch.screen_y = malloc(max_vertices * sizeof(double));
     scratch.front = malloc(max_faces * sizeof(bool));
-    scratch.order = malloc((scene->body_count + 1) * sizeof(draw_order));
-    scratch.radii = malloc((scene->body_count + 1) * sizeof(float));
+    scratch.order = malloc((s->body_count + 1) * sizeof(draw_order));
+    scratch.radii = malloc((s->body_count + 1) * sizeof(float));
     if (!ok || !scratch.screen_x || !scratch.screen_y || !scratch.front || !scratch.order || !scratch.radii)
         ok = cli_fail(error, "out of memory preparing the picture");
     else ok = paint(request, &scratch, error);

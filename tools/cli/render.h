@@ -3,13 +3,13 @@
 #pragma once
 
 #include "cli_error.h"
-#include "cli_scene.h"
 #include "manifold_list.h"
+#include "scene.h"
 
 #include <stdbool.h>
 
 typedef struct render_request {
-    const cli_scene *scene;
+    const scene *scene;
     const manifold_list *manifolds;
     int width, height; // pixels
     const char *path;  // .png or .svg decides the format

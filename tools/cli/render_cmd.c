@@ -5,6 +5,7 @@
 #include "points_file.h"
 #include "render.h"
 #include "scene_collide.h"
+#include "scene_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,30 +54,30 @@ static void parse_size(const char *text, int *width, int *height)
 
 static render_options parse_options(int argc, char **argv)
 {
+    static const struct option options[] = {{"help", no_argument, NULL, 'h'},
+                                            {"out", required_argument, NULL, 'o'},
+                                            {"manifolds", required_argument, NULL, 'm'},
+                                            {"size", required_argument, NULL, 's'},
+                                            {"bodies", required_argument, NULL, 'b'},
+                                            {NULL, 0, NULL, 0}};
     render_options o = {.width = 1024, .height = 768, .bodies = 4000};
-    arg_cursor c = arg_cursor_make("render", argc, argv);
-    for (; c.index < argc; ++c.index) {
-        const char *value;
-        if (arg_end_of_options(&c)) continue;
-        if (arg_flag(&c, "--help", "-h")) {
+    for (int option; (option = arg_next("render", argc, argv, ":ho:", options)) != -1;) {
+        if (option == 'h') {
             fputs(render_help, stdout);
             exit(CLI_EXIT_OK);
-        } else if (arg_option(&c, "--out", "-o", &value)) {
-            o.out = value;
-        } else if (arg_option(&c, "--manifolds", NULL, &value)) {
-            o.manifolds = value;
-        } else if (arg_option(&c, "--size", NULL, &value)) {
-            parse_size(value, &o.width, &o.height);
-        } else if (arg_option(&c, "--bodies", NULL, &value)) {
-            o.bodies = arg_parse_count("render", "--bodies", value, 1, 4000000);
-        } else if (arg_is_option(&c)) {
-            usage_error("render", "unknown option '%s'", argv[c.index]);
-        } else if (o.scene == NULL) {
-            o.scene = argv[c.index];
-        } else {
-            usage_error("render", "one scene at most, but got '%s' and '%s'", o.scene, argv[c.index]);
+        } else if (option == 'o') {
+            o.out = optarg;
+        } else if (option == 'm') {
+            o.manifolds = optarg;
+        } else if (option == 's') {
+            parse_size(optarg, &o.width, &o.height);
+        } else if (option == 'b') {
+            o.bodies = arg_parse_count("render", "--bodies", optarg, 1, 4000000);
         }
     }
+    if (argc - optind > 1)
+        usage_error("render", "one scene at most, but got '%s' and '%s'", argv[optind], argv[optind + 1]);
+    o.scene = optind < argc ? argv[optind] : NULL;
     if (o.scene == NULL) usage_error("render", "which scene? give a scene file or 'default'");
     if (o.out == NULL) usage_error("render", "where to? give -o OUT.png or -o OUT.svg");
     if (!path_has_extension(o.out, ".png") && !path_has_extension(o.out, ".svg"))
@@ -88,24 +89,24 @@ int render_command(int argc, char **argv)
 {
     render_options o = parse_options(argc, argv);
     cli_error error;
-    cli_scene scene;
-    if (!cli_scene_open(o.scene, o.bodies, &scene, &error)) {
+    scene s;
+    if (!scene_file_open(o.scene, o.bodies, &s, &error)) {
         fprintf(stderr, "manyfold render: %s\n", error.text);
         return CLI_EXIT_INPUT;
     }
     manifold_list manifolds = {0};
     uint32_t pair_count = 0;
     bool ok = o.manifolds != NULL ? manifold_file_read(o.manifolds, 0, &manifolds, &error)
-                                  : scene_collide(&scene, &scene.config, &manifolds, &pair_count, &error);
+                                  : scene_collide(&s, &s.config, &manifolds, &pair_count, &error);
     if (ok) {
-        render_request request = {&scene, &manifolds, o.width, o.height, o.out};
+        render_request request = {&s, &manifolds, o.width, o.height, o.out};
         ok = render_picture(&request, &error);
     }
     if (ok)
-        printf("%s: %dx%d, %u bodies, %zu manifolds, %zu contacts\n", o.out, o.width, o.height, scene.body_count,
+        printf("%s: %dx%d, %u bodies, %zu manifolds, %zu contacts\n", o.out, o.width, o.height, s.body_count,
                manifolds.manifold_count, manifolds.contact_count);
     else fprintf(stderr, "manyfold render: %s\n", error.text);
     manifold_list_free(&manifolds);
-    cli_scene_free(&scene);
+    scene_free(&s);
     return ok ? CLI_EXIT_OK : CLI_EXIT_INPUT;
 }

@@ -1,14 +1,14 @@
 // `manyfold run`: broad phase, mf_collide over every candidate pair, a report of counts and speed,
 // optionally the manifolds to a file; with --steps, the scene is nudged and collided again.
 #include "args.h"
-#include "broadphase.h"
-#include "cli_random.h"
-#include "cli_scene.h"
 #include "commands.h"
 #include "isa_names.h"
 #include "manifold_file.h"
 #include "narrowphase.h"
 #include "progress.h"
+#include "scene_broadphase.h"
+#include "scene_file.h"
+#include "scene_random.h"
 #include "stopwatch.h"
 #include "topology.h"
 
@@ -46,52 +46,56 @@ typedef struct run_options {
     const char *out;
 } run_options;
 
+// Long options without a short form return letters that the short options (":ho:") leave out.
 static run_options parse_options(int argc, char **argv)
 {
+    static const struct option options[] = {{"help", no_argument, NULL, 'h'},
+                                            {"bodies", required_argument, NULL, 'b'},
+                                            {"isa", required_argument, NULL, 'i'},
+                                            {"threads", required_argument, NULL, 't'},
+                                            {"steps", required_argument, NULL, 's'},
+                                            {"out", required_argument, NULL, 'o'},
+                                            {NULL, 0, NULL, 0}};
     run_options o = {.bodies = RUN_DEFAULT_BODIES, .isa = MF_ISA_AUTO, .steps = 1};
-    arg_cursor c = arg_cursor_make("run", argc, argv);
-    for (; c.index < argc; ++c.index) {
-        const char *value;
-        if (arg_end_of_options(&c)) continue;
-        if (arg_flag(&c, "--help", "-h")) {
+    for (int option; (option = arg_next("run", argc, argv, ":ho:", options)) != -1;) {
+        if (option == 'h') {
             fputs(run_help, stdout);
             exit(CLI_EXIT_OK);
-        } else if (arg_option(&c, "--bodies", NULL, &value)) {
-            o.bodies = arg_parse_count("run", "--bodies", value, 1, RUN_MAX_BODIES);
+        } else if (option == 'b') {
+            o.bodies = arg_parse_count("run", "--bodies", optarg, 1, RUN_MAX_BODIES);
             o.bodies_given = true;
-        } else if (arg_option(&c, "--isa", NULL, &value)) {
-            if (!isa_from_name(value, &o.isa))
-                usage_error("run", "--isa wants auto, scalar, sse, avx2, avx512 or neon, not '%s'", value);
-        } else if (arg_option(&c, "--threads", NULL, &value)) {
-            o.threads = arg_parse_count("run", "--threads", value, 0, 4096);
-        } else if (arg_option(&c, "--steps", NULL, &value)) {
-            o.steps = arg_parse_count("run", "--steps", value, 1, 1000000);
-        } else if (arg_option(&c, "--out", "-o", &value)) {
-            o.out = value;
-        } else if (arg_is_option(&c)) {
-            usage_error("run", "unknown option '%s'", argv[c.index]);
-        } else if (o.scene == NULL) {
-            o.scene = argv[c.index];
-        } else {
-            usage_error("run", "one scene at most, but got '%s' and '%s'", o.scene, argv[c.index]);
+        } else if (option == 'i') {
+            if (!isa_from_name(optarg, &o.isa))
+                usage_error("run", "--isa wants auto, scalar, sse, avx2, avx512 or neon, not '%s'", optarg);
+        } else if (option == 't') {
+            o.threads = arg_parse_count("run", "--threads", optarg, 0, 4096);
+        } else if (option == 's') {
+            o.steps = arg_parse_count("run", "--steps", optarg, 1, 1000000);
+        } else if (option == 'o') {
+            o.out = optarg;
         }
     }
+    if (argc - optind > 1)
+        usage_error("run", "one scene at most, but got '%s' and '%s'", argv[optind], argv[optind + 1]);
+    o.scene = optind < argc ? argv[optind] : NULL;
     if (o.bodies_given && o.scene != NULL && strcmp(o.scene, "default") != 0)
         usage_error("run", "--bodies sizes the default pile; a scene file has its own bodies");
     return o;
 }
 
 // A step's nudge: about 1% of a typical body's size in position, a small random turn in rotation.
-static void perturb(cli_scene *scene, float distance, cli_random *random)
+static void perturb(scene *s, float distance, scene_random *random)
 {
-    for (uint32_t i = 0; i < scene->body_count; ++i) {
-        mf_transform *t = &scene->body_transform[i];
-        t->p.x += cli_random_range(random, -distance, distance);
-        t->p.y += cli_random_range(random, -distance, distance);
-        t->p.z += cli_random_range(random, -distance, distance);
-        mf_quat q = {
-            t->q.x + cli_random_range(random, -0.005f, 0.005f), t->q.y + cli_random_range(random, -0.005f, 0.005f),
-            t->q.z + cli_random_range(random, -0.005f, 0.005f), t->q.w + cli_random_range(random, -0.005f, 0.005f)};
+    for (uint32_t i = 0; i < s->body_count; ++i) {
+        mf_transform *t = &s->body_transform[i];
+        t->p.x += scene_random_range(random, -distance, distance);
+        t->p.y += scene_random_range(random, -distance, distance);
+        t->p.z += scene_random_range(random, -distance, distance);
+        mf_quat q = t->q;
+        q.x += scene_random_range(random, -0.005f, 0.005f);
+        q.y += scene_random_range(random, -0.005f, 0.005f);
+        q.z += scene_random_range(random, -0.005f, 0.005f);
+        q.w += scene_random_range(random, -0.005f, 0.005f);
         float scale = 1.0f / sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
         t->q = (mf_quat){q.x * scale, q.y * scale, q.z * scale, q.w * scale};
     }
@@ -104,18 +108,18 @@ static int compare_floats(const void *a, const void *b)
 }
 
 // The median radius over bodies: the ground of a pile is one huge outlier among many rocks.
-static float typical_radius(const cli_scene *scene)
+static float typical_radius(const scene *s)
 {
-    if (scene->body_count == 0) return 1.0f;
-    float *radii = malloc(scene->body_count * sizeof(float));
+    if (s->body_count == 0) return 1.0f;
+    float *radii = malloc(s->body_count * sizeof(float));
     if (radii == NULL) return 1.0f;
-    for (uint32_t i = 0; i < scene->body_count; ++i) {
+    for (uint32_t i = 0; i < s->body_count; ++i) {
         mf_shape_info info = {.radius = 1.0f};
-        mf_bank_shape_info(scene->bank, scene->body_shape[i], &info);
+        mf_bank_shape_info(s->bank, s->body_shape[i], &info);
         radii[i] = info.radius;
     }
-    qsort(radii, scene->body_count, sizeof(float), compare_floats);
-    float median = radii[scene->body_count / 2];
+    qsort(radii, s->body_count, sizeof(float), compare_floats);
+    float median = radii[s->body_count / 2];
     free(radii);
     return median;
 }
@@ -143,33 +147,36 @@ typedef struct run_totals {
     uint64_t pairs_collided;
 } run_totals;
 
-static bool collide_steps(const run_options *o, cli_scene *scene, mf_context *context, manifold_writer *writer,
+static bool collide_steps(const run_options *o, scene *s, mf_context *context, manifold_writer *writer,
                           run_totals *totals, cli_error *error)
 {
-    broadphase *broad = broadphase_create(scene->bank);
+    scene_broadphase *broad = scene_broadphase_create(s->bank);
     narrowphase narrow;
     if (broad == NULL) return cli_fail(error, "out of memory for the broad phase");
-    if (!narrowphase_init(&narrow, NARROWPHASE_CHUNK_PAIRS, scene->config.max_contacts, error)) {
-        broadphase_destroy(broad);
+    if (!narrowphase_init(&narrow, NARROWPHASE_CHUNK_PAIRS, s->config.max_contacts, error)) {
+        scene_broadphase_destroy(broad);
         return false;
     }
-    mf_bodies bodies = cli_scene_bodies(scene);
-    cli_random random = {12345u};
-    float nudge = 0.01f * typical_radius(scene);
+    mf_bodies bodies = scene_bodies(s);
+    scene_random random = {12345u};
+    float nudge = 0.01f * typical_radius(s);
     progress bar;
     progress_begin(&bar, "colliding");
     bool ok = true;
     for (uint32_t step = 0; step < o->steps && ok; ++step) {
-        if (step > 0) perturb(scene, nudge, &random);
+        if (step > 0) perturb(s, nudge, &random);
         const mf_pair *pairs;
         uint32_t pair_count;
         double start = stopwatch_seconds();
-        ok = broadphase_find_pairs(broad, &bodies, scene->config.margin, &pairs, &pair_count, error);
+        mf_status status = scene_broadphase_find_pairs(broad, &bodies, s->config.margin, &pairs, &pair_count);
         totals->broadphase_seconds += stopwatch_seconds() - start;
-        if (!ok) break;
+        if (status != MF_OK) {
+            ok = cli_fail(error, "the broad phase failed: %s", mf_status_string(status));
+            break;
+        }
         uint64_t manifolds_before = narrow.manifolds, contacts_before = narrow.contacts;
         run_sink sink = {writer, &bar, step, o->steps, pair_count};
-        ok = narrowphase_collide(&narrow, context, scene->bank, &bodies, pairs, pair_count, on_chunk, &sink, error);
+        ok = narrowphase_collide(&narrow, context, s->bank, &bodies, pairs, pair_count, on_chunk, &sink, error);
         totals->pairs = pair_count;
         totals->manifolds = (uint32_t)(narrow.manifolds - manifolds_before);
         totals->contacts = (uint32_t)(narrow.contacts - contacts_before);
@@ -178,11 +185,11 @@ static bool collide_steps(const run_options *o, cli_scene *scene, mf_context *co
     totals->collide_seconds = narrow.collide_seconds;
     totals->pairs_collided = narrow.pairs;
     narrowphase_free(&narrow);
-    broadphase_destroy(broad);
+    scene_broadphase_destroy(broad);
     return ok;
 }
 
-static void print_report(const run_options *o, const cli_scene *scene, const mf_context *context, const run_totals *t)
+static void print_report(const run_options *o, const scene *s, const mf_context *context, const run_totals *t)
 {
     const char *last = o->steps > 1 ? " (last step)" : "";
     unsigned threads = mf_context_threads(context);
@@ -190,8 +197,8 @@ static void print_report(const run_options *o, const cli_scene *scene, const mf_
                                    ? " (the library does not run more yet)"
                                    : "";
     double per_step = 1e3 / o->steps;
-    printf("scene            %s\n", scene->name);
-    printf("bodies           %u\n", scene->body_count);
+    printf("scene            %s\n", s->name);
+    printf("bodies           %u\n", s->body_count);
     printf("candidate pairs  %u%s\n", t->pairs, last);
     printf("touching pairs   %u%s\n", t->manifolds, last);
     printf("contacts         %u%s\n", t->contacts, last);
@@ -209,12 +216,12 @@ int run_command(int argc, char **argv)
 {
     run_options o = parse_options(argc, argv);
     cli_error error;
-    cli_scene scene;
-    if (!cli_scene_open(o.scene, o.bodies, &scene, &error)) {
+    scene s;
+    if (!scene_file_open(o.scene, o.bodies, &s, &error)) {
         fprintf(stderr, "manyfold run: %s\n", error.text);
         return CLI_EXIT_INPUT;
     }
-    mf_config config = scene.config;
+    mf_config config = s.config;
     config.isa = o.isa;
     config.threads = o.threads;
     mf_context *context;
@@ -223,23 +230,23 @@ int run_command(int argc, char **argv)
         if (status == MF_ERR_UNSUPPORTED_ISA)
             fprintf(stderr, "manyfold run: --isa %s: %s\n", mf_isa_name(o.isa), mf_status_string(status));
         else
-            fprintf(stderr, "manyfold run: %s: the library refused the configuration: %s\n", scene.name,
+            fprintf(stderr, "manyfold run: %s: the library refused the configuration: %s\n", s.name,
                     mf_status_string(status));
-        cli_scene_free(&scene);
+        scene_free(&s);
         return CLI_EXIT_INPUT;
     }
     manifold_writer writer = {0};
     bool ok = o.out == NULL || manifold_writer_open(&writer, o.out, &error);
     run_totals totals = {0};
-    if (ok) ok = collide_steps(&o, &scene, context, o.out != NULL ? &writer : NULL, &totals, &error);
+    if (ok) ok = collide_steps(&o, &s, context, o.out != NULL ? &writer : NULL, &totals, &error);
     cli_error close_error; // a failed close matters only when all went well until then
     if (!manifold_writer_close(&writer, &close_error) && ok) {
         error = close_error;
         ok = false;
     }
-    if (ok) print_report(&o, &scene, context, &totals);
+    if (ok) print_report(&o, &s, context, &totals);
     else fprintf(stderr, "manyfold run: %s\n", error.text);
     mf_context_destroy(context);
-    cli_scene_free(&scene);
+    scene_free(&s);
     return ok ? CLI_EXIT_OK : CLI_EXIT_INPUT;
 }

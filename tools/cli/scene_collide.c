@@ -1,7 +1,7 @@
 // Broad phase plus chunked narrow phase into a manifold list.
 #include "scene_collide.h"
 
-#include "broadphase.h"
+#include "scene_broadphase.h"
 #include "narrowphase.h"
 
 static bool append_chunk(void *user, const mf_pair *pairs, uint32_t pair_offset, uint32_t pairs_done,
@@ -13,24 +13,25 @@ static bool append_chunk(void *user, const mf_pair *pairs, uint32_t pair_offset,
     return true;
 }
 
-bool scene_collide(const cli_scene *scene, const mf_config *config, manifold_list *list, uint32_t *pair_count,
-                   cli_error *error)
+bool scene_collide(const scene *s, const mf_config *config, manifold_list *list, uint32_t *pair_count, cli_error *error)
 {
     mf_context *context;
     mf_status status = mf_context_create(config, &context);
     if (status != MF_OK) return cli_fail(error, "the library refused the configuration: %s", mf_status_string(status));
-    broadphase *broad = broadphase_create(scene->bank);
+    scene_broadphase *broad = scene_broadphase_create(s->bank);
     narrowphase narrow;
     bool ok = broad != NULL ? narrowphase_init(&narrow, NARROWPHASE_CHUNK_PAIRS, config->max_contacts, error)
                             : cli_fail(error, "out of memory for the broad phase");
     if (ok) {
-        mf_bodies bodies = cli_scene_bodies(scene);
+        mf_bodies bodies = scene_bodies(s);
         const mf_pair *pairs;
-        ok = broadphase_find_pairs(broad, &bodies, config->margin, &pairs, pair_count, error) &&
-             narrowphase_collide(&narrow, context, scene->bank, &bodies, pairs, *pair_count, append_chunk, list, error);
+        status = scene_broadphase_find_pairs(broad, &bodies, config->margin, &pairs, pair_count);
+        ok = status == MF_OK ? narrowphase_collide(&narrow, context, s->bank, &bodies, pairs, *pair_count, append_chunk,
+                                                   list, error)
+                             : cli_fail(error, "the broad phase failed: %s", mf_status_string(status));
         narrowphase_free(&narrow);
     }
-    broadphase_destroy(broad);
+    scene_broadphase_destroy(broad);
     mf_context_destroy(context);
     return ok;
 }

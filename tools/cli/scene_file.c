@@ -4,6 +4,7 @@
 
 #include "json_source.h"
 #include "points_file.h"
+#include "scene_store.h"
 
 #include <errno.h>
 #include <math.h>
@@ -16,7 +17,7 @@ typedef struct scene_reader {
     const char *path;
     json_source json;
     cli_error *error;
-    cli_scene *scene;
+    scene *scene;
     const char **shape_names; // index = shape id
     uint32_t shape_count;
 } scene_reader;
@@ -135,7 +136,7 @@ static bool add_hull_shape(scene_reader *reader, const cJSON *node, const char *
                            uint32_t count, const char *source)
 {
     uint32_t id;
-    mf_status status = mf_bank_add_hull(reader->scene->bank, points, count, &id);
+    mf_status status = scene_store_add_hull(reader->scene, points, count, &id);
     if (status != MF_OK)
         return fail_at(reader, node, "%s: the hull of %s (%u points) cannot be built: %s", what, source, count,
                        mf_status_string(status));
@@ -183,7 +184,7 @@ static bool read_shape(scene_reader *reader, const cJSON *shape, uint32_t index)
         half = (mf_vec3){(float)(half.x * scale), (float)(half.y * scale), (float)(half.z * scale)};
         if (!(half.x > 0.0f && half.y > 0.0f && half.z > 0.0f))
             return fail_at(reader, box, "%s: box half extents must be positive", what);
-        mf_status status = mf_bank_add_box(reader->scene->bank, half, &id);
+        mf_status status = scene_store_add_box(reader->scene, half, &id);
         if (status != MF_OK)
             return fail_at(reader, box, "%s: the box cannot be built: %s", what, mf_status_string(status));
         return true;
@@ -302,12 +303,12 @@ static bool read_scene(scene_reader *reader)
         return fail_at(reader, shapes, "\"shapes\" must be an array, not %s", type_name(shapes));
     if (!cJSON_IsArray(bodies))
         return fail_at(reader, bodies, "\"bodies\" must be an array, not %s", type_name(bodies));
-    if (config != NULL && !read_config(reader, config)) return false;
 
     uint32_t shape_count = (uint32_t)cJSON_GetArraySize(shapes), body_count = (uint32_t)cJSON_GetArraySize(bodies);
     reader->shape_names = calloc(shape_count > 0 ? shape_count : 1, sizeof(char *));
-    if (reader->shape_names == NULL || !cli_scene_reserve_bodies(reader->scene, body_count))
+    if (reader->shape_names == NULL || scene_store_create(reader->scene, reader->path, body_count, 0) != MF_OK)
         return cli_fail(reader->error, "%s: out of memory", reader->path);
+    if (config != NULL && !read_config(reader, config)) return false;
     uint32_t i = 0;
     for (const cJSON *shape = shapes->child; shape != NULL; shape = shape->next, ++i) {
         if (!read_shape(reader, shape, i)) return false;
@@ -359,14 +360,23 @@ static bool read_text(const char *path, char **text, size_t *length, cli_error *
     return true;
 }
 
-bool scene_file_load(const char *path, cli_scene *scene, cli_error *error)
+bool scene_file_open(const char *name, uint32_t pile_bodies, scene *s, cli_error *error)
 {
-    *scene = (cli_scene){0};
+    if (name != NULL && strcmp(name, "default") != 0) return scene_file_load(name, s, error);
+    mf_status status = scene_make_heap(pile_bodies, s);
+    if (status != MF_OK)
+        return cli_fail(error, "cannot build a pile of %u bodies: %s", pile_bodies, mf_status_string(status));
+    return true;
+}
+
+bool scene_file_load(const char *path, scene *s, cli_error *error)
+{
+    *s = (scene){0};
     char *text = NULL;
     size_t length = 0;
     if (!read_text(path, &text, &length, error)) return false;
 
-    scene_reader reader = {.path = path, .error = error, .scene = scene};
+    scene_reader reader = {.path = path, .error = error, .scene = s};
     uint32_t error_line, error_column;
     bool ok = true;
     size_t blank = 0;
@@ -376,17 +386,10 @@ bool scene_file_load(const char *path, cli_scene *scene, cli_error *error)
     else if (!json_source_parse(&reader.json, text, length, &error_line, &error_column))
         ok = error_line > 0 ? cli_fail(error, "%s:%u: malformed JSON at column %u", path, error_line, error_column)
                             : cli_fail(error, "%s: malformed JSON (empty file?) or out of memory", path);
-    if (ok) {
-        scene->name = malloc(strlen(path) + 1);
-        scene->config = mf_config_default();
-        ok = scene->name != NULL && mf_bank_create(&scene->bank) == MF_OK;
-        if (!ok) cli_fail(error, "%s: out of memory", path);
-        else strcpy(scene->name, path);
-    }
     if (ok) ok = read_scene(&reader);
     free(reader.shape_names);
     json_source_free(&reader.json);
     free(text);
-    if (!ok) cli_scene_free(scene);
+    if (!ok) scene_free(s);
     return ok;
 }

@@ -63,6 +63,7 @@ mf_status scene_make(const char *name, uint32_t pair_count, uint64_t seed, scene
 void scene_free(scene *s)
 {
     if (s == NULL) return;
+    free(s->name);
     mf_bank_destroy(s->bank);
     if (s->shapes != NULL) {
         // The store copied every hull's points; it is their only owner.

@@ -1,6 +1,6 @@
-// Deterministic scene generators shared by the tests, the benchmarks and the command line.
-// A scene owns a bank, its bodies and its candidate pairs; the same name, size and seed always
-// give the same scene on every machine.
+// Scenes: a bank, bodies placed in the world, candidate pairs and the configuration they ask for,
+// as the tests, the benchmarks and the command line hold them. The generators here are
+// deterministic: the same name, size and seed always give the same scene on every machine.
 #pragma once
 
 #include "manyfold.h"
@@ -20,16 +20,23 @@ typedef struct scene_shape {
 } scene_shape;
 
 typedef struct scene {
-    const char *name;
+    char *name; // owned: the recipe's name, a scene file's path or the heap's description
     mf_bank *bank;
     scene_shape *shapes; // indexed by shape id
     uint32_t shape_count;
     uint32_t *body_shape; // per body
     mf_transform *body_transform;
     uint32_t body_count;
-    mf_pair *pairs;
+    mf_pair *pairs; // empty for the heap and scene files: a broad phase finds theirs (scene_broadphase.h)
     uint32_t pair_count;
+    mf_config config; // mf_config_default() but where a scene file asks for another margin, slop or count
 } scene;
+
+static inline mf_bodies scene_bodies(const scene *s)
+{
+    mf_bodies bodies = {s->body_shape, s->body_transform, s->body_count};
+    return bodies;
+}
 
 // Names: "box_box", "box_resting", "hull16", "hull48", "nearmiss", "crowd", "pile_step", and the
 // rest of the hull size family: "hull8", "hull32", "hull64", "hull128", "hull256" (rocks of that
@@ -39,6 +46,11 @@ typedef struct scene {
 // it drops, so it may hold a few more pairs than asked for.
 mf_status scene_make(const char *name, uint32_t pair_count, uint64_t seed, scene *out);
 void scene_free(scene *s);
+
+// The command line's default scene: a heap of boxes and rocks on a ground slab, body_count bodies
+// in all (at least 1: body 0 is the ground), the same for a count on every machine. Its name
+// describes it; it has no pairs.
+mf_status scene_make_heap(uint32_t body_count, scene *out);
 
 // NULL-terminated list of the names scene_make accepts.
 const char *const *scene_names(void);

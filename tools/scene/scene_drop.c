@@ -14,42 +14,6 @@
 #define VERTICAL 1e-9 // a face normal with |y| below this is vertical: it bounds x and z only
 #define TOUCH 1e-7    // metres: points this close to a shadow's boundary still count as inside
 
-mf_status scene_drop_shape_load(const mf_bank *bank, uint32_t shape, scene_drop_shape *out)
-{
-    *out = (scene_drop_shape){0};
-    mf_shape_info info;
-    mf_status status = mf_bank_shape_info(bank, shape, &info);
-    if (status != MF_OK) return status;
-    out->vertex_count = info.vertex_count;
-    out->face_count = info.face_count;
-    out->edge_count = info.edge_count;
-    out->vertices = malloc(info.vertex_count * sizeof(mf_vec3));
-    out->normals = malloc(info.face_count * sizeof(mf_vec3));
-    out->offsets = malloc(info.face_count * sizeof(float));
-    out->edges = malloc(info.edge_count * sizeof(mf_edge_info));
-    if (out->vertices == NULL || out->normals == NULL || out->offsets == NULL || out->edges == NULL)
-        status = MF_ERR_OUT_OF_MEMORY;
-    mf_shape_geometry geometry = {.vertices = out->vertices,
-                                  .vertex_capacity = info.vertex_count,
-                                  .face_normals = out->normals,
-                                  .face_offsets = out->offsets,
-                                  .face_capacity = info.face_count,
-                                  .edges = out->edges,
-                                  .edge_capacity = info.edge_count};
-    if (status == MF_OK) status = mf_bank_shape_geometry(bank, shape, &geometry);
-    if (status != MF_OK) scene_drop_shape_free(out);
-    return status;
-}
-
-void scene_drop_shape_free(scene_drop_shape *shape)
-{
-    free(shape->vertices);
-    free(shape->normals);
-    free(shape->offsets);
-    free(shape->edges);
-    *shape = (scene_drop_shape){0};
-}
-
 mf_status scene_drop_body_create(scene_drop_body *body, uint32_t vertex_capacity, uint32_t face_capacity)
 {
     *body = (scene_drop_body){.vertex_capacity = vertex_capacity, .face_capacity = face_capacity};
@@ -79,7 +43,7 @@ static void rotate(const double q[4], const double v[3], double out[3])
     out[2] = v[2] + q[3] * t[2] + (q[0] * t[1] - q[1] * t[0]);
 }
 
-void scene_drop_pose(scene_drop_body *body, const scene_drop_shape *shape, mf_transform transform)
+void scene_drop_pose(scene_drop_body *body, const scene_geometry *shape, mf_transform transform)
 {
     const mf_quat r = transform.q;
     double length = sqrt((double)r.x * r.x + (double)r.y * r.y + (double)r.z * r.z + (double)r.w * r.w);

@@ -3,23 +3,12 @@
 #pragma once
 
 #include "scene.h"
-
-// A shape's geometry read back from the bank once: local vertices, face planes and edges.
-typedef struct scene_drop_shape {
-    uint32_t vertex_count, face_count, edge_count;
-    mf_vec3 *vertices;
-    mf_vec3 *normals;
-    float *offsets;
-    mf_edge_info *edges;
-} scene_drop_shape;
-
-mf_status scene_drop_shape_load(const mf_bank *bank, uint32_t shape, scene_drop_shape *out);
-void scene_drop_shape_free(scene_drop_shape *shape);
+#include "scene_geometry.h"
 
 // A posed shape in world coordinates, in double precision: vertices, planes (normal, offset) and
 // the bounding box. Scratch for any shape up to the capacities it was created with.
 typedef struct scene_drop_body {
-    const scene_drop_shape *shape;
+    const scene_geometry *shape;
     double (*vertices)[3];
     double (*planes)[4];
     double low[3], high[3];
@@ -30,7 +19,7 @@ mf_status scene_drop_body_create(scene_drop_body *body, uint32_t vertex_capacity
 void scene_drop_body_free(scene_drop_body *body);
 
 // Poses the shape; the shape's counts must fit the body's capacity.
-void scene_drop_pose(scene_drop_body *body, const scene_drop_shape *shape, mf_transform transform);
+void scene_drop_pose(scene_drop_body *body, const scene_geometry *shape, mf_transform transform);
 
 // The vertical translation t after which `above` (moved by (0, t, 0)) first touches `below` when
 // lowered from high up: the largest t at which they share a point. -INFINITY when the vertical

@@ -48,7 +48,7 @@ typedef struct pile_candidate {
 typedef struct pile {
     scene *s;
     uint32_t shape_count;
-    scene_drop_shape *shapes;
+    scene_geometry *shapes;
     scene_drop_body above, below;
     pile_box *boxes;
     double extent, cell;
@@ -98,18 +98,16 @@ static mf_status add_shapes(pile *p, scene_random *random)
     }
     if (status != MF_OK) return status;
     p->shape_count = p->s->shape_count;
-    p->shapes = calloc(p->shape_count, sizeof(scene_drop_shape));
+    p->shapes = calloc(p->shape_count, sizeof(scene_geometry));
     if (p->shapes == NULL) return MF_ERR_OUT_OF_MEMORY;
     uint32_t most_vertices = 0, most_faces = 0;
     float radius = 0.0f;
     for (uint32_t i = 0; status == MF_OK && i < p->shape_count; ++i) {
-        status = scene_drop_shape_load(p->s->bank, i, &p->shapes[i]);
-        mf_shape_info info;
-        if (status == MF_OK) status = mf_bank_shape_info(p->s->bank, i, &info);
-        if (status != MF_OK) break;
-        most_vertices = info.vertex_count > most_vertices ? info.vertex_count : most_vertices;
-        most_faces = info.face_count > most_faces ? info.face_count : most_faces;
-        radius = info.radius > radius ? info.radius : radius;
+        status = scene_geometry_load(p->s->bank, i, &p->shapes[i]);
+        const scene_geometry *g = &p->shapes[i]; // zeroed when it failed
+        most_vertices = g->vertex_count > most_vertices ? g->vertex_count : most_vertices;
+        most_faces = g->face_count > most_faces ? g->face_count : most_faces;
+        radius = g->radius > radius ? g->radius : radius;
     }
     if (status == MF_OK) status = scene_drop_body_create(&p->above, most_vertices, most_faces);
     if (status == MF_OK) status = scene_drop_body_create(&p->below, most_vertices, most_faces);
@@ -340,7 +338,7 @@ static mf_status add_ground(pile *p)
 
 static void release(pile *p)
 {
-    for (uint32_t i = 0; p->shapes != NULL && i < p->shape_count; ++i) scene_drop_shape_free(&p->shapes[i]);
+    for (uint32_t i = 0; p->shapes != NULL && i < p->shape_count; ++i) scene_geometry_free(&p->shapes[i]);
     free(p->shapes);
     scene_drop_body_free(&p->above);
     scene_drop_body_free(&p->below);

@@ -7,16 +7,32 @@
 
 mf_status scene_store_create(scene *s, const char *name, uint32_t body_count, uint32_t pair_count)
 {
-    *s = (scene){.name = name, .body_count = body_count, .pair_count = pair_count};
+    *s = (scene){.body_count = body_count, .pair_count = pair_count, .config = mf_config_default()};
     mf_status status = mf_bank_create(&s->bank);
-    if (status != MF_OK) return status;
-    s->body_shape = calloc(body_count, sizeof(uint32_t));
-    s->body_transform = calloc(body_count, sizeof(mf_transform));
+    if (status == MF_OK) status = scene_store_rename(s, name);
+    if (status != MF_OK) {
+        scene_free(s);
+        return status;
+    }
+    // At least one of each, so that an empty scene (a scene file may be one) is not out of memory.
+    s->body_shape = calloc(body_count > 0 ? body_count : 1, sizeof(uint32_t));
+    s->body_transform = calloc(body_count > 0 ? body_count : 1, sizeof(mf_transform));
     s->pairs = calloc(pair_count > 0 ? pair_count : 1, sizeof(mf_pair));
     if (s->body_shape == NULL || s->body_transform == NULL || s->pairs == NULL) {
         scene_free(s);
         return MF_ERR_OUT_OF_MEMORY;
     }
+    return MF_OK;
+}
+
+mf_status scene_store_rename(scene *s, const char *name)
+{
+    size_t size = strlen(name) + 1;
+    char *copy = malloc(size);
+    if (copy == NULL) return MF_ERR_OUT_OF_MEMORY;
+    memcpy(copy, name, size);
+    free(s->name);
+    s->name = copy;
     return MF_OK;
 }
 
@@ -40,9 +56,9 @@ mf_status scene_store_add_box(scene *s, mf_vec3 half_extents, uint32_t *shape)
 
 mf_status scene_store_add_hull(scene *s, const mf_vec3 *points, uint32_t point_count, uint32_t *shape)
 {
-    mf_vec3 *copy = malloc(point_count * sizeof(mf_vec3));
+    mf_vec3 *copy = malloc((point_count > 0 ? point_count : 1) * sizeof(mf_vec3));
     if (copy == NULL) return MF_ERR_OUT_OF_MEMORY;
-    memcpy(copy, points, point_count * sizeof(mf_vec3));
+    if (point_count > 0) memcpy(copy, points, point_count * sizeof(mf_vec3));
     mf_status status = mf_bank_add_hull(s->bank, copy, point_count, shape);
     if (status != MF_OK) {
         free(copy);

@@ -4,9 +4,13 @@
 
 #include "scene.h"
 
-// Allocates a scene with its bank and room for the given bodies and pairs, which the recipe then
-// fills completely; shapes are added one by one.
+// Allocates a scene with its bank, a copy of its name, the default config and room for the given
+// bodies and pairs, which the recipe then fills completely; shapes are added one by one.
 mf_status scene_store_create(scene *s, const char *name, uint32_t body_count, uint32_t pair_count);
+
+// Replaces the scene's name with a copy of `name`, for a recipe that can describe its scene only
+// once it is built.
+mf_status scene_store_rename(scene *s, const char *name);
 
 mf_status scene_store_add_box(scene *s, mf_vec3 half_extents, uint32_t *shape);
 

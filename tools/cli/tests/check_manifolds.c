@@ -4,7 +4,7 @@
 // candidate pairs, runs mf_collide on them, reads step 0 of FILE (JSON Lines or CSV) and compares
 // manifold by manifold: pair, bodies, contact count and ids exactly, normals and points within
 // 1e-5 (the file may come from another ISA). Exit 0 when they agree, 1 with the first difference.
-#include "cli_scene.h"
+#include "scene_file.h"
 #include "manifold_file.h"
 #include "scene_collide.h"
 
@@ -59,15 +59,15 @@ int main(int argc, char **argv)
     }
     uint32_t bodies = argc == 4 ? (uint32_t)strtoul(argv[3], NULL, 10) : 4000u;
     cli_error error;
-    cli_scene scene;
-    if (!cli_scene_open(argv[1], bodies, &scene, &error)) {
+    scene s;
+    if (!scene_file_open(argv[1], bodies, &s, &error)) {
         printf("FAIL: %s\n", error.text);
         return 1;
     }
     manifold_list expected = {0}, found = {0};
     uint32_t pair_count = 0;
     int result = 1;
-    if (!scene_collide(&scene, &scene.config, &expected, &pair_count, &error) ||
+    if (!scene_collide(&s, &s.config, &expected, &pair_count, &error) ||
         !manifold_file_read(argv[2], 0, &found, &error)) {
         printf("FAIL: %s\n", error.text);
     } else {
@@ -78,6 +78,6 @@ int main(int argc, char **argv)
     }
     manifold_list_free(&expected);
     manifold_list_free(&found);
-    cli_scene_free(&scene);
+    scene_free(&s);
     return result;
 }

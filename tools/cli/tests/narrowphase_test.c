@@ -1,10 +1,10 @@
 // The chunked narrow phase gives the same manifolds whatever the chunk size and however small the
 // stream: with a stream that fills up after a few manifolds, MF_ERR_CAPACITY comes back and the
 // narrow phase resumes after pairs_done. Checked on the default pile against one big call.
-#include "broadphase.h"
 #include "manifold_list.h"
 #include "narrowphase.h"
-#include "pile.h"
+#include "scene_broadphase.h"
+#include "scene.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -30,14 +30,14 @@ static bool same_lists(const manifold_list *a, const manifold_list *b)
 }
 
 // Collides with the given chunk size and, if contact_capacity > 0, a stream cut down to it.
-static bool collide(const cli_scene *scene, const mf_pair *pairs, uint32_t pair_count, uint32_t chunk,
+static bool collide(const scene *s, const mf_pair *pairs, uint32_t pair_count, uint32_t chunk,
                     uint32_t manifold_capacity, uint32_t contact_capacity, manifold_list *list)
 {
     mf_context *context;
-    if (mf_context_create(&scene->config, &context) != MF_OK) return false;
+    if (mf_context_create(&s->config, &context) != MF_OK) return false;
     narrowphase narrow;
     cli_error error;
-    if (!narrowphase_init(&narrow, chunk, scene->config.max_contacts, &error)) {
+    if (!narrowphase_init(&narrow, chunk, s->config.max_contacts, &error)) {
         mf_context_destroy(context);
         return false;
     }
@@ -45,8 +45,8 @@ static bool collide(const cli_scene *scene, const mf_pair *pairs, uint32_t pair_
         narrow.stream.manifold_capacity = manifold_capacity;
         narrow.stream.contact_capacity = contact_capacity;
     }
-    mf_bodies bodies = cli_scene_bodies(scene);
-    bool ok = narrowphase_collide(&narrow, context, scene->bank, &bodies, pairs, pair_count, collect, list, &error);
+    mf_bodies bodies = scene_bodies(s);
+    bool ok = narrowphase_collide(&narrow, context, s->bank, &bodies, pairs, pair_count, collect, list, &error);
     if (!ok) printf("narrow phase failed: %s\n", error.text);
     narrowphase_free(&narrow);
     mf_context_destroy(context);
@@ -55,24 +55,24 @@ static bool collide(const cli_scene *scene, const mf_pair *pairs, uint32_t pair_
 
 int main(void)
 {
-    cli_error error;
-    cli_scene scene;
-    if (!pile_make(1500, &scene, &error)) {
-        printf("FAIL: %s\n", error.text);
+    scene s;
+    mf_status status = scene_make_heap(1500, &s);
+    if (status != MF_OK) {
+        printf("FAIL: the default pile: %s\n", mf_status_string(status));
         return 1;
     }
-    broadphase *broad = broadphase_create(scene.bank);
-    mf_bodies bodies = cli_scene_bodies(&scene);
+    scene_broadphase *broad = scene_broadphase_create(s.bank);
+    mf_bodies bodies = scene_bodies(&s);
     const mf_pair *pairs;
     uint32_t pair_count;
-    if (broad == NULL || !broadphase_find_pairs(broad, &bodies, scene.config.margin, &pairs, &pair_count, &error)) {
+    if (broad == NULL || scene_broadphase_find_pairs(broad, &bodies, s.config.margin, &pairs, &pair_count) != MF_OK) {
         printf("FAIL: broad phase\n");
         return 1;
     }
 
     manifold_list reference = {0};
     int failures = 0;
-    if (!collide(&scene, pairs, pair_count, pair_count, 0, 0, &reference)) return 1;
+    if (!collide(&s, pairs, pair_count, pair_count, 0, 0, &reference)) return 1;
     static const struct {
         uint32_t chunk, manifolds, contacts;
         const char *what;
@@ -83,7 +83,7 @@ int main(void)
                  {1000, 1, MF_MAX_CONTACTS, "a stream of one manifold"}};
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
         manifold_list list = {0};
-        bool ok = collide(&scene, pairs, pair_count, cases[i].chunk, cases[i].manifolds, cases[i].contacts, &list) &&
+        bool ok = collide(&s, pairs, pair_count, cases[i].chunk, cases[i].manifolds, cases[i].contacts, &list) &&
                   same_lists(&reference, &list);
         printf("%s %s: %zu manifolds, %zu contacts (one call: %zu, %zu)\n", ok ? "ok" : "FAIL", cases[i].what,
                list.manifold_count, list.contact_count, reference.manifold_count, reference.contact_count);
@@ -91,7 +91,7 @@ int main(void)
         manifold_list_free(&list);
     }
     manifold_list_free(&reference);
-    broadphase_destroy(broad);
-    cli_scene_free(&scene);
+    scene_broadphase_destroy(broad);
+    scene_free(&s);
     return failures == 0 ? 0 : 1;
 }

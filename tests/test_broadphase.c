@@ -1,12 +1,14 @@
-// The CLI's broad phase against brute force: on the default pile and on random scenes (boxes and
+// The tools' broad phase against brute force: on the default pile and on random scenes (boxes and
 // hulls, random rotations, a ground slab), every pair whose exact world boxes (grown by the
 // margin) overlap is a candidate, every pair mf_collide finds touching among all n^2/2 pairs is a
-// candidate, and candidates come sorted, unique and with a < b.
-#include "broadphase.h"
-#include "cli_math.h"
-#include "cli_random.h"
-#include "pile.h"
+// candidate, and candidates come sorted, unique and with a < b. The pile_step scene, whose recipe
+// lists its pairs as it drops bodies, lists none the broad phase would not find.
+#include "scene_broadphase.h"
+#include "scene_math.h"
+#include "scene_random.h"
+#include "scene_store.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -20,10 +22,10 @@ static box3 world_box(const mf_bank *bank, uint32_t shape, const mf_transform *t
     mf_shape_info info;
     mf_bank_shape_info(bank, shape, &info);
     mf_bank_shape_vertices(bank, shape, vertices, MF_MAX_HULL_VERTICES);
-    cli_mat3 r = cli_mat3_from_quat(t->q);
+    scene_mat3 r = scene_mat3_from_quat(t->q);
     box3 b = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
     for (uint32_t v = 0; v < info.vertex_count; ++v) {
-        mf_vec3 p = cli_transform_point(t, &r, vertices[v]);
+        mf_vec3 p = scene_transform_point(t, &r, vertices[v]);
         b.low = (mf_vec3){fminf(b.low.x, p.x - margin), fminf(b.low.y, p.y - margin), fminf(b.low.z, p.z - margin)};
         b.high = (mf_vec3){fmaxf(b.high.x, p.x + margin), fmaxf(b.high.y, p.y + margin), fmaxf(b.high.z, p.z + margin)};
     }
@@ -49,17 +51,19 @@ static bool is_candidate(const mf_pair *pairs, uint32_t count, uint32_t a, uint3
 }
 
 // Returns the number of failures; `label` and `seed` say which scene failed.
-static int check_scene(const char *label, uint64_t seed, const cli_scene *scene)
+static int check_scene(const char *label, uint64_t seed, const scene *s)
 {
-    const float margin = scene->config.margin;
-    mf_bodies bodies = cli_scene_bodies(scene);
-    broadphase *broad = broadphase_create(scene->bank);
-    cli_error error;
+    const float margin = s->config.margin;
+    mf_bodies bodies = scene_bodies(s);
+    scene_broadphase *broad = scene_broadphase_create(s->bank);
     const mf_pair *pairs;
     uint32_t count;
-    if (broad == NULL || !broadphase_find_pairs(broad, &bodies, margin, &pairs, &count, &error)) {
-        printf("FAIL %s (seed %llu): broad phase failed: %s\n", label, (unsigned long long)seed, error.text);
-        broadphase_destroy(broad);
+    mf_status status =
+        broad != NULL ? scene_broadphase_find_pairs(broad, &bodies, margin, &pairs, &count) : MF_ERR_OUT_OF_MEMORY;
+    if (status != MF_OK) {
+        printf("FAIL %s (seed %llu): broad phase failed: %s\n", label, (unsigned long long)seed,
+               mf_status_string(status));
+        scene_broadphase_destroy(broad);
         return 1;
     }
     int failures = 0;
@@ -73,11 +77,11 @@ static int check_scene(const char *label, uint64_t seed, const cli_scene *scene)
         }
     }
 
-    uint32_t n = scene->body_count, all_count = n > 1 ? n * (n - 1) / 2 : 0, k = 0;
+    uint32_t n = s->body_count, all_count = n > 1 ? n * (n - 1) / 2 : 0, k = 0;
     box3 *boxes = malloc((n + 1) * sizeof(box3));
     mf_pair *all = malloc((all_count + 1) * sizeof(mf_pair));
     for (uint32_t i = 0; i < n; ++i)
-        boxes[i] = world_box(scene->bank, scene->body_shape[i], &scene->body_transform[i], 0.5f * margin);
+        boxes[i] = world_box(s->bank, s->body_shape[i], &s->body_transform[i], 0.5f * margin);
     for (uint32_t a = 0; a < n; ++a) {
         for (uint32_t b = a + 1; b < n; ++b) {
             all[k++] = (mf_pair){a, b};
@@ -91,13 +95,13 @@ static int check_scene(const char *label, uint64_t seed, const cli_scene *scene)
 
     // Every touching pair of all n^2/2 must have come through the broad phase.
     mf_context *context;
-    mf_config config = scene->config;
+    mf_config config = s->config;
     mf_context_create(&config, &context);
     mf_stream stream = {0};
     mf_stream_bound(all_count, config.max_contacts, &stream.manifold_capacity, &stream.contact_capacity);
     stream.manifolds = malloc((stream.manifold_capacity + 1) * sizeof(mf_manifold));
     stream.contacts = malloc((stream.contact_capacity + 1) * sizeof(mf_contact));
-    mf_status status = mf_collide(context, scene->bank, &bodies, all, all_count, &stream);
+    status = mf_collide(context, s->bank, &bodies, all, all_count, &stream);
     if (status != MF_OK) {
         printf("FAIL %s (seed %llu): mf_collide over all pairs: %s\n", label, (unsigned long long)seed,
                mf_status_string(status));
@@ -118,63 +122,96 @@ static int check_scene(const char *label, uint64_t seed, const cli_scene *scene)
     mf_context_destroy(context);
     free(boxes);
     free(all);
-    broadphase_destroy(broad);
+    scene_broadphase_destroy(broad);
     return failures;
 }
 
 // Bodies scattered in a cube of side `spread`, on a ground slab: boxes of several sizes and hulls.
-static bool random_scene(uint64_t seed, uint32_t body_count, float spread, cli_scene *scene)
+static bool random_scene(uint64_t seed, uint32_t body_count, float spread, scene *s)
 {
-    cli_random random = {seed};
-    *scene = (cli_scene){.config = mf_config_default()};
-    if (mf_bank_create(&scene->bank) != MF_OK || !cli_scene_reserve_bodies(scene, body_count)) return false;
+    scene_random random = {seed};
     uint32_t id;
-    mf_bank_add_box(scene->bank, (mf_vec3){spread, 0.5f, spread}, &id);
-    for (int s = 0; s < 4; ++s) {
-        mf_vec3 half = {cli_random_range(&random, 0.05f, 1.0f), cli_random_range(&random, 0.05f, 1.0f),
-                        cli_random_range(&random, 0.05f, 1.0f)};
-        mf_bank_add_box(scene->bank, half, &id);
+    if (scene_store_create(s, "random scene", body_count, 0) != MF_OK) return false;
+    if (scene_store_add_box(s, (mf_vec3){spread, 0.5f, spread}, &id) != MF_OK) return false;
+    for (int k = 0; k < 4; ++k) {
+        mf_vec3 half;
+        half.x = scene_random_range(&random, 0.05f, 1.0f);
+        half.y = scene_random_range(&random, 0.05f, 1.0f);
+        half.z = scene_random_range(&random, 0.05f, 1.0f);
+        if (scene_store_add_box(s, half, &id) != MF_OK) return false;
         mf_vec3 points[16];
-        for (int p = 0; p < 16; ++p)
-            points[p] = (mf_vec3){cli_random_range(&random, -0.6f, 0.6f), cli_random_range(&random, -0.6f, 0.6f),
-                                  cli_random_range(&random, -0.6f, 0.6f)};
-        if (mf_bank_add_hull(scene->bank, points, 16, &id) != MF_OK) return false;
+        for (int p = 0; p < 16; ++p) {
+            points[p].x = scene_random_range(&random, -0.6f, 0.6f);
+            points[p].y = scene_random_range(&random, -0.6f, 0.6f);
+            points[p].z = scene_random_range(&random, -0.6f, 0.6f);
+        }
+        if (scene_store_add_hull(s, points, 16, &id) != MF_OK) return false;
     }
-    uint32_t shapes = mf_bank_shape_count(scene->bank);
     if (body_count == 0) return true;
-    scene->body_transform[0] = (mf_transform){{0.0f, -0.5f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+    s->body_transform[0] = (mf_transform){{0.0f, -0.5f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
     for (uint32_t i = 1; i < body_count; ++i) {
-        scene->body_shape[i] = 1 + (uint32_t)(cli_random_next(&random) % (shapes - 1));
-        mf_vec3 p = {cli_random_range(&random, -spread, spread), cli_random_range(&random, 0.0f, spread),
-                     cli_random_range(&random, -spread, spread)};
-        scene->body_transform[i] = (mf_transform){p, cli_random_rotation(&random)};
+        s->body_shape[i] = 1 + (uint32_t)(scene_random_next(&random) % (s->shape_count - 1));
+        mf_vec3 p;
+        p.x = scene_random_range(&random, -spread, spread);
+        p.y = scene_random_range(&random, 0.0f, spread);
+        p.z = scene_random_range(&random, -spread, spread);
+        s->body_transform[i] = (mf_transform){p, scene_random_rotation(&random)};
     }
     return true;
+}
+
+// pile_step's pairs are those whose exact world boxes, grown by 5 mm a side, overlap: the broad
+// phase grown as much (and a hair, for the rounding of both boxes) finds them all.
+static int check_pile_step_pairs(uint64_t seed)
+{
+    scene s;
+    if (scene_make("pile_step", 3000, seed, &s) != MF_OK) {
+        printf("FAIL pile_step (seed %llu): the scene could not be built\n", (unsigned long long)seed);
+        return 1;
+    }
+    scene_broadphase *broad = scene_broadphase_create(s.bank);
+    mf_bodies bodies = scene_bodies(&s);
+    const mf_pair *pairs;
+    uint32_t count = 0;
+    int failures = broad == NULL || scene_broadphase_find_pairs(broad, &bodies, 0.00501f, &pairs, &count) != MF_OK;
+    for (uint32_t i = 0; failures == 0 && i < s.pair_count; ++i) {
+        mf_pair p = s.pairs[i];
+        if (is_candidate(pairs, count, p.a, p.b)) continue;
+        printf("FAIL pile_step (seed %llu): its pair %u (%u, %u) is no candidate\n", (unsigned long long)seed, i, p.a,
+               p.b);
+        ++failures;
+    }
+    printf("%s pile_step (seed %llu): %u pairs among %u candidates\n", failures ? "FAIL" : "ok",
+           (unsigned long long)seed, s.pair_count, count);
+    scene_broadphase_destroy(broad);
+    scene_free(&s);
+    return failures;
 }
 
 int main(void)
 {
     int failures = 0;
-    cli_error error;
-    cli_scene scene;
-    if (!pile_make(600, &scene, &error)) {
-        printf("FAIL: default pile: %s\n", error.text);
+    scene s;
+    mf_status status = scene_make_heap(600, &s);
+    if (status != MF_OK) {
+        printf("FAIL: default pile: %s\n", mf_status_string(status));
         return 1;
     }
-    failures += check_scene("default pile", 0, &scene);
-    cli_scene_free(&scene);
+    failures += check_scene("default pile", 0, &s);
+    scene_free(&s);
 
     static const struct {
         uint32_t bodies;
         float spread;
     } sizes[] = {{0, 1.0f}, {1, 1.0f}, {2, 1.0f}, {50, 2.0f}, {400, 4.0f}, {400, 12.0f}, {800, 6.0f}};
     for (uint64_t seed = 1; seed <= sizeof(sizes) / sizeof(sizes[0]); ++seed) {
-        if (!random_scene(seed, sizes[seed - 1].bodies, sizes[seed - 1].spread, &scene)) {
+        if (!random_scene(seed, sizes[seed - 1].bodies, sizes[seed - 1].spread, &s)) {
             printf("FAIL: random scene (seed %llu) could not be built\n", (unsigned long long)seed);
             return 1;
         }
-        failures += check_scene("random scene", seed, &scene);
-        cli_scene_free(&scene);
+        failures += check_scene("random scene", seed, &s);
+        scene_free(&s);
     }
+    failures += check_pile_step_pairs(7);
     return failures == 0 ? 0 : 1;
 }

@@ -5,10 +5,11 @@
 // of all bodies), so the bodies are first sorted into cells of a coarse grid across the two other
 // axes, a few bodies wide, and swept cell by cell. A body lies in every cell it overlaps; a pair
 // is reported only in the first cell both share, so each is found once.
-#include "broadphase.h"
+#include "scene_broadphase.h"
 
-#include "cli_math.h"
+#include "scene_math.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 typedef struct bounds {
@@ -21,7 +22,7 @@ typedef struct sweep_entry {
     bounds box;
 } sweep_entry;
 
-struct broadphase {
+struct scene_broadphase {
     uint32_t shape_count;
     mf_vec3 *shape_center, *shape_half; // local box of each shape's vertices
     bounds *boxes;
@@ -36,9 +37,9 @@ struct broadphase {
     size_t pair_capacity;
 };
 
-broadphase *broadphase_create(const mf_bank *bank)
+scene_broadphase *scene_broadphase_create(const mf_bank *bank)
 {
-    broadphase *b = calloc(1, sizeof(broadphase));
+    scene_broadphase *b = calloc(1, sizeof(scene_broadphase));
     if (b == NULL) return NULL;
     b->shape_count = mf_bank_shape_count(bank);
     b->shape_center = calloc(b->shape_count + 1, sizeof(mf_vec3));
@@ -54,18 +55,18 @@ broadphase *broadphase_create(const mf_bank *bank)
             low = (mf_vec3){fminf(low.x, vertices[v].x), fminf(low.y, vertices[v].y), fminf(low.z, vertices[v].z)};
             high = (mf_vec3){fmaxf(high.x, vertices[v].x), fmaxf(high.y, vertices[v].y), fmaxf(high.z, vertices[v].z)};
         }
-        b->shape_center[s] = cli_scale(cli_add(low, high), 0.5f);
-        b->shape_half[s] = cli_scale(cli_sub(high, low), 0.5f);
+        b->shape_center[s] = scene_scale(scene_add(low, high), 0.5f);
+        b->shape_half[s] = scene_scale(scene_sub(high, low), 0.5f);
     }
     free(vertices);
     if (!ok) {
-        broadphase_destroy(b);
+        scene_broadphase_destroy(b);
         return NULL;
     }
     return b;
 }
 
-void broadphase_destroy(broadphase *b)
+void scene_broadphase_destroy(scene_broadphase *b)
 {
     if (b == NULL) return;
     free(b->shape_center);
@@ -100,7 +101,7 @@ static bool overlap(const bounds *x, const bounds *y, int axis)
     return x->min[axis] <= y->max[axis] && y->min[axis] <= x->max[axis];
 }
 
-static bool push_pair(broadphase *b, size_t *count, uint32_t first, uint32_t second)
+static bool push_pair(scene_broadphase *b, size_t *count, uint32_t first, uint32_t second)
 {
     if (*count == b->pair_capacity) {
         size_t capacity = b->pair_capacity < 1024 ? 1024 : 2 * b->pair_capacity;
@@ -155,7 +156,7 @@ static uint32_t strip_of(const strips *s, float x)
     return at <= 0.0f ? 0 : at >= (float)(s->count - 1) ? s->count - 1 : (uint32_t)at;
 }
 
-static strips cut_axis(broadphase *b, uint32_t n, int axis, float *low_out, float *high_out)
+static strips cut_axis(scene_broadphase *b, uint32_t n, int axis, float *low_out, float *high_out)
 {
     float low = INFINITY, high = -INFINITY;
     for (uint32_t i = 0; i < n; ++i) {
@@ -178,7 +179,7 @@ static uint32_t strip_count(float low, float high, float width)
 
 // Cells twice the median body's extent wide, so most bodies lie in one to four of them, and
 // wider where needed to keep the grid within a few cells per body (a ground slab lies in all).
-static void cut_grid(broadphase *b, uint32_t n, int axis0, int axis1, strips *s0, strips *s1)
+static void cut_grid(scene_broadphase *b, uint32_t n, int axis0, int axis1, strips *s0, strips *s1)
 {
     *s0 = *s1 = (strips){0.0f, 1.0f, 1};
     if (n == 0) return;
@@ -198,7 +199,7 @@ static void cut_grid(broadphase *b, uint32_t n, int axis0, int axis1, strips *s0
 }
 
 // Pairs sorted by (a, b) in linear time: count by a, place, then sort each run by b.
-static bool sort_pairs(broadphase *b, uint32_t n, size_t count)
+static bool sort_pairs(scene_broadphase *b, uint32_t n, size_t count)
 {
     mf_pair *sorted = malloc((count > 0 ? count : 1) * sizeof(mf_pair));
     if (sorted == NULL) return false;
@@ -228,13 +229,13 @@ static bool sort_pairs(broadphase *b, uint32_t n, size_t count)
     return true;
 }
 
-bool broadphase_find_pairs(broadphase *b, const mf_bodies *bodies, float margin, const mf_pair **pairs,
-                           uint32_t *pair_count, cli_error *error)
+mf_status scene_broadphase_find_pairs(scene_broadphase *b, const mf_bodies *bodies, float margin, const mf_pair **pairs,
+                                      uint32_t *pair_count)
 {
     uint32_t n = bodies->count;
     *pairs = b->pairs;
     *pair_count = 0;
-    if (n < 2) return true;
+    if (n < 2) return MF_OK;
     if (n > b->body_capacity) {
         free(b->boxes);
         free(b->extents);
@@ -243,16 +244,15 @@ bool broadphase_find_pairs(broadphase *b, const mf_bodies *bodies, float margin,
         b->extents = malloc(n * sizeof(float));
         b->group_start = malloc(((size_t)n + 1) * sizeof(uint32_t));
         b->body_capacity = b->boxes != NULL && b->extents != NULL && b->group_start != NULL ? n : 0;
-        if (b->body_capacity == 0) return cli_fail(error, "out of memory for %u bounding boxes", n);
+        if (b->body_capacity == 0) return MF_ERR_OUT_OF_MEMORY;
     }
     // The margin on both boxes: a pair whose gap is below the margin must reach the kernel.
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t shape = bodies->shape[i];
-        if (shape >= b->shape_count)
-            return cli_fail(error, "body %u has shape %u but there are %u shapes", i, shape, b->shape_count);
+        if (shape >= b->shape_count) return MF_ERR_INVALID_ARGUMENT;
         const mf_transform *t = &bodies->transform[i];
-        cli_mat3 r = cli_mat3_from_quat(t->q);
-        mf_vec3 center = cli_transform_point(t, &r, b->shape_center[shape]), half = b->shape_half[shape];
+        scene_mat3 r = scene_mat3_from_quat(t->q);
+        mf_vec3 center = scene_transform_point(t, &r, b->shape_center[shape]), half = b->shape_half[shape];
         for (int a = 0; a < 3; ++a) {
             float extent = fabsf(component(r.column[0], a)) * half.x + fabsf(component(r.column[1], a)) * half.y +
                            fabsf(component(r.column[2], a)) * half.z + margin;
@@ -281,7 +281,7 @@ bool broadphase_find_pairs(broadphase *b, const mf_bodies *bodies, float margin,
         free(b->cell_start);
         b->cell_start = malloc((cells + 1) * sizeof(uint32_t));
         b->cell_capacity = b->cell_start != NULL ? cells + 1 : 0;
-        if (b->cell_start == NULL) return cli_fail(error, "out of memory for %zu grid cells", cells);
+        if (b->cell_start == NULL) return MF_ERR_OUT_OF_MEMORY;
     }
     for (size_t c = 0; c <= cells; ++c) b->cell_start[c] = 0;
     size_t entries = 0;
@@ -292,12 +292,12 @@ bool broadphase_find_pairs(broadphase *b, const mf_bodies *bodies, float margin,
             for (uint32_t c1 = strip_of(&s1, x->min[cut1]); c1 <= last1; ++c1, ++entries)
                 ++b->cell_start[c0 * s1.count + c1 + 1];
     }
-    if (entries > UINT32_MAX) return cli_fail(error, "too many sweep entries (%zu)", entries);
+    if (entries > UINT32_MAX) return MF_ERR_OUT_OF_MEMORY; // indices are 32 bits
     if (entries > b->order_capacity) {
         free(b->order);
         b->order = malloc(entries * sizeof(sweep_entry));
         b->order_capacity = b->order != NULL ? entries : 0;
-        if (b->order == NULL) return cli_fail(error, "out of memory for %zu sweep entries", entries);
+        if (b->order == NULL) return MF_ERR_OUT_OF_MEMORY;
     }
     for (size_t c = 0; c < cells; ++c) b->cell_start[c + 1] += b->cell_start[c];
     for (uint32_t i = 0; i < n; ++i) {
@@ -337,12 +337,11 @@ bool broadphase_find_pairs(broadphase *b, const mf_bodies *bodies, float margin,
             uint32_t first_cell = strip_of(&s0, fmaxf(x->min[cut0], y->min[cut0])) * s1.count +
                                   strip_of(&s1, fmaxf(x->min[cut1], y->min[cut1]));
             if (first_cell != e->cell) continue;
-            if (count == UINT32_MAX || !push_pair(b, &count, e->body, b->order[j].body))
-                return cli_fail(error, "out of memory after %zu candidate pairs", count);
+            if (count == UINT32_MAX || !push_pair(b, &count, e->body, b->order[j].body)) return MF_ERR_OUT_OF_MEMORY;
         }
     }
-    if (!sort_pairs(b, n, count)) return cli_fail(error, "out of memory sorting %zu candidate pairs", count);
+    if (!sort_pairs(b, n, count)) return MF_ERR_OUT_OF_MEMORY;
     *pairs = b->pairs;
     *pair_count = (uint32_t)count;
-    return true;
+    return MF_OK;
 }
