@@ -177,9 +177,14 @@ void mf_cache_store(const mf_config *config, mf_pair_cache *entry, const mf_bodi
     mf_mat3 rotation_a;
     relative_pose(bodies, pair, &next.relative_rotation, &next.relative_position, &rotation_a);
     mf_vec3 position_a = bodies->transform[pair.a].p;
+    // The distance bound from the clip's contacts alone: the kept ones continue_manifold adds may
+    // have slid by up to the slop. An edge contact's points may lie half the slop past their edges'
+    // ends, each (kept_axis_contacts in pair.c): the gap between them exceeds its separation by
+    // under the slop.
+    float edge_reach = used != NULL && used->kind == MF_AXIS_EDGES ? config->linear_slop : 0.0f;
+    next.best = best < 0.0f ? best : distance_bound(used != NULL ? result : NULL, c->scale) + edge_reach;
     // The previous entry may be this one (written in place): read before it is overwritten.
     if (used != NULL) continue_manifold(config, result->previous, &next, &rotation_a, position_a, result);
-    next.best = best < 0.0f ? best : distance_bound(used != NULL ? result : NULL, c->scale);
     if (used != NULL) keep_contacts(&next, position_a, &rotation_a, result);
     *entry = next;
 }
@@ -336,8 +341,8 @@ int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_
     mf_contacts_of_axis(config, &frame, &axis, projection, axis.separation + allowance, &rotation_a,
                         bodies->transform[pair.a].p, result);
     if (result->count == 0) return 0;
+    next.best = mf_minf(best_bound, distance_bound(result, a->shape->radius + b->shape->radius)); // clip's alone
     continue_manifold(config, entry, &next, &rotation_a, bodies->transform[pair.a].p, result);
-    next.best = mf_minf(best_bound, distance_bound(result, a->shape->radius + b->shape->radius));
     next.route = MF_ROUTE_CLIPPED;
     keep_contacts(&next, bodies->transform[pair.a].p, &rotation_a, result);
     *result->cache = next;

@@ -192,15 +192,18 @@ static int closest_parameters(mf_vec3 p1, mf_vec3 q1, mf_vec3 p2, mf_vec3 q2, fl
     return 1;
 }
 
-int mf_edge_contact(const mf_pair_frame *frame, const mf_axis *axis, mf_contact *contact)
+int mf_edge_contact(const mf_pair_frame *frame, const mf_axis *axis, float reach, mf_contact *contact)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     uint32_t i = axis->feature_a, j = axis->feature_b;
     mf_vec3 p1 = mf_view_vertex(a, a->edge_vertex0[i]), q1 = mf_view_vertex(a, a->edge_vertex1[i]);
     mf_vec3 p2 = frame->b_vertices[b->edge_vertex0[j]], q2 = frame->b_vertices[b->edge_vertex1[j]];
     float s, t;
-    const float slack = 1e-4f; // lines crossing at an end still meet the edges
-    if (!closest_parameters(p1, q1, p2, q2, &s, &t) || s < -slack || s > 1.0f + slack || t < -slack || t > 1.0f + slack)
+    // Lines crossing at an end still meet the edges; `reach` in each edge's parameter.
+    float slack_s = mf_maxf(1e-4f, reach / mf_length(mf_sub(q1, p1)));
+    float slack_t = mf_maxf(1e-4f, reach / mf_length(mf_sub(q2, p2)));
+    if (!closest_parameters(p1, q1, p2, q2, &s, &t) || s < -slack_s || s > 1.0f + slack_s || t < -slack_t ||
+        t > 1.0f + slack_t)
         return 0;
     mf_vec3 on_a = mf_mul_add(p1, mf_minf(mf_maxf(s, 0.0f), 1.0f), mf_sub(q1, p1));
     mf_vec3 on_b = mf_mul_add(p2, mf_minf(mf_maxf(t, 0.0f), 1.0f), mf_sub(q2, p2));

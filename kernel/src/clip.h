@@ -38,5 +38,8 @@ static inline uint32_t mf_clip_point_id(const mf_clip_point *point, int referenc
 
 // The one contact of an edge axis: the midpoint of the edges' closest points, in a's frame.
 // Returns 0 when those points are not inside both edges (the lines cross beyond an end): then
-// the point would lie on neither surface.
-int mf_edge_contact(const mf_pair_frame *frame, const mf_axis *axis, mf_contact *contact);
+// the point would lie on neither surface. `reach` lets them lie that far past an end (clamped to
+// it), for the axis a manifold had a step before: a contact must not vanish because the crossing
+// drifted past a corner by float noise. Clamping moves the points along their edges, which the
+// axis is normal to: the separation stays the axis'.
+int mf_edge_contact(const mf_pair_frame *frame, const mf_axis *axis, float reach, mf_contact *contact);

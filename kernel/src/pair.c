@@ -187,14 +187,15 @@ static uint32_t closest_contact(const mf_config *config, const mf_pair_frame *fr
     return 1;
 }
 
-// The contacts of one axis in a's frame, with their normal; how many (0 if it yields none).
+// The contacts of one axis in a's frame, with their normal; how many (0 if it yields none). An
+// edge contact may lie `reach` past the edges' ends (mf_edge_contact).
 static uint32_t axis_contacts(const mf_config *config, const mf_pair_frame *frame, mf_axis *axis, int projection,
-                              mf_vec3 *normal, mf_contact contacts[MF_MAX_CONTACTS])
+                              float reach, mf_vec3 *normal, mf_contact contacts[MF_MAX_CONTACTS])
 {
     if (axis->kind != MF_AXIS_EDGES) return face_contacts(config, frame, axis, normal, contacts);
     if (projection) mf_resolve_direction_edges(frame, axis);
     *normal = axis->normal;
-    return (uint32_t)mf_edge_contact(frame, axis, &contacts[0]);
+    return (uint32_t)mf_edge_contact(frame, axis, reach, &contacts[0]);
 }
 
 static void to_world(const mf_mat3 *rotation_a, mf_vec3 position_a, mf_vec3 normal, mf_pair_result *result)
@@ -209,7 +210,7 @@ void mf_contacts_of_axis(const mf_config *config, const mf_pair_frame *frame, mf
                          float attain, const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result)
 {
     mf_vec3 normal = {0, 0, 0};
-    result->count = axis_contacts(config, frame, axis, projection, &normal, result->contacts);
+    result->count = axis_contacts(config, frame, axis, projection, 0.0f, &normal, result->contacts);
     if (result->count > 0 && !(deepest_separation(result->contacts, result->count) <= attain)) result->count = 0;
     to_world(rotation_a, position_a, normal, result);
 }
@@ -224,7 +225,9 @@ static int kept_axis_contacts(const mf_config *config, const mf_pair_frame *fram
     if (!mf_cache_evaluate_axis(frame, candidates->projection, &axis) || !(axis.separation + allowance >= best))
         return 0;
     mf_axis resolved = axis; // edge axes get resolved in place; the cache wants them unresolved
-    uint32_t n = axis_contacts(config, frame, &resolved, candidates->projection, normal, result->contacts);
+    // A kept edge axis holds while its crossing stays within half the slop of the edges.
+    float reach = 0.5f * config->linear_slop;
+    uint32_t n = axis_contacts(config, frame, &resolved, candidates->projection, reach, normal, result->contacts);
     float bar = axis.kind == MF_AXIS_EDGES ? attain + mf_edge_axis_noise(candidates->scale, best) : attain;
     if (n == 0 || !(deepest_separation(result->contacts, n) <= bar)) return 0;
     result->count = n;
@@ -275,7 +278,7 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
     result->count = 0;
     for (uint32_t r = 0; r < count && result->count == 0; ++r) { // levels 1 and 2
         mf_axis axis = ranked[r]; // edge axes get resolved in place; the cache wants them unresolved
-        uint32_t n = axis_contacts(config, frame, &axis, candidates->projection, &normal, contacts);
+        uint32_t n = axis_contacts(config, frame, &axis, candidates->projection, 0.0f, &normal, contacts);
         float bar = axis.kind == MF_AXIS_EDGES ? attain + mf_edge_axis_noise(candidates->scale, best) : attain;
         if (n > 0 && deepest_separation(contacts, n) <= bar) {
             result->count = n;
