@@ -184,8 +184,10 @@ void mf_cache_store(const mf_config *config, mf_pair_cache *entry, const mf_bodi
     float edge_reach = used != NULL && used->kind == MF_AXIS_EDGES ? config->linear_slop : 0.0f;
     next.best = best < 0.0f ? best : distance_bound(used != NULL ? result : NULL, c->scale) + edge_reach;
     // The previous entry may be this one (written in place): read before it is overwritten.
-    if (used != NULL) continue_manifold(config, result->previous, &next, &rotation_a, position_a, result);
-    if (used != NULL) keep_contacts(&next, position_a, &rotation_a, result);
+    if (used != NULL) {
+        continue_manifold(config, result->previous, &next, &rotation_a, position_a, result);
+        keep_contacts(&next, position_a, &rotation_a, result);
+    }
     *entry = next;
 }
 
