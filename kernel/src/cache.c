@@ -178,11 +178,8 @@ void mf_cache_store(const mf_config *config, mf_pair_cache *entry, const mf_bodi
     relative_pose(bodies, pair, &next.relative_rotation, &next.relative_position, &rotation_a);
     mf_vec3 position_a = bodies->transform[pair.a].p;
     // The distance bound from the clip's contacts alone: the kept ones continue_manifold adds may
-    // have slid by up to the slop. An edge contact's points may lie half the slop past their edges'
-    // ends, each (kept_axis_contacts in pair.c): the gap between them exceeds its separation by
-    // under the slop.
-    float edge_reach = used != NULL && used->kind == MF_AXIS_EDGES ? config->linear_slop : 0.0f;
-    next.best = best < 0.0f ? best : distance_bound(used != NULL ? result : NULL, c->scale) + edge_reach;
+    // have slid by up to the slop.
+    next.best = best < 0.0f ? best : distance_bound(used != NULL ? result : NULL, c->scale);
     // The previous entry may be this one (written in place): read before it is overwritten.
     if (used != NULL) {
         continue_manifold(config, result->previous, &next, &rotation_a, position_a, result);

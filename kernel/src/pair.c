@@ -225,8 +225,10 @@ static int kept_axis_contacts(const mf_config *config, const mf_pair_frame *fram
     if (!mf_cache_evaluate_axis(frame, candidates->projection, &axis) || !(axis.separation + allowance >= best))
         return 0;
     mf_axis resolved = axis; // edge axes get resolved in place; the cache wants them unresolved
-    // A kept edge axis holds while its crossing stays within half the slop of the edges.
-    float reach = 0.5f * config->linear_slop;
+    // A penetrating pair's kept edge axis holds while its crossing stays within half the slop of
+    // the edges. (A separated pair's edge contact bounds its distance for the cache: it stays
+    // exact there.)
+    float reach = best < 0.0f ? 0.5f * config->linear_slop : 0.0f;
     uint32_t n = axis_contacts(config, frame, &resolved, candidates->projection, reach, normal, result->contacts);
     float bar = axis.kind == MF_AXIS_EDGES ? attain + mf_edge_axis_noise(candidates->scale, best) : attain;
     if (n == 0 || !(deepest_separation(result->contacts, n) <= bar)) return 0;
