@@ -904,6 +904,12 @@ typedef struct face_queue {
 
 static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bits, const box_outputs *out);
 
+// The bits of lanes 0 to lanes - 1.
+static inline uint32_t first_lanes(uint32_t lanes)
+{
+    return lanes == W ? (uint32_t)((1ull << W) - 1) : (1u << lanes) - 1u;
+}
+
 // The rows a queued lane carries: the queries' rows only where the results write cache entries.
 static uint32_t queued_rows(const mf_box_job *job) { return job->caching ? FACE_ROWS : FACE_ROWS - QUERY_ROWS; }
 
@@ -935,11 +941,11 @@ static void take_queued(const mf_box_job *job, face_queue *queue, uint32_t lanes
     for (uint32_t k = 0; k < queue->count; ++k) queue->at[k] = queue->at[W + k];
 }
 
-// Steps 1 and 2 for one bundle, and step 6 for its edge lanes; results for all but its face lanes.
-// Returns 1 when every lane is a face lane, with f ready for steps 3 to 5; else the face lanes
-// join the queue.
-static int collide_bundle(mf_box_job *job, uint32_t first, uint32_t lanes, face_queue *queue, face_lanes *f,
-                          box_outputs *out)
+// Steps 1 and 2 for one bundle (lane l is at[l] = first + l in the job's list), and step 6 for its
+// edge lanes; results for all but its face lanes. Returns 1 when every lane is a face lane, with f
+// ready for steps 3 to 5; else the face lanes join the queue.
+static int collide_bundle(mf_box_job *job, uint32_t first, uint32_t lanes, const uint32_t at[W], face_queue *queue,
+                          face_lanes *f, box_outputs *out)
 {
     const mf_config *config = job->config;
     box_inputs in;
@@ -987,9 +993,7 @@ static int collide_bundle(mf_box_job *job, uint32_t first, uint32_t lanes, face_
     for (int i = 0; i < 3; ++i) f->query[query_row(OUT_EDGE_NORMAL) + i] = q.edge_normal.c[i];
     for (int i = 0; i < QUERY_ROWS; ++i) store_row(out, OUT_FACE_A + i, f->query[i]);
 
-    uint32_t in_bundle = lanes == W ? (uint32_t)((1ull << W) - 1) : (1u << lanes) - 1u;
-    uint32_t at[W];
-    for (uint32_t l = 0; l < W; ++l) at[l] = first + l;
+    uint32_t in_bundle = first_lanes(lanes);
     mf_maskw faces = mf_andnotw(use_edge, touching);
     uint32_t face_bits = mf_lane_bitsw(faces) & in_bundle;
     f->view = reference_view_of(r, &t, ha, hb, &q, use_a);
@@ -1089,8 +1093,8 @@ void MF_NAMED(mf_box_pairs, MF_WIDE_NAME)(mf_box_job *job)
         if (first < job->count) {
             uint32_t left = job->count - first;
             lanes = left > W ? W : left;
-            queued = !collide_bundle(job, first, lanes, &queue, &f, &out);
             for (uint32_t l = 0; l < W; ++l) at[l] = first + l;
+            queued = !collide_bundle(job, first, lanes, at, &queue, &f, &out);
             first += W;
             if (queued && queue.count < W) continue;
         } else if (queue.count > 0) {
@@ -1105,6 +1109,6 @@ void MF_NAMED(mf_box_pairs, MF_WIDE_NAME)(mf_box_job *job)
         collide_faces(job->config, &f, &out);
         if (queued && job->caching)
             for (int i = 0; i < QUERY_ROWS; ++i) store_row(&out, OUT_FACE_A + i, f.query[i]);
-        write_results(job, at, lanes == W ? (uint32_t)((1ull << W) - 1) : (1u << lanes) - 1u, &out);
+        write_results(job, at, first_lanes(lanes), &out);
     }
 }

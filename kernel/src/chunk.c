@@ -121,21 +121,15 @@ static int is_parked_apart(const mf_bodies *bodies, mf_pair pair)
     return !(fabsf(d.x) < MF_PARKED_DISTANCE && fabsf(d.y) < MF_PARKED_DISTANCE && fabsf(d.z) < MF_PARKED_DISTANCE);
 }
 
-// Where a pair not reused goes: answered by its cache entry, or listed for the box path or the search.
-static void route_pair(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
-                       const mf_pair *pairs, uint32_t i, const mf_pair_cache *cache, mf_pair_result *results,
-                       uint32_t *box_count, uint32_t *miss_count)
+// Where a cached pair not reused goes: answered by its cache entry, or listed for the box path or
+// the search.
+static void route_cached_pair(const mf_context *context, mf_worker *worker, const mf_bank *bank,
+                              const mf_bodies *bodies, const mf_pair *pairs, uint32_t i, const mf_pair_cache *cache,
+                              mf_pair_result *results, uint32_t *box_count, uint32_t *miss_count)
 {
-    if (cache != NULL &&
-        mf_cache_answer(&context->config, worker->scratch, bank, bodies, pairs[i], &cache[i], &results[i]))
-        return;
-    if (is_box_pair(bank, bodies, pairs[i])) {
-        worker->boxes[(*box_count)++] = i;
-    } else if (cache == NULL && mf_apart_along_centres(bank, bodies, pairs[i], context->config.margin)) {
-        results[i].count = 0; // a near miss, proven by the centres' axis before any query
-    } else {
-        worker->misses[(*miss_count)++] = i;
-    }
+    if (mf_cache_answer(&context->config, worker->scratch, bank, bodies, pairs[i], &cache[i], &results[i])) return;
+    if (is_box_pair(bank, bodies, pairs[i])) worker->boxes[(*box_count)++] = i;
+    else worker->misses[(*miss_count)++] = i;
 }
 
 static void collide_in_order(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
@@ -145,8 +139,9 @@ static void collide_in_order(const mf_context *context, mf_worker *worker, const
     // Kept manifolds are reused where the bounds allow (in lanes); the cache answers what else it
     // can; box pairs take the box path, the rest the search.
     uint32_t *misses = worker->misses, miss_count = 0, box_count = 0, reusable_count = 0;
+    // Without a cache, the tests inline in one loop (a call per pair cost more than the tests); a
+    // near miss proven by the centres' axis needs no query. With one, near misses are the entries'.
     for (uint32_t i = 0; cache == NULL && i < count; ++i) {
-        // Without a cache, route_pair's tests inline: a call per pair cost more than the tests.
         if (is_parked_apart(bodies, pairs[i])) results[i].count = 0;
         else if (is_box_pair(bank, bodies, pairs[i])) worker->boxes[box_count++] = i;
         else if (mf_apart_along_centres(bank, bodies, pairs[i], context->config.margin)) results[i].count = 0;
@@ -156,10 +151,10 @@ static void collide_in_order(const mf_context *context, mf_worker *worker, const
         if (is_parked_apart(bodies, pairs[i])) {
             results[i].count = 0;
             *results[i].cache = (mf_pair_cache){0}; // empty: the next call searches afresh
-        } else if (cache != NULL && mf_cache_keeps_manifold(&context->config, bodies, pairs[i], &cache[i])) {
+        } else if (mf_cache_keeps_manifold(&context->config, bodies, pairs[i], &cache[i])) {
             worker->reusable[reusable_count++] = i;
         } else {
-            route_pair(context, worker, bank, bodies, pairs, i, cache, results, &box_count, &miss_count);
+            route_cached_pair(context, worker, bank, bodies, pairs, i, cache, results, &box_count, &miss_count);
         }
     }
     if (reusable_count > 0) {
@@ -168,8 +163,8 @@ static void collide_in_order(const mf_context *context, mf_worker *worker, const
                             reusable_count,   results, worker->reusable, 0};
         context->kernel.reuse(&job);
         for (uint32_t k = 0; k < job.missed_count; ++k)
-            route_pair(context, worker, bank, bodies, pairs, worker->reusable[k], cache, results, &box_count,
-                       &miss_count);
+            route_cached_pair(context, worker, bank, bodies, pairs, worker->reusable[k], cache, results, &box_count,
+                              &miss_count);
     }
     if (box_count > 0) {
         mf_box_job job = {&context->config, bank,    bodies,           pairs, worker->boxes, box_count,
