@@ -27,6 +27,32 @@ static void output_free(output *o)
     free(o->stream.contacts);
 }
 
+// The brute force's hull of every shape of the scene.
+static ref_hull *load_hulls(const scene *s)
+{
+    ref_hull *hulls = calloc(s->shape_count, sizeof(ref_hull));
+    for (uint32_t h = 0; h < s->shape_count; ++h) CHECK_EQ(ref_hull_load(s->bank, h, &hulls[h]), MF_OK);
+    return hulls;
+}
+
+static void free_hulls(const scene *s, ref_hull *hulls)
+{
+    for (uint32_t h = 0; h < s->shape_count; ++h) ref_hull_free(&hulls[h]);
+    free(hulls);
+}
+
+// How far manifold y's normal falls short of the brute force's best axis for its pair, posed as
+// `moved`; the best axis into *best.
+static double normal_deficit(ref_pair *pair, const ref_hull *hulls, const scene *s, const mf_transform *moved,
+                             const mf_manifold *y, ref_axis *best)
+{
+    mf_pair p = s->pairs[y->pair];
+    ref_pair_set(pair, &hulls[s->body_shape[p.a]], moved[p.a], &hulls[s->body_shape[p.b]], moved[p.b]);
+    *best = ref_best_axis(pair);
+    double n[3] = {y->normal.x, y->normal.y, y->normal.z};
+    return best->separation - ref_separation_along(pair, n);
+}
+
 // Moves every body by under `distance` and turns it by under `angle` radians.
 static void jitter(mf_transform *transforms, const mf_transform *rest, uint32_t count, test_random *random,
                    double distance, double angle)
@@ -57,8 +83,7 @@ static void cached_results_match_uncached_on_small_motions(void)
         mf_transform *moved = malloc(s.body_count * sizeof(mf_transform));
         mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
         output plain = output_make(s.pair_count, 4), cached = output_make(s.pair_count, 4);
-        ref_hull *hulls = calloc(s.shape_count, sizeof(ref_hull));
-        for (uint32_t h = 0; h < s.shape_count; ++h) CHECK_EQ(ref_hull_load(s.bank, h, &hulls[h]), MF_OK);
+        ref_hull *hulls = load_hulls(&s);
         ref_pair *pair = ref_pair_create();
         test_random random = test_random_seed(seed, k);
         double worst_deficit = 0.0;
@@ -76,11 +101,8 @@ static void cached_results_match_uncached_on_small_motions(void)
                 const mf_manifold *x = &plain.stream.manifolds[m], *y = &cached.stream.manifolds[m];
                 CHECKF(x->pair == y->pair, "%s step %d: manifold %u is pair %u cached, %u without", scenes[k], step, m,
                        y->pair, x->pair);
-                mf_pair p = s.pairs[y->pair];
-                ref_pair_set(pair, &hulls[s.body_shape[p.a]], moved[p.a], &hulls[s.body_shape[p.b]], moved[p.b]);
-                ref_axis best = ref_best_axis(pair);
-                double n[3] = {y->normal.x, y->normal.y, y->normal.z};
-                double deficit = best.separation - ref_separation_along(pair, n);
+                ref_axis best;
+                double deficit = normal_deficit(pair, hulls, &s, moved, y, &best);
                 if (deficit > worst_deficit) worst_deficit = deficit;
                 CHECKF(deficit <= config.linear_slop + 1e-4, "%s step %d pair %u: cached normal %.6f short of the best",
                        scenes[k], step, y->pair, deficit);
@@ -89,8 +111,7 @@ static void cached_results_match_uncached_on_small_motions(void)
         printf("%s: 12 steps of %u pairs, worst normal deficit with the cache %.6f\n", scenes[k], s.pair_count,
                worst_deficit);
         ref_pair_destroy(pair);
-        for (uint32_t h = 0; h < s.shape_count; ++h) ref_hull_free(&hulls[h]);
-        free(hulls);
+        free_hulls(&s, hulls);
         output_free(&plain);
         output_free(&cached);
         free(cache);
@@ -220,8 +241,7 @@ static void approaching_pairs_are_found_when_they_touch(void)
     mf_config config = mf_config_default();
     mf_context *context = NULL;
     CHECK_EQ(mf_context_create(&config, &context), MF_OK);
-    ref_hull *hulls = calloc(s.shape_count, sizeof(ref_hull));
-    for (uint32_t h = 0; h < s.shape_count; ++h) CHECK_EQ(ref_hull_load(s.bank, h, &hulls[h]), MF_OK);
+    ref_hull *hulls = load_hulls(&s);
     ref_pair *pair = ref_pair_create();
     double worst_deficit = 0.0;
     mf_transform *moved = malloc(s.body_count * sizeof(mf_transform));
@@ -263,10 +283,8 @@ static void approaching_pairs_are_found_when_they_touch(void)
                 break;
             }
             // A skipped search keeps the cached axis only within the slop of the best (cache.c).
-            mf_pair p = s.pairs[y->pair];
-            ref_pair_set(pair, &hulls[s.body_shape[p.a]], moved[p.a], &hulls[s.body_shape[p.b]], moved[p.b]);
-            double n[3] = {y->normal.x, y->normal.y, y->normal.z};
-            double deficit = ref_best_axis(pair).separation - ref_separation_along(pair, n);
+            ref_axis best;
+            double deficit = normal_deficit(pair, hulls, &s, moved, y, &best);
             worst_deficit = deficit > worst_deficit ? deficit : worst_deficit;
             CHECKF(deficit <= config.linear_slop + 1e-4, "step %d pair %u: cached normal %.6f short of the best", step,
                    y->pair, deficit);
@@ -277,8 +295,7 @@ static void approaching_pairs_are_found_when_they_touch(void)
     printf("%d steps of %u pairs: %u touching at the start, %u at the end; worst normal deficit %.6f\n", steps,
            s.pair_count, touching_first, touching_last, worst_deficit);
     ref_pair_destroy(pair);
-    for (uint32_t h = 0; h < s.shape_count; ++h) ref_hull_free(&hulls[h]);
-    free(hulls);
+    free_hulls(&s, hulls);
     CHECK(touching_last > touching_first + s.pair_count / 10); // the scene really closes in
     output_free(&plain);
     output_free(&cached);
@@ -381,8 +398,7 @@ static void reused_manifolds_stay_within_the_stated_bounds(void)
         uint32_t *kept_ids = calloc((size_t)s.pair_count * MF_CACHE_CONTACTS, sizeof(uint32_t));
         uint32_t *kept_count = calloc(s.pair_count, sizeof(uint32_t));
         output plain = output_make(s.pair_count, 4), cached = output_make(s.pair_count, 4);
-        ref_hull *hulls = calloc(s.shape_count, sizeof(ref_hull));
-        for (uint32_t h = 0; h < s.shape_count; ++h) CHECK_EQ(ref_hull_load(s.bank, h, &hulls[h]), MF_OK);
+        ref_hull *hulls = load_hulls(&s);
         ref_pair *pair = ref_pair_create();
         uint64_t touching = 0, reused = 0, checked = 0;
         double worst_deficit = 0.0, worst_low = 0.0, worst_high = 0.0;
@@ -413,10 +429,8 @@ static void reused_manifolds_stay_within_the_stated_bounds(void)
                 if ((i + (uint32_t)step) % 8 != 0) continue;
                 ++checked;
                 mf_pair p = s.pairs[i];
-                ref_pair_set(pair, &hulls[s.body_shape[p.a]], moved[p.a], &hulls[s.body_shape[p.b]], moved[p.b]);
-                ref_axis best = ref_best_axis(pair);
-                double n[3] = {y->normal.x, y->normal.y, y->normal.z};
-                double deficit = best.separation - ref_separation_along(pair, n);
+                ref_axis best;
+                double deficit = normal_deficit(pair, hulls, &s, moved, y, &best);
                 double deepest = INFINITY, farthest = -INFINITY;
                 for (uint32_t c = 0; c < y->count; ++c) {
                     deepest = fmin(deepest, cached.stream.contacts[y->first + c].separation);
@@ -445,8 +459,7 @@ static void reused_manifolds_stay_within_the_stated_bounds(void)
         CHECKF(reused * 2 > touching, "%s: only %llu of %llu touching pair-steps reused", scenes[k],
                (unsigned long long)reused, (unsigned long long)touching);
         ref_pair_destroy(pair);
-        for (uint32_t h = 0; h < s.shape_count; ++h) ref_hull_free(&hulls[h]);
-        free(hulls);
+        free_hulls(&s, hulls);
         output_free(&plain);
         output_free(&cached);
         free(kept_ids);
