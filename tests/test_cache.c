@@ -221,6 +221,81 @@ static void tower_of_equal_boxes_keeps_its_ids(void)
     mf_bank_destroy(bank);
 }
 
+// A pyramid's apex 1.5 mm beside a box's edge, outside both faces' regions, jittered by 0.4 mm:
+// the direction between the closest points swings by tens of degrees from step to step. With the
+// cache the manifold keeps its normal (turning under 5 degrees a step), within the slop of the
+// brute force's best axis, with the contact's separation at most the true distance and at most a
+// quarter of the slop below it. Without the cache the normal does swing (the case is real).
+static void corner_beside_an_edge_keeps_its_normal(void)
+{
+    enum { STEPS = 200 };
+    mf_bank *bank;
+    CHECK_EQ(mf_bank_create(&bank), MF_OK);
+    uint32_t shapes[2];
+    CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){0.5f, 0.5f, 0.5f}, &shapes[0]), MF_OK);
+    const mf_vec3 pyramid[] = {
+        {0, 0, 0}, {0.4f, 0.2f, 0.2f}, {0.4f, -0.2f, 0.2f}, {0.4f, 0.2f, -0.2f}, {0.4f, -0.2f, -0.2f}};
+    CHECK_EQ(mf_bank_add_hull(bank, pyramid, 5, &shapes[1]), MF_OK);
+    // The apex (b's origin) on the edge's outward diagonal; b's +x, its axis, turned onto it.
+    const float s45 = 0.70710678f, turn = 0.38268343f; // sin(22.5 degrees)
+    mf_transform rest[2] = {{{0, 0, 0}, {0, 0, 0, 1}},
+                            {{0.5f + 0.0015f * s45, 0.5f + 0.0015f * s45, 0}, {0, 0, turn, 0.92387953f}}};
+    mf_transform moved[2];
+    mf_pair pair = {0, 1};
+    mf_bodies bodies = {shapes, moved, 2};
+    mf_config config = mf_config_default();
+    mf_context *context = NULL;
+    CHECK_EQ(mf_context_create(&config, &context), MF_OK);
+    ref_hull hulls[2];
+    for (int k = 0; k < 2; ++k) CHECK_EQ(ref_hull_load(bank, shapes[k], &hulls[k]), MF_OK);
+    ref_pair *reference = ref_pair_create();
+    mf_pair_cache cache = {0};
+    mf_manifold manifold[2];
+    mf_contact contacts[8];
+    mf_vec3 last_cached = {0, 0, 0}, last_plain = {0, 0, 0};
+    const float cos5 = 0.9961947f;
+    int plain_swings = 0;
+    test_random random = test_random_seed(5, 0);
+    for (int step = 0; step < STEPS; ++step) {
+        moved[0] = rest[0];
+        jitter(&moved[1], &rest[1], 1, &random, 4e-4, 1e-3);
+        ref_pair_set(reference, &hulls[0], moved[0], &hulls[1], moved[1]);
+        double distance = ref_distance(reference);
+        mf_stream plain = {&manifold[0], 1, 0, &contacts[0], 4, 0, 0};
+        mf_stream cached = {&manifold[1], 1, 0, &contacts[4], 4, 0, 0};
+        CHECK_EQ(mf_collide(context, bank, &bodies, &pair, 1, &plain), MF_OK);
+        CHECK_EQ(mf_collide_cached(context, bank, &bodies, &pair, 1, &cache, &cached), MF_OK);
+        CHECKF(plain.manifold_count == 1 && cached.manifold_count == 1, "step %d: %u manifolds, %u cached", step,
+               plain.manifold_count, cached.manifold_count);
+        mf_vec3 n = manifold[1].normal, p = manifold[0].normal;
+        if (step > 0) {
+            float turned = n.x * last_cached.x + n.y * last_cached.y + n.z * last_cached.z;
+            CHECKF(turned >= cos5, "step %d: the cached normal turned by %.2f degrees", step,
+                   acos(turned > 1.0f ? 1.0 : turned) * 57.29578);
+            plain_swings += p.x * last_plain.x + p.y * last_plain.y + p.z * last_plain.z < cos5;
+        }
+        last_cached = n, last_plain = p;
+        ref_axis best;
+        double along[3] = {n.x, n.y, n.z};
+        best = ref_best_axis(reference);
+        CHECKF(best.separation - ref_separation_along(reference, along) <= config.linear_slop + 1e-4,
+               "step %d: the cached normal separates %.6f, the best axis %.6f", step,
+               ref_separation_along(reference, along), best.separation);
+        for (uint32_t k = 0; k < manifold[1].count; ++k) {
+            double separation = contacts[4 + k].separation;
+            CHECKF(separation <= distance + 1e-5 && separation >= distance - 0.25 * config.linear_slop - 1e-5,
+                   "step %d: contact separation %.6f, distance %.6f", step, separation, distance);
+        }
+    }
+    printf("corner beside an edge: %d of %d steps turn the uncached normal by over 5 degrees, 0 the cached one\n",
+           plain_swings, STEPS - 1);
+    CHECKF(plain_swings > 0, "the uncached normal never swung: the case no longer tests the kept normal");
+    ref_pair_destroy(reference);
+    for (int k = 0; k < 2; ++k) ref_hull_free(&hulls[k]);
+    mf_context_destroy(context);
+    mf_bank_destroy(bank);
+}
+
 // a * b for unit quaternions (b turned by a).
 static mf_quat quat_times(mf_quat a, mf_quat b)
 {
@@ -472,13 +547,10 @@ static void reused_manifolds_stay_within_the_stated_bounds(void)
 }
 
 static const test_case tests[] = {
-    TEST_CASE(cached_results_match_uncached_on_small_motions),
-    TEST_CASE(resting_box_keeps_its_ids_for_a_hundred_steps),
-    TEST_CASE(reused_manifolds_stay_within_the_stated_bounds),
-    TEST_CASE(tower_of_equal_boxes_keeps_its_ids),
-    TEST_CASE(approaching_pairs_are_found_when_they_touch),
-    TEST_CASE(entries_past_a_capacity_error_stay_untouched),
-    TEST_CASE(foreign_entries_change_nothing),
+    TEST_CASE(cached_results_match_uncached_on_small_motions), TEST_CASE(resting_box_keeps_its_ids_for_a_hundred_steps),
+    TEST_CASE(reused_manifolds_stay_within_the_stated_bounds), TEST_CASE(tower_of_equal_boxes_keeps_its_ids),
+    TEST_CASE(corner_beside_an_edge_keeps_its_normal),         TEST_CASE(approaching_pairs_are_found_when_they_touch),
+    TEST_CASE(entries_past_a_capacity_error_stay_untouched),   TEST_CASE(foreign_entries_change_nothing),
 };
 
 int main(int argc, char **argv) { return test_main(tests, (int)(sizeof(tests) / sizeof(tests[0])), argc, argv); }

@@ -326,14 +326,22 @@ typedef struct mf_pair_cache {
  *   pair from the poses alone, without reading the hulls); if the bodies moved so little that it
  *   is provably still within linear_slop of the best axis, the search is skipped and its faces
  *   clipped.
- * - The full search, as mf_collide.
+ * - The full search, as mf_collide, but trying the kept manifold's axis first while it stays within
+ *   linear_slop of the best (hysteresis). A speculative pair whose kept axis clips to nothing
+ *   (a corner just beside the reference face) gets one contact at the hulls' closest points with
+ *   the kept normal, while that normal separates the hulls to within linear_slop of their
+ *   distance and the two points to within a quarter of it; the contact's separation is the
+ *   points' along that normal (at most their distance). A corner a millimetre beside an edge
+ *   would otherwise turn the normal by tens of degrees as it jitters.
  * Continuity where the manifold is clipped again with the kept normal: a new contact within a
  * quarter of linear_slop of a kept one (carried to now) takes the kept one's id, so a point where
- * features tie (a corner on a corner) keeps its name; kept contacts the new clip left out stay
- * while max_contacts allows, if they lie under linear_slop past the margin, no deeper than half
- * linear_slop below the new clip's deepest, and their two points have slid along each other by
- * under linear_slop (hysteresis: a contact at the margin, or one of two nearly coincident points,
- * does not come and go). Contacts may thus lie up to linear_slop past the margin.
+ * features tie (a corner on a corner) keeps its name; kept contacts the new clip left out stay,
+ * if they lie under linear_slop past the margin, no deeper than half linear_slop below the new
+ * clip's deepest, and their two points have slid along each other by under linear_slop
+ * (hysteresis: a contact at the margin, or one of two nearly coincident points, does not come and
+ * go). They fill the room max_contacts leaves; in a full manifold each takes the place of a new
+ * contact that carries no kept id (never the deepest), so the reduction does not take turns
+ * between sets of about equal worth. Contacts may thus lie up to linear_slop past the margin.
  * Results match mf_collide's up to those bounds (the same pairs have manifolds; normals within the
  * slop of the best axis). Entries are updated for pairs [0, pairs_done) only. */
 MF_API mf_status mf_collide_cached(mf_context *context, const mf_bank *bank,

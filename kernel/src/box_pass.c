@@ -1072,6 +1072,7 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
                 : reference_is_a
                     ? (mf_axis){MF_AXIS_FACE_A, candidates.face_a.separation, candidates.face_a.face, 0, {0, 0, 0}}
                     : (mf_axis){MF_AXIS_FACE_B, candidates.face_b.separation, 0, candidates.face_b.face, {0, 0, 0}};
+            result->distance = INFINITY;
             mf_cache_store(job->config, result->cache, job->bodies, job->pairs[p], &candidates, &used, result);
         }
 #undef LANE

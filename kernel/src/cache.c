@@ -78,13 +78,15 @@ static int fits_pair(const mf_pair_cache *entry, const mf_bodies *bodies, mf_pai
 }
 
 // An upper bound of the pair's signed distance from its contacts: the nearest contact's
-// |separation|, a hair more for the rounding of its points and the clamping of edge contacts'
-// closest points (mf_edge_contact's slack); infinity without contacts.
+// |separation| (or the distance the result states, where its contact understates it), a hair more
+// for the rounding of its points and the clamping of edge contacts' closest points
+// (mf_edge_contact's slack); infinity without contacts.
 static float distance_bound(const mf_pair_result *result, float scale)
 {
     float nearest = INFINITY;
     for (uint32_t k = 0; result != NULL && k < result->count; ++k)
         nearest = mf_minf(nearest, fabsf(result->contacts[k].separation));
+    if (result != NULL && result->count > 0 && result->distance < INFINITY) nearest = result->distance;
     return nearest + 1e-4f * scale;
 }
 
@@ -101,12 +103,14 @@ static int has_id(const mf_pair_result *result, uint32_t count, uint32_t id)
 // - Names: a new contact within a quarter of the slop of a kept one takes the kept one's id. Where
 //   features tie (a corner on a corner or an edge), the clip names a point by whichever feature
 //   the float noise favours; the point, not the name, is what persists.
-// - Persistence: kept contacts the clip left out stay while the result has room, as reuse keeps
-//   them (reuse_pass.c), where they sit less than the slop past the margin, no deeper than half
-//   the slop below the clip's deepest (which attains the best axis), and their two points have
-//   slid along each other by under the slop. A contact at the margin does not come and go with
-//   every jitter, nor one of two nearly coincident points (a short edge, a corner on a corner)
-//   with whichever the clip and the reduction happen to keep.
+// - Persistence: kept contacts the clip left out stay, as reuse keeps them (reuse_pass.c), where
+//   they sit less than the slop past the margin, no deeper than half the slop below the clip's
+//   deepest (which attains the best axis), and their two points have slid along each other by
+//   under the slop. A contact at the margin does not come and go with every jitter, nor one of two
+//   nearly coincident points (a short edge, a corner on a corner) with whichever the clip and the
+//   reduction happen to keep. They fill the room max_contacts leaves; a full result gives up new
+//   contacts that carry no kept id for them (never its deepest): the reduction would otherwise
+//   alternate between sets of about equal worth as the poses jitter.
 static void continue_manifold(const mf_config *config, const mf_pair_cache *previous, const mf_pair_cache *now,
                               const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result)
 {
@@ -118,7 +122,7 @@ static void continue_manifold(const mf_config *config, const mf_pair_cache *prev
     if (!(mf_dot(previous->normal, normal) >= 0.999f)) return;
     mf_mat3 relative = mf_mat3_from_quat(now->relative_rotation);
     mf_vec3 point[MF_CACHE_CONTACTS], between[MF_CACHE_CONTACTS];
-    int matched[MF_CACHE_CONTACTS] = {0};
+    int matched[MF_CACHE_CONTACTS] = {0}, named[MF_MAX_CONTACTS] = {0};
     for (uint32_t k = 0; k < previous->contact_count; ++k) {
         const mf_cached_contact *c = &previous->contacts[k];
         between[k] = mf_sub(mf_add(mf_mat3_mul(&relative, c->on_b), now->relative_position), c->on_a);
@@ -137,13 +141,18 @@ static void continue_manifold(const mf_config *config, const mf_pair_cache *prev
         }
         if (nearest == MF_CACHE_CONTACTS) continue;
         matched[nearest] = 1;
+        named[n] = 1;
         uint32_t id = previous->contacts[nearest].id;
         if (id != contact->id && !has_id(result, result->count, id)) contact->id = id;
     }
-    uint32_t count = result->count;
-    float deepest = INFINITY;
-    for (uint32_t n = 0; n < count; ++n) deepest = mf_minf(deepest, result->contacts[n].separation);
-    for (uint32_t k = 0; k < previous->contact_count && count < config->max_contacts; ++k) {
+    for (uint32_t n = 0; n < result->count; ++n) // a new contact under a kept id persists too
+        for (uint32_t k = 0; k < previous->contact_count; ++k)
+            named[n] |= result->contacts[n].id == previous->contacts[k].id;
+    uint32_t count = result->count, deepest_at = 0;
+    for (uint32_t n = 1; n < count; ++n)
+        if (result->contacts[n].separation < result->contacts[deepest_at].separation) deepest_at = n;
+    float deepest = result->contacts[deepest_at].separation;
+    for (uint32_t k = 0; k < previous->contact_count; ++k) {
         uint32_t id = previous->contacts[k].id;
         float separation = mf_dot(between[k], normal);
         mf_vec3 slide = mf_mul_add(between[k], -separation, normal);
@@ -152,7 +161,17 @@ static void continue_manifold(const mf_config *config, const mf_pair_cache *prev
               separation < config->margin + config->linear_slop) ||
             !(mf_dot(slide, slide) < slop_squared))
             continue;
-        result->contacts[count++] = (mf_contact){mf_add(mf_mat3_mul(rotation_a, point[k]), position_a), separation, id};
+        uint32_t slot = count;
+        if (count == config->max_contacts) { // full: a new contact no kept one named gives way
+            slot = MF_MAX_CONTACTS;
+            for (uint32_t n = 0; n < count && slot == MF_MAX_CONTACTS; ++n)
+                if (!named[n] && n != deepest_at) slot = n;
+            if (slot == MF_MAX_CONTACTS) break;
+            named[slot] = 1;
+        } else {
+            ++count;
+        }
+        result->contacts[slot] = (mf_contact){mf_add(mf_mat3_mul(rotation_a, point[k]), position_a), separation, id};
     }
     result->count = count;
 }

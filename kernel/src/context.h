@@ -47,6 +47,10 @@ typedef struct mf_pair_result {
     // entries in place, else the worker's copy, committed when the result is written out.
     mf_pair_cache *cache;
     const mf_pair_cache *previous; // the pair's entry as the call found it; NULL without a cache
+    // How far apart the pair is where its contact understates it (a speculative contact along the
+    // kept normal, not the closest points' direction), else INFINITY: the cache's distance bound.
+    // Set by whatever fills the result for mf_cache_store.
+    float distance;
 } mf_pair_result;
 
 typedef struct mf_wide_scratch {

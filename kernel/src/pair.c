@@ -167,9 +167,17 @@ static uint32_t deepest_vertex_contact(const mf_pair_frame *frame, const mf_axis
     return 1;
 }
 
-// Level 6 below: one contact at the closest points of a speculative pair, if nearer than the margin.
+// One contact at the closest points of a speculative pair, if nearer than the margin (level 6
+// below, and the kept axis' stand-in). Its normal is the direction between them, or the previous
+// manifold's (`kept`, in a's frame) where that still separates the hulls to within the slop of
+// their distance and the two points to within a quarter of the slop: a corner beside an edge a
+// millimetre away turns the direction between them by tens of degrees as it jitters, and a solver
+// wants one normal. The contact's separation is then the points' along the kept normal (less than
+// their distance: it errs towards contact), and *distance their distance, for the cache's bound.
+// With `only_kept`, 0 unless the kept normal holds.
 static uint32_t closest_contact(const mf_config *config, const mf_pair_frame *frame, const mf_axis *axis,
-                                mf_vec3 *normal, mf_contact *contact)
+                                const mf_vec3 *kept, int only_kept, mf_vec3 *normal, mf_contact *contact,
+                                float *distance)
 {
     mf_vec3 direction = axis->normal;
     if (axis->kind == MF_AXIS_FACE_A) direction = mf_view_normal(frame->a, axis->feature_a);
@@ -177,12 +185,23 @@ static uint32_t closest_contact(const mf_config *config, const mf_pair_frame *fr
         direction = mf_neg(mf_mat3_mul(&frame->rotation, mf_view_normal(frame->b, axis->feature_b)));
     mf_closest closest;
     if (!mf_closest_points(frame, direction, config->margin, &closest)) return 0;
-    // Points nearly touching have no direction of their own: the axis stands in.
     mf_vec3 gap = mf_sub(closest.point_b, closest.point_a);
-    *normal = closest.distance > 1e-6f * (frame->a->shape->radius + frame->b->shape->radius)
-                  ? mf_scale(gap, 1.0f / closest.distance)
-                  : direction;
-    *contact = (mf_contact){mf_scale(mf_add(closest.point_a, closest.point_b), 0.5f), closest.distance,
+    float along = kept != NULL ? mf_dot(gap, *kept) : -1.0f;
+    int keeps = along >= 0.0f && along >= closest.distance - 0.25f * config->linear_slop &&
+                mf_projected_gap(frame, *kept) >= closest.distance - config->linear_slop;
+    if (only_kept && !keeps) return 0;
+    float separation = closest.distance;
+    if (keeps) {
+        *normal = *kept;
+        separation = along;
+        *distance = closest.distance;
+    } else {
+        // Points nearly touching have no direction of their own: the axis stands in.
+        *normal = closest.distance > 1e-6f * (frame->a->shape->radius + frame->b->shape->radius)
+                      ? mf_scale(gap, 1.0f / closest.distance)
+                      : direction;
+    }
+    *contact = (mf_contact){mf_scale(mf_add(closest.point_a, closest.point_b), 0.5f), separation,
                             (uint32_t)closest.feature_a << 16 | closest.feature_b};
     return 1;
 }
@@ -211,12 +230,16 @@ void mf_contacts_of_axis(const mf_config *config, const mf_pair_frame *frame, mf
 {
     mf_vec3 normal = {0, 0, 0};
     result->count = axis_contacts(config, frame, axis, projection, 0.0f, &normal, result->contacts);
+    result->distance = INFINITY;
     if (result->count > 0 && !(deepest_separation(result->contacts, result->count) <= attain)) result->count = 0;
     to_world(rotation_a, position_a, normal, result);
 }
 
 // The previous manifold's axis first, where it is still within the allowance of the best and its
-// contacts attain: 1 with the result (and `used`) filled.
+// contacts attain: 1 with the result (and `used`) filled. A speculative pair whose kept axis clips
+// to nothing (a corner just beside the reference face, in and out with the jitter) keeps the kept
+// normal at its closest points where that holds (closest_contact), rather than take turns with
+// another axis.
 static int kept_axis_contacts(const mf_config *config, const mf_pair_frame *frame, const mf_axis_candidates *candidates,
                               const mf_axis *kept, float attain, mf_vec3 *normal, mf_pair_result *result, mf_axis *used)
 {
@@ -231,6 +254,11 @@ static int kept_axis_contacts(const mf_config *config, const mf_pair_frame *fram
     float reach = best < 0.0f ? 0.5f * config->linear_slop : 0.0f;
     uint32_t n = axis_contacts(config, frame, &resolved, candidates->projection, reach, normal, result->contacts);
     float bar = axis.kind == MF_AXIS_EDGES ? attain + mf_edge_axis_noise(candidates->scale, best) : attain;
+    if (n == 0 && best >= 0.0f) { // the closest points are the truth: nothing to attain
+        n = closest_contact(config, frame, &axis, &result->previous->normal, 1, normal, &result->contacts[0],
+                            &result->distance);
+        bar = INFINITY;
+    }
     if (n == 0 || !(deepest_separation(result->contacts, n) <= bar)) return 0;
     result->count = n;
     *used = axis;
@@ -261,6 +289,7 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
     float best = mf_best_separation(candidates), allowance = mf_rank_allowance(candidates, config->linear_slop);
     float attain = best + allowance;
     int penetrating = best < 0.0f;
+    result->distance = INFINITY;
     const mf_face_query *a = &candidates->face_a, *b = &candidates->face_b;
     mf_vec3 kept_normal = {0, 0, 0};
     if (kept != NULL && kept_axis_contacts(config, frame, candidates, kept, attain, &kept_normal, result, used)) {
@@ -308,7 +337,8 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
         *used = face;
     }
     if (result->count == 0 && !penetrating) // level 6
-        result->count = closest_contact(config, frame, &ranked[0], &normal, &result->contacts[0]);
+        result->count = closest_contact(config, frame, &ranked[0], kept != NULL ? &result->previous->normal : NULL, 0,
+                                        &normal, &result->contacts[0], &result->distance);
     to_world(rotation_a, position_a, normal, result);
 }
 
@@ -369,6 +399,7 @@ void mf_collide_pair(const mf_config *config, const mf_wide_kernel *kernel, mf_p
     mf_mat3 rotation_a;
     mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 1, &rotation_a);
     result->count = 0;
+    result->distance = INFINITY;
     *used = (mf_axis){MF_AXIS_FACE_A, 0, 0, 0, {0, 0, 0}};
     mf_query_scratch query = mf_query_scratch_of(scratch);
     mf_axis kept;
