@@ -62,22 +62,27 @@ uint32_t MfBulletAlgorithm::write(const mf_manifold *manifold, const mf_contact 
 {
     int count = manifold != nullptr ? int(std::min<uint32_t>(manifold->count, maxPoints)) : 0;
 
-    // The points there now, from both manifolds, and whether a new point has taken each one over.
+    // The points there now, from both manifolds, and which new point (if any) takes each over.
     btManifoldPoint old[maxPoints];
-    bool taken[maxPoints] = {};
+    int takenBy[maxPoints];
     int oldCount = 0;
     for (btPersistentManifold *m : m_manifolds)
-        for (int i = 0; m != nullptr && i < m->getNumContacts(); ++i) old[oldCount++] = m->getContactPoint(i);
+        for (int i = 0; m != nullptr && i < m->getNumContacts(); ++i) {
+            takenBy[oldCount] = -1;
+            old[oldCount++] = m->getContactPoint(i);
+        }
 
     btManifoldPoint fresh[maxPoints];
+    bool persists[maxPoints] = {};
     for (int i = 0; i < count; ++i) {
         fresh[i] = makePoint(contacts[manifold->first + uint32_t(i)], mfBulletVector(manifold->normal), m_body0,
                              m_body1);
         uint32_t id = contacts[manifold->first + uint32_t(i)].id;
         for (int k = 0; k < oldCount; ++k) {
-            if (!taken[k] && pointId(old[k]) == id) {
+            if (takenBy[k] < 0 && pointId(old[k]) == id) {
                 carry(fresh[i], old[k]);
-                taken[k] = true;
+                takenBy[k] = i;
+                persists[i] = true;
                 break;
             }
         }
@@ -86,7 +91,15 @@ uint32_t MfBulletAlgorithm::write(const mf_manifold *manifold, const mf_contact 
     }
     // Points gone for good: their user data is released as Bullet releases a removed point's.
     for (int k = 0; k < oldCount; ++k)
-        if (!taken[k] && m_manifolds[0] != nullptr) m_manifolds[0]->clearUserCache(old[k]);
+        if (takenBy[k] < 0 && m_manifolds[0] != nullptr) m_manifolds[0]->clearUserCache(old[k]);
+
+    // Persisting points keep their order, new ones follow: the sequential solver visits points in
+    // manifold order, and an order that changes from step to step is a bias that changes with it.
+    int order[maxPoints], placed = 0;
+    for (int k = 0; k < oldCount; ++k)
+        if (takenBy[k] >= 0) order[placed++] = takenBy[k];
+    for (int i = 0; i < count; ++i)
+        if (!persists[i]) order[placed++] = i;
 
     // Contacts 0-3 into the first manifold, 4-7 into the second.
     for (int m = 0; m < 2; ++m) {
@@ -97,7 +110,7 @@ uint32_t MfBulletAlgorithm::write(const mf_manifold *manifold, const mf_contact 
         // Slots left behind hold no user data: Bullet's addManifoldPoint expects them empty.
         for (int i = n; i < before; ++i) target->getContactPoint(i).m_userPersistentData = nullptr;
         target->setNumContacts(n);
-        for (int i = 0; i < n; ++i) target->getContactPoint(i) = fresh[first + i];
+        for (int i = 0; i < n; ++i) target->getContactPoint(i) = fresh[order[first + i]];
         if (before == 0 && n > 0 && gContactStartedCallback != nullptr) gContactStartedCallback(target);
         if (before > 0 && n == 0 && gContactEndedCallback != nullptr) gContactEndedCallback(target);
     }
