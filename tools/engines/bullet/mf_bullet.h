@@ -37,7 +37,7 @@
 
 struct MfBulletSettings {
     mf_config config = mf_config_default(); // max_contacts up to 8 (two persistent manifolds)
-    bool cached = false;                     // mf_collide_cached: temporal coherence per pair
+    bool cached = false;                    // mf_collide_cached: temporal coherence per pair
 };
 
 // What the last batch did (MfBulletDispatcher::lastBatch).

@@ -75,8 +75,7 @@ btCollisionAlgorithm *MfBulletCreateFunc::CreateCollisionAlgorithm(btCollisionAl
         memory = btAlignedAlloc(sizeof(MfBulletAlgorithm), 16);
     }
     if (memory == nullptr) return nullptr;
-    return new (memory)
-        MfBulletAlgorithm(info, m_collider, body0->getCollisionObject(), body1->getCollisionObject());
+    return new (memory) MfBulletAlgorithm(info, m_collider, body0->getCollisionObject(), body1->getCollisionObject());
 }
 
 MfBulletCreateFuncs::MfBulletCreateFuncs(MfBulletCollider *collider, btCollisionConfiguration *configuration)

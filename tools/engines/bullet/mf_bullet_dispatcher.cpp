@@ -72,8 +72,8 @@ void MfBulletDispatcher::dispatchAllCollisionPairs(btOverlappingPairCache *pairs
         m_caches.resize(count);
         for (uint32_t i = 0; i < count; ++i) m_caches[i] = m_algorithms[i]->cache();
     }
-    const mf_stream *stream = m_collider->collide(m_shapes.data(), m_transforms.data(), count,
-                                                  cached ? m_caches.data() : nullptr);
+    const mf_stream *stream =
+        m_collider->collide(m_shapes.data(), m_transforms.data(), count, cached ? m_caches.data() : nullptr);
     // After a failed call (lastError) every gathered pair is left without contacts.
     uint32_t next = 0;
     for (uint32_t i = 0; i < count; ++i) {

@@ -75,8 +75,8 @@ uint32_t MfBulletAlgorithm::write(const mf_manifold *manifold, const mf_contact 
     btManifoldPoint fresh[maxPoints];
     bool persists[maxPoints] = {};
     for (int i = 0; i < count; ++i) {
-        fresh[i] = makePoint(contacts[manifold->first + uint32_t(i)], mfBulletVector(manifold->normal), m_body0,
-                             m_body1);
+        fresh[i] =
+            makePoint(contacts[manifold->first + uint32_t(i)], mfBulletVector(manifold->normal), m_body0, m_body1);
         uint32_t id = contacts[manifold->first + uint32_t(i)].id;
         for (int k = 0; k < oldCount; ++k) {
             if (takenBy[k] < 0 && pointId(old[k]) == id) {

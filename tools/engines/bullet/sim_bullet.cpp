@@ -159,8 +159,8 @@ static mf_status buildWorld(sim_world *w, const scene *s, const uint8_t *is_stat
     }
     w->broadphase.reset(new btDbvtBroadphase());
     w->solver.reset(new btSequentialImpulseConstraintSolver());
-    w->world.reset(new btDiscreteDynamicsWorld(w->dispatcher.get(), w->broadphase.get(), w->solver.get(),
-                                               w->configuration.get()));
+    w->world.reset(
+        new btDiscreteDynamicsWorld(w->dispatcher.get(), w->broadphase.get(), w->solver.get(), w->configuration.get()));
     w->world->setGravity(btVector3(0, btScalar(-settings.gravity), 0));
     w->world->getSolverInfo().m_numIterations = solverIterations;
     w->world->getSolverInfo().m_solverMode = solverMode;
@@ -186,8 +186,7 @@ static mf_status buildWorld(sim_world *w, const scene *s, const uint8_t *is_stat
     return MF_OK;
 }
 
-static mf_status bulletCreate(const scene *s, const uint8_t *is_static, const sim_settings *settings,
-                              sim_world **out)
+static mf_status bulletCreate(const scene *s, const uint8_t *is_static, const sim_settings *settings, sim_world **out)
 {
     *out = nullptr;
     if (s == nullptr || is_static == nullptr || settings == nullptr || !(settings->step > 0.0) ||
@@ -233,8 +232,7 @@ static mf_status bulletStep(sim_world *w, sim_step_report *report)
     return MF_OK;
 }
 
-static void bulletBodyState(const sim_world *w, uint32_t body, mf_transform *pose, mf_vec3 *linear,
-                            mf_vec3 *angular)
+static void bulletBodyState(const sim_world *w, uint32_t body, mf_transform *pose, mf_vec3 *linear, mf_vec3 *angular)
 {
     const btRigidBody &b = *w->bodies[body];
     if (pose != nullptr) *pose = mfBulletTransform(b.getWorldTransform());

@@ -114,8 +114,8 @@ void a_sunken_box_gets_four_points_with_bullets_signs()
 {
     for (int batched = 0; batched < 2; ++batched) {
         World w(batched != 0);
-        btRigidBody *box = w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)),
-                                 btVector3(0, boxHalf - btScalar(0.002), 0), 1);
+        btRigidBody *box =
+            w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(0, boxHalf - btScalar(0.002), 0), 1);
         w.detect();
         auto found = w.manifolds(box);
         CHECK_EQ(found.size(), 1);
@@ -129,11 +129,11 @@ void speculative_contacts_have_positive_distance()
 {
     for (int batched = 0; batched < 2; ++batched) {
         World w(batched != 0);
-        btRigidBody *box = w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)),
-                                 btVector3(0, boxHalf + btScalar(0.005), 0), 1);
+        btRigidBody *box =
+            w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(0, boxHalf + btScalar(0.005), 0), 1);
         // A second box beyond the margin (0.02) but within the broad phase's padding.
-        btRigidBody *far = w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)),
-                                 btVector3(3, boxHalf + btScalar(0.03), 0), 1);
+        btRigidBody *far =
+            w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(3, boxHalf + btScalar(0.03), 0), 1);
         w.detect();
         auto found = w.manifolds(box);
         CHECK_EQ(found.size(), 1);
@@ -196,9 +196,9 @@ void eight_contacts_fill_two_manifolds()
 {
     World w(true, oneThread(8));
     btRigidBody *lower = w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(0, boxHalf, 0), 1);
-    btRigidBody *upper = w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)),
-                               btVector3(0, 3 * boxHalf - btScalar(0.001), 0), 1,
-                               btQuaternion(btVector3(0, 1, 0), btScalar(SIMD_PI / 4)));
+    btRigidBody *upper =
+        w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(0, 3 * boxHalf - btScalar(0.001), 0), 1,
+              btQuaternion(btVector3(0, 1, 0), btScalar(SIMD_PI / 4)));
     w.detect();
     int points = 0, manifolds = 0;
     for (const btPersistentManifold *m : w.manifolds(upper)) {

@@ -18,15 +18,15 @@ const double lastSecond = 1.0;
 
 // What a run ended with. Lengths in metres, speeds in m/s.
 struct Settling {
-    double deepest = 0;      // deepest penetration between any two bodies, over the whole run
-    double deepestLate = 0;  // the same over the last second
-    double meanSpeed = 0;    // of the moving bodies' origins, over the last second
-    double maxSpeed = 0;     // the same, the fastest
-    double drift = 0;        // the last body's horizontal distance from where it started
-    double sink = 0;         // how far the last body's origin went down
-    uint32_t escaped = 0;    // moving bodies outside `bounds` at the end
-    double collideMs = 0;    // narrow phase per step, mean
-    double contacts = 0;     // contacts per step, mean
+    double deepest = 0;     // deepest penetration between any two bodies, over the whole run
+    double deepestLate = 0; // the same over the last second
+    double meanSpeed = 0;   // of the moving bodies' origins, over the last second
+    double maxSpeed = 0;    // the same, the fastest
+    double drift = 0;       // the last body's horizontal distance from where it started
+    double sink = 0;        // how far the last body's origin went down
+    uint32_t escaped = 0;   // moving bodies outside `bounds` at the end
+    double collideMs = 0;   // narrow phase per step, mean
+    double contacts = 0;    // contacts per step, mean
 };
 
 double length(mf_vec3 v) { return std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z); }
@@ -69,11 +69,12 @@ struct PenetrationProbe {
         mf_stream_bound(uint32_t(moving.size()), s.config.max_contacts, &manifoldCapacity, &contactCapacity);
         manifolds.resize(manifoldCapacity + 1);
         contacts.resize(contactCapacity + 1);
-        mf_stream stream = {manifolds.data(), uint32_t(manifolds.size()), 0, contacts.data(), uint32_t(contacts.size()),
-                            0, 0};
+        mf_stream stream = {
+            manifolds.data(), uint32_t(manifolds.size()), 0, contacts.data(), uint32_t(contacts.size()), 0, 0};
         CHECK_EQ(mf_collide(context, s.bank, &bodies, moving.data(), uint32_t(moving.size()), &stream), MF_OK);
         double deepest = 0;
-        for (uint32_t c = 0; c < stream.contact_count; ++c) deepest = std::max(deepest, -double(contacts[c].separation));
+        for (uint32_t c = 0; c < stream.contact_count; ++c)
+            deepest = std::max(deepest, -double(contacts[c].separation));
         return deepest;
     }
 };
@@ -99,7 +100,8 @@ Settling settle(const char *name, sim_narrowphase narrowphase, double seconds, f
     std::vector<mf_transform> poses(s.body_count);
     const uint32_t top = s.body_count - 1;
     const mf_vec3 start = s.body_transform[top].p;
-    const int steps = int(std::lround(seconds / settings.step)), lateSteps = int(std::lround(lastSecond / settings.step));
+    const int steps = int(std::lround(seconds / settings.step)),
+              lateSteps = int(std::lround(lastSecond / settings.step));
     double speedSum = 0, collideSeconds = 0, contacts = 0;
     uint32_t speedCount = 0;
     for (int step = 0; step < steps; ++step) {
@@ -141,8 +143,8 @@ void print(const char *name, const char *narrowphase, const Settling &r)
 {
     printf("%-8s %-9s penetration %6.2f mm (last second %6.2f)  speed mean %7.2f max %7.2f mm/s  drift %6.2f mm  "
            "sink %6.2f mm  escaped %3u  collide %.3f ms/step  %.1f contacts\n",
-           name, narrowphase, 1e3 * r.deepest, 1e3 * r.deepestLate, 1e3 * r.meanSpeed, 1e3 * r.maxSpeed,
-           1e3 * r.drift, 1e3 * r.sink, r.escaped, r.collideMs, r.contacts);
+           name, narrowphase, 1e3 * r.deepest, 1e3 * r.deepestLate, 1e3 * r.meanSpeed, 1e3 * r.maxSpeed, 1e3 * r.drift,
+           1e3 * r.sink, r.escaped, r.collideMs, r.contacts);
 }
 
 // Both narrow phases on one scene; manyfold's figures returned for the test to judge.
