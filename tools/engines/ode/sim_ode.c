@@ -154,6 +154,9 @@ static mf_status ode_create(const scene *s, const uint8_t *is_static, const sim_
     }
     w->settings = *settings;
     w->max_contacts = settings->max_contacts > 0 ? settings->max_contacts : s->config.max_contacts;
+    // QuickStep shuffles its constraints with ODE's one global generator: reseeded, a run gives the
+    // same figures whatever ran before it in the process.
+    dRandSetSeed(0);
     w->world = dWorldCreate();
     dWorldSetGravity(w->world, 0.0, -settings->gravity, 0.0);
     dWorldSetERP(w->world, ODE_ERP);
