@@ -6,3 +6,4 @@ int run_command(int argc, char **argv);
 int render_command(int argc, char **argv);
 int hull_command(int argc, char **argv);
 int info_command(int argc, char **argv);
+int simulate_command(int argc, char **argv);

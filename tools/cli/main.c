@@ -17,6 +17,8 @@ static const char main_help[] =
     "                 report touching pairs, contacts and pairs per second\n"
     "  render SCENE   draw a scene's bodies, contact points and normals to PNG or SVG\n"
     "  hull FILE      build the convex hull of an .obj or points file and describe it\n"
+    "  simulate SCENE step a scene in a physics engine (ODE, Bullet) with manyfold as its\n"
+    "                 narrow phase and report how it settles\n"
     "  info           library version, CPU features, the ISA chosen, cores\n"
     "\n"
     "Options:\n"
@@ -30,8 +32,11 @@ typedef struct command {
     int (*run)(int argc, char **argv);
 } command;
 
-static const command commands[] = {
-    {"run", run_command}, {"render", render_command}, {"hull", hull_command}, {"info", info_command}};
+static const command commands[] = {{"run", run_command},
+                                   {"render", render_command},
+                                   {"hull", hull_command},
+                                   {"info", info_command},
+                                   {"simulate", simulate_command}};
 
 static const command *find_command(const char *name)
 {
@@ -62,7 +67,7 @@ int main(int argc, char **argv)
             return CLI_EXIT_OK;
         }
         const command *c = find_command(argv[2]);
-        if (c == NULL) usage_error(NULL, "no command '%s' (commands: run, render, hull, info)", argv[2]);
+        if (c == NULL) usage_error(NULL, "no command '%s' (commands: run, render, hull, info, simulate)", argv[2]);
         char help[] = "--help";
         char *help_argv[] = {argv[2], help, NULL};
         return c->run(2, help_argv);
@@ -70,7 +75,7 @@ int main(int argc, char **argv)
     const command *c = find_command(first);
     if (c == NULL) {
         if (first[0] == '-') usage_error(NULL, "unknown option '%s'", first);
-        usage_error(NULL, "no command '%s' (commands: run, render, hull, info)", first);
+        usage_error(NULL, "no command '%s' (commands: run, render, hull, info, simulate)", first);
     }
     return c->run(argc - 1, argv + 1);
 }

@@ -7,6 +7,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct scene_broadphase scene_broadphase;
 
 // Reads the shapes' local bounds from the bank once; NULL when out of memory.
@@ -18,3 +22,7 @@ void scene_broadphase_destroy(scene_broadphase *broadphase);
 // MF_ERR_OUT_OF_MEMORY when the boxes, the grid or the pairs do not fit.
 mf_status scene_broadphase_find_pairs(scene_broadphase *broadphase, const mf_bodies *bodies, float margin,
                                       const mf_pair **pairs, uint32_t *pair_count);
+
+#ifdef __cplusplus
+}
+#endif

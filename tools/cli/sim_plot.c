@@ -1,0 +1,123 @@
+// Line charts of a simulation's samples (sim_plot.h): four panels stacked, time along x, each with
+// its own scale from zero to its largest value rounded up to a 1-2-5 step.
+#include "sim_plot.h"
+
+#include "points_file.h"
+
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <math.h>
+#include <stdio.h>
+
+#define PLOT_WIDTH 900
+#define PLOT_PANEL_HEIGHT 170
+#define PLOT_TOP 40
+#define PLOT_LEFT 80
+#define PLOT_RIGHT 20
+#define PLOT_GAP 30
+#define PLOT_PANELS 4
+
+typedef double (*sample_value)(const sim_sample *s);
+
+static double penetration_mm(const sim_sample *s) { return 1e3 * s->penetration; }
+static double mean_speed_mm(const sim_sample *s) { return 1e3 * s->mean_speed; }
+static double max_speed_mm(const sim_sample *s) { return 1e3 * s->max_speed; }
+static double drift_mm(const sim_sample *s) { return 1e3 * s->drift; }
+static double collide_ms(const sim_sample *s) { return s->collide_ms; }
+
+typedef struct panel {
+    const char *label;
+    sample_value values[2]; // the second may be NULL
+    const char *legend[2];
+} panel;
+
+// The smallest of 1, 2, 5 times a power of ten at or above `value`.
+static double nice_ceiling(double value)
+{
+    if (!(value > 0.0)) return 1.0;
+    double power = pow(10.0, floor(log10(value)));
+    for (double step = 1.0; step <= 10.0; step = step == 1.0 ? 2.0 : step == 2.0 ? 5.0 : 10.0)
+        if (step * power >= value) return step * power;
+    return 10.0 * power;
+}
+
+static void draw_text(cairo_t *cr, double x, double y, double size, const char *text)
+{
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, size);
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.12);
+    cairo_move_to(cr, x, y);
+    cairo_show_text(cr, text);
+}
+
+static void draw_panel(cairo_t *cr, const panel *p, double top, const sim_sample *samples, uint32_t count)
+{
+    double left = PLOT_LEFT, width = PLOT_WIDTH - PLOT_LEFT - PLOT_RIGHT, height = PLOT_PANEL_HEIGHT;
+    double high = 0.0, end_time = count > 0 ? samples[count - 1].time : 1.0;
+    for (int v = 0; v < 2; ++v)
+        for (uint32_t i = 0; p->values[v] != NULL && i < count; ++i) high = fmax(high, p->values[v](&samples[i]));
+    high = nice_ceiling(high);
+    cairo_set_source_rgb(cr, 0.96, 0.96, 0.97);
+    cairo_rectangle(cr, left, top, width, height);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, 0.75, 0.75, 0.78);
+    cairo_set_line_width(cr, 1.0);
+    char text[64];
+    for (int tick = 0; tick <= 4; ++tick) {
+        double y = top + height * (1.0 - tick / 4.0);
+        cairo_move_to(cr, left, y);
+        cairo_line_to(cr, left + width, y);
+        cairo_stroke(cr);
+        snprintf(text, sizeof(text), "%g", high * tick / 4.0);
+        draw_text(cr, left - 50, y + 4, 11, text);
+    }
+    for (int tick = 0; tick <= 5; ++tick) {
+        snprintf(text, sizeof(text), "%.3g s", end_time * tick / 5.0);
+        draw_text(cr, left + width * tick / 5.0 - 10, top + height + 14, 11, text);
+    }
+    draw_text(cr, left, top - 6, 13, p->label);
+    static const double colours[2][3] = {{0.15, 0.35, 0.75}, {0.85, 0.35, 0.1}};
+    for (int v = 0; v < 2 && p->values[v] != NULL; ++v) {
+        cairo_set_source_rgb(cr, colours[v][0], colours[v][1], colours[v][2]);
+        cairo_set_line_width(cr, 1.5);
+        for (uint32_t i = 0; i < count; ++i) {
+            double x = left + width * samples[i].time / end_time;
+            double y = top + height * (1.0 - fmin(p->values[v](&samples[i]) / high, 1.0));
+            if (i == 0) cairo_move_to(cr, x, y);
+            else cairo_line_to(cr, x, y);
+        }
+        cairo_stroke(cr);
+        if (p->legend[v] != NULL) {
+            double x = left + width - 160 + 80 * v;
+            cairo_rectangle(cr, x, top - 14, 10, 10);
+            cairo_fill(cr);
+            draw_text(cr, x + 14, top - 5, 11, p->legend[v]);
+        }
+    }
+}
+
+bool sim_plot_draw(const char *path, const char *title, const sim_sample *samples, uint32_t count, cli_error *error)
+{
+    static const panel panels[PLOT_PANELS] = {
+        {"deepest penetration (mm)", {penetration_mm, NULL}, {NULL, NULL}},
+        {"speed of the moving bodies (mm/s)", {mean_speed_mm, max_speed_mm}, {"mean", "largest"}},
+        {"top body's horizontal drift (mm)", {drift_mm, NULL}, {NULL, NULL}},
+        {"collision time per step (ms)", {collide_ms, NULL}, {NULL, NULL}},
+    };
+    int height = PLOT_TOP + PLOT_PANELS * (PLOT_PANEL_HEIGHT + PLOT_GAP + 20);
+    bool svg = path_has_extension(path, ".svg");
+    cairo_surface_t *surface = svg ? cairo_svg_surface_create(path, PLOT_WIDTH, height)
+                                   : cairo_image_surface_create(CAIRO_FORMAT_RGB24, PLOT_WIDTH, height);
+    cairo_t *cr = cairo_create(surface);
+    cairo_set_source_rgb(cr, 1.0, 1.0, 1.0);
+    cairo_paint(cr);
+    draw_text(cr, PLOT_LEFT, 22, 15, title);
+    for (int i = 0; i < PLOT_PANELS; ++i)
+        draw_panel(cr, &panels[i], PLOT_TOP + 24 + i * (PLOT_PANEL_HEIGHT + PLOT_GAP + 20), samples, count);
+    cairo_destroy(cr);
+    cairo_surface_flush(surface);
+    cairo_status_t status = svg ? cairo_surface_status(surface) : cairo_surface_write_to_png(surface, path);
+    cairo_surface_destroy(surface);
+    if (status != CAIRO_STATUS_SUCCESS) return cli_fail(error, "%s: %s", path, cairo_status_to_string(status));
+    return true;
+}

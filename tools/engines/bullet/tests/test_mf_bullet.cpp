@@ -1,0 +1,297 @@
+// The adapter writes Bullet's manifolds in Bullet's terms: the normal on B pointing to A, negative
+// distances for penetration and positive ones for speculative contacts, manyfold's feature ids as
+// point identities, and pairs it does not serve left to Bullet.
+#include "check.h"
+#include "mf_bullet.h"
+
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.h>
+#include <BulletDynamics/Dynamics/btDiscreteDynamicsWorld.h>
+
+#include <cmath>
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace {
+
+const btScalar groundHalf = 5, boxHalf = 0.5f;
+
+MfBulletSettings oneThread(uint32_t maxContacts = 4)
+{
+    MfBulletSettings settings;
+    settings.config.threads = 1;
+    settings.config.max_contacts = maxContacts;
+    return settings;
+}
+
+// A dynamics world with a static ground slab (top face y = 0) and bodies added by the test. Its
+// narrow phase is the batched dispatcher, or Bullet's own dispatcher with the create functions.
+struct World {
+    std::unique_ptr<MfBulletCollider> collider;
+    btDefaultCollisionConfiguration configuration;
+    std::unique_ptr<btCollisionDispatcher> dispatcher;
+    std::unique_ptr<MfBulletCreateFuncs> createFuncs;
+    btDbvtBroadphase broadphase;
+    btSequentialImpulseConstraintSolver solver;
+    std::unique_ptr<btDiscreteDynamicsWorld> world;
+    std::vector<std::unique_ptr<btCollisionShape>> shapes;
+    std::vector<std::unique_ptr<btRigidBody>> bodies;
+
+    explicit World(bool batched, const MfBulletSettings &settings = oneThread())
+    {
+        MfBulletCollider *made = nullptr;
+        CHECK_EQ(MfBulletCollider::create(settings, &made), MF_OK);
+        collider.reset(made);
+        if (batched) {
+            dispatcher.reset(new MfBulletDispatcher(&configuration, made));
+        } else {
+            dispatcher.reset(new btCollisionDispatcher(&configuration));
+            createFuncs.reset(new MfBulletCreateFuncs(made, &configuration));
+            createFuncs->registerWith(dispatcher.get());
+        }
+        world.reset(new btDiscreteDynamicsWorld(dispatcher.get(), &broadphase, &solver, &configuration));
+        world->setGravity(btVector3(0, btScalar(-9.81), 0));
+        add(new btBoxShape(btVector3(groundHalf, groundHalf, groundHalf)), btVector3(0, -groundHalf, 0), 0);
+    }
+    ~World()
+    {
+        for (auto &body : bodies) world->removeRigidBody(body.get());
+    }
+
+    btRigidBody *add(btCollisionShape *shape, const btVector3 &position, btScalar mass,
+                     const btQuaternion &rotation = btQuaternion::getIdentity())
+    {
+        shapes.emplace_back(shape);
+        btVector3 inertia(0, 0, 0);
+        if (mass > 0) shape->calculateLocalInertia(mass, inertia);
+        btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape, inertia);
+        info.m_startWorldTransform = btTransform(rotation, position);
+        bodies.emplace_back(new btRigidBody(info));
+        bodies.back()->setActivationState(DISABLE_DEACTIVATION);
+        world->addRigidBody(bodies.back().get());
+        return bodies.back().get();
+    }
+
+    // Collision detection alone, no solver: the manifolds for the poses as they are.
+    void detect() { world->performDiscreteCollisionDetection(); }
+
+    // The manifolds between the ground and `body`, with their points.
+    std::vector<const btPersistentManifold *> manifolds(const btRigidBody *body) const
+    {
+        std::vector<const btPersistentManifold *> found;
+        for (int i = 0; i < dispatcher->getNumManifolds(); ++i) {
+            const btPersistentManifold *m = dispatcher->getManifoldByIndexInternal(i);
+            if ((m->getBody0() == body || m->getBody1() == body) && m->getNumContacts() > 0) found.push_back(m);
+        }
+        return found;
+    }
+};
+
+// Each point of the manifold checked against Bullet's conventions for a body resting on the
+// ground at height `gap` (negative: sunk in): normal on B towards A, distance = gap, A's point
+// = B's point + normal * distance, and each point on its own body's surface.
+void checkRestingPoints(const btPersistentManifold &m, const btRigidBody *ground, btScalar gap)
+{
+    bool groundIsB = m.getBody1() == ground;
+    btVector3 up(0, 1, 0), towardsA = groundIsB ? up : -up;
+    for (int i = 0; i < m.getNumContacts(); ++i) {
+        const btManifoldPoint &p = m.getContactPoint(i);
+        CHECKF(p.m_normalWorldOnB.dot(towardsA) > btScalar(0.9999), "point %d normal (%g %g %g)", i,
+               double(p.m_normalWorldOnB.x()), double(p.m_normalWorldOnB.y()), double(p.m_normalWorldOnB.z()));
+        CHECK_NEAR(p.getDistance(), gap, 1e-5);
+        btVector3 implied = p.getPositionWorldOnB() + p.m_normalWorldOnB * p.getDistance();
+        CHECK_NEAR(implied.distance(p.getPositionWorldOnA()), 0, 1e-5);
+        const btVector3 &onGround = groundIsB ? p.getPositionWorldOnB() : p.getPositionWorldOnA();
+        const btVector3 &onBox = groundIsB ? p.getPositionWorldOnA() : p.getPositionWorldOnB();
+        CHECK_NEAR(onGround.y(), 0, 1e-5);
+        CHECK_NEAR(onBox.y(), gap, 1e-5);
+        CHECK(p.m_partId0 == -1 && p.m_partId1 == -1 && p.m_index0 >= 0 && p.m_index1 >= 0);
+    }
+}
+
+void a_sunken_box_gets_four_points_with_bullets_signs()
+{
+    for (int batched = 0; batched < 2; ++batched) {
+        World w(batched != 0);
+        btRigidBody *box =
+            w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(0, boxHalf - btScalar(0.002), 0), 1);
+        w.detect();
+        auto found = w.manifolds(box);
+        CHECK_EQ(found.size(), 1);
+        if (found.size() != 1) continue;
+        CHECK_EQ(found[0]->getNumContacts(), 4);
+        checkRestingPoints(*found[0], w.bodies[0].get(), btScalar(-0.002));
+    }
+}
+
+void speculative_contacts_have_positive_distance()
+{
+    for (int batched = 0; batched < 2; ++batched) {
+        World w(batched != 0);
+        btRigidBody *box =
+            w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(0, boxHalf + btScalar(0.005), 0), 1);
+        // A second box beyond the margin (0.02) but within the broad phase's padding.
+        btRigidBody *far =
+            w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(3, boxHalf + btScalar(0.03), 0), 1);
+        w.detect();
+        auto found = w.manifolds(box);
+        CHECK_EQ(found.size(), 1);
+        if (found.size() == 1) {
+            CHECK_EQ(found[0]->getNumContacts(), 4);
+            checkRestingPoints(*found[0], w.bodies[0].get(), btScalar(0.005));
+        }
+        CHECK_EQ(w.manifolds(far).size(), 0);
+    }
+}
+
+// Bullet's solver treats a positive distance as a gap to be closed within the step: a box let go
+// 10 mm up falls onto the ground and stays there, neither hovering nor sinking.
+void a_dropped_box_lands_and_rests()
+{
+    World w(true);
+    btRigidBody *box =
+        w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(0, boxHalf + btScalar(0.01), 0), 1);
+    btScalar lowest = BT_LARGE_FLOAT;
+    for (int step = 0; step < 120; ++step) {
+        w.world->stepSimulation(btScalar(1.0 / 60.0), 0);
+        lowest = std::min(lowest, box->getWorldTransform().getOrigin().y() - boxHalf);
+    }
+    btScalar height = box->getWorldTransform().getOrigin().y() - boxHalf;
+    printf("dropped box: %.3f mm above the ground after 2 s, lowest %.3f mm\n", double(height) * 1e3,
+           double(lowest) * 1e3);
+    CHECKF(std::fabs(height) < btScalar(0.0005), "height %g m", double(height));
+    CHECKF(lowest > btScalar(-0.002), "lowest %g m", double(lowest));
+}
+
+// Ids name the same corners step after step, so Bullet keeps each point, its impulse and its age.
+void ids_persist_and_lifetimes_grow()
+{
+    for (int batched = 0; batched < 2; ++batched) {
+        World w(batched != 0);
+        btRigidBody *box = w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(0, boxHalf, 0), 1);
+        std::set<std::pair<int, int>> first;
+        const int steps = 60;
+        for (int step = 1; step <= steps; ++step) {
+            w.world->stepSimulation(btScalar(1.0 / 60.0), 0);
+            auto found = w.manifolds(box);
+            CHECK_EQ(found.size(), 1);
+            if (found.size() != 1) break;
+            std::set<std::pair<int, int>> ids;
+            for (int i = 0; i < found[0]->getNumContacts(); ++i) {
+                const btManifoldPoint &p = found[0]->getContactPoint(i);
+                ids.insert({p.m_index0, p.m_index1});
+                CHECKF(p.getLifeTime() == step, "step %d: point %d lived %d steps", step, i, p.getLifeTime());
+                if (step > 1) CHECKF(p.getAppliedImpulse() > 0, "step %d: point %d has no impulse", step, i);
+            }
+            CHECK_EQ(ids.size(), 4);
+            if (step == 1) first = ids;
+            CHECKF(ids == first, "step %d: the ids changed", step);
+        }
+    }
+}
+
+// A 45-degree turn of equal squares clips to an octagon: eight contacts over two manifolds.
+void eight_contacts_fill_two_manifolds()
+{
+    World w(true, oneThread(8));
+    btRigidBody *lower = w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(0, boxHalf, 0), 1);
+    btRigidBody *upper =
+        w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(0, 3 * boxHalf - btScalar(0.001), 0), 1,
+              btQuaternion(btVector3(0, 1, 0), btScalar(SIMD_PI / 4)));
+    w.detect();
+    int points = 0, manifolds = 0;
+    for (const btPersistentManifold *m : w.manifolds(upper)) {
+        if (m->getBody0() != lower && m->getBody1() != lower) continue;
+        ++manifolds;
+        points += m->getNumContacts();
+        CHECK(m->getNumContacts() <= MANIFOLD_CACHE_SIZE);
+    }
+    CHECK_EQ(manifolds, 2);
+    CHECK_EQ(points, 8);
+}
+
+// Spheres are not manyfold's: Bullet's own algorithm answers for them in the same step.
+void other_shapes_are_left_to_bullet()
+{
+    World w(true);
+    btRigidBody *ball = w.add(new btSphereShape(boxHalf), btVector3(-2, boxHalf - btScalar(0.001), 0), 1);
+    btRigidBody *box = w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(2, boxHalf, 0), 1);
+    w.detect();
+    const MfBulletBatch &batch = static_cast<MfBulletDispatcher *>(w.dispatcher.get())->lastBatch();
+    CHECK_EQ(batch.manyfoldPairs, 1);
+    CHECK_EQ(batch.otherPairs, 1);
+    CHECK_EQ(batch.contacts, 4);
+    CHECK_EQ(w.manifolds(ball).size(), 1);
+    CHECK_EQ(w.manifolds(box).size(), 1);
+}
+
+// A flat hull is refused by manyfold's bank: its pairs get Bullet's convex algorithm instead.
+void refused_hulls_are_left_to_bullet()
+{
+    World w(true);
+    auto *flat = new btConvexHullShape();
+    for (int i = 0; i < 4; ++i) flat->addPoint(btVector3((i & 1) ? 0.5f : -0.5f, 0, (i & 2) ? 0.5f : -0.5f));
+    w.add(flat, btVector3(0, 0.01f, 0), 1);
+    w.detect();
+    const MfBulletBatch &batch = static_cast<MfBulletDispatcher *>(w.dispatcher.get())->lastBatch();
+    CHECK_EQ(batch.manyfoldPairs, 0);
+    CHECK_EQ(batch.otherPairs, 1);
+    uint32_t id;
+    CHECK(w.collider->shapeId(flat, &id) != MF_OK);
+}
+
+// The broad phase pads each box by gContactBreakingThreshold: a margin beyond both paddings
+// would promise contacts no pair list holds.
+void a_margin_past_the_broad_phase_padding_is_refused()
+{
+    MfBulletSettings settings = oneThread();
+    settings.config.margin = 2 * float(gContactBreakingThreshold) * 1.01f;
+    MfBulletCollider *collider = nullptr;
+    CHECK_EQ(MfBulletCollider::create(settings, &collider), MF_ERR_INVALID_ARGUMENT);
+    CHECK(collider == nullptr);
+    settings.config.margin = float(gContactBreakingThreshold);
+    settings.config.max_contacts = 9;
+    CHECK_EQ(MfBulletCollider::create(settings, &collider), MF_ERR_INVALID_ARGUMENT);
+}
+
+// Shapes are registered once; a changed box is registered again, a forgotten one afresh.
+void shapes_are_registered_once()
+{
+    MfBulletCollider *made = nullptr;
+    CHECK_EQ(MfBulletCollider::create(oneThread(), &made), MF_OK);
+    std::unique_ptr<MfBulletCollider> collider(made);
+    btBoxShape box(btVector3(1, 2, 3));
+    uint32_t first, again, scaled;
+    CHECK_EQ(collider->shapeId(&box, &first), MF_OK);
+    CHECK_EQ(collider->shapeId(&box, &again), MF_OK);
+    CHECK_EQ(again, first);
+    CHECK_EQ(mf_bank_shape_count(collider->bank()), 1);
+    box.setLocalScaling(btVector3(2, 2, 2));
+    CHECK_EQ(collider->shapeId(&box, &scaled), MF_OK);
+    CHECK(scaled != first);
+    mf_shape_info info;
+    CHECK_EQ(mf_bank_shape_info(collider->bank(), scaled, &info), MF_OK);
+    CHECK_NEAR(info.volume, 8 * 2 * 4 * 6, 1e-2);
+    collider->forgetShape(&box);
+    CHECK_EQ(collider->shapeId(&box, &again), MF_OK);
+    CHECK_EQ(mf_bank_shape_count(collider->bank()), 3);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    static const test_case tests[] = {
+        TEST_CASE(a_sunken_box_gets_four_points_with_bullets_signs),
+        TEST_CASE(speculative_contacts_have_positive_distance),
+        TEST_CASE(a_dropped_box_lands_and_rests),
+        TEST_CASE(ids_persist_and_lifetimes_grow),
+        TEST_CASE(eight_contacts_fill_two_manifolds),
+        TEST_CASE(other_shapes_are_left_to_bullet),
+        TEST_CASE(refused_hulls_are_left_to_bullet),
+        TEST_CASE(a_margin_past_the_broad_phase_padding_is_refused),
+        TEST_CASE(shapes_are_registered_once),
+    };
+    return test_main(tests, int(sizeof(tests) / sizeof(tests[0])), argc, argv);
+}
