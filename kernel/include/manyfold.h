@@ -335,7 +335,9 @@ typedef struct mf_pair_cache {
  *   would otherwise turn the normal by tens of degrees as it jitters.
  * Continuity where the manifold is clipped again with the kept normal: a new contact within a
  * quarter of linear_slop of a kept one (carried to now) takes the kept one's id, so a point where
- * features tie (a corner on a corner) keeps its name; kept contacts the new clip left out stay,
+ * features tie (a corner on a corner) keeps its name; a new contact no kept one names comes in
+ * only under margin - linear_slop (the deepest always does), so that a corner near the margin
+ * does not join whenever a reused manifold is clipped again; kept contacts the new clip left out stay,
  * if they lie under linear_slop past the margin, no deeper than half linear_slop below the new
  * clip's deepest, and their two points have slid along each other by under linear_slop
  * (hysteresis: a contact at the margin, or one of two nearly coincident points, does not come and

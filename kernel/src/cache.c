@@ -103,6 +103,9 @@ static int has_id(const mf_pair_result *result, uint32_t count, uint32_t id)
 // - Names: a new contact within a quarter of the slop of a kept one takes the kept one's id. Where
 //   features tie (a corner on a corner or an edge), the clip names a point by whichever feature
 //   the float noise favours; the point, not the name, is what persists.
+// - Entry: a new contact that no kept one names comes in only a slop inside the margin (the deepest
+//   always does), as kept ones leave only a slop past it: a corner at the margin does not come
+//   and go as the bodies jitter, nor appear whenever a reused manifold is clipped again.
 // - Persistence: kept contacts the clip left out stay, as reuse keeps them (reuse_pass.c), where
 //   they sit less than the slop past the margin, no deeper than half the slop below the clip's
 //   deepest (which attains the best axis), and their two points have slid along each other by
@@ -148,10 +151,16 @@ static void continue_manifold(const mf_config *config, const mf_pair_cache *prev
     for (uint32_t n = 0; n < result->count; ++n) // a new contact under a kept id persists too
         for (uint32_t k = 0; k < previous->contact_count; ++k)
             named[n] |= result->contacts[n].id == previous->contacts[k].id;
-    uint32_t count = result->count, deepest_at = 0;
-    for (uint32_t n = 1; n < count; ++n)
+    uint32_t count = 0, deepest_at = 0;
+    for (uint32_t n = 1; n < result->count; ++n)
         if (result->contacts[n].separation < result->contacts[deepest_at].separation) deepest_at = n;
-    float deepest = result->contacts[deepest_at].separation;
+    float deepest = result->contacts[deepest_at].separation, entry = config->margin - config->linear_slop;
+    for (uint32_t n = 0; n < result->count; ++n) { // new contacts enter a slop inside the margin
+        if (!named[n] && n != deepest_at && !(result->contacts[n].separation < entry)) continue;
+        if (n == deepest_at) deepest_at = count;
+        named[count] = named[n];
+        result->contacts[count++] = result->contacts[n];
+    }
     for (uint32_t k = 0; k < previous->contact_count; ++k) {
         uint32_t id = previous->contacts[k].id;
         float separation = mf_dot(between[k], normal);
