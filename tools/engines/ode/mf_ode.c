@@ -238,12 +238,24 @@ static void update_poses(mf_ode *adapter)
 // A body takes part in contacts unless it is disabled; a geom without one is static.
 static int is_awake(dBodyID body) { return body != NULL && dBodyIsEnabled(body); }
 
+// The filters dSpaceCollide applies to the geoms it is given, applied to the registered geoms
+// (the space only sees their proxies, whose flags and bits are the defaults): both enabled, and
+// one's category bits meet the other's collide bits, either way round.
+static int geoms_may_collide(dGeomID a, dGeomID b)
+{
+    if (!dGeomIsEnabled(a) || !dGeomIsEnabled(b)) return 0;
+    return (dGeomGetCategoryBits(a) & dGeomGetCollideBits(b)) != 0 ||
+           (dGeomGetCategoryBits(b) & dGeomGetCollideBits(a)) != 0;
+}
+
 // dSpaceCollide's callback: the proxies' bounding boxes overlap.
 static void gather_pair(void *data, dGeomID proxy1, dGeomID proxy2)
 {
     mf_ode *adapter = data;
     uint32_t a = (uint32_t)(uintptr_t)dGeomGetData(proxy1), b = (uint32_t)(uintptr_t)dGeomGetData(proxy2);
-    dBodyID body_a = dGeomGetBody(adapter->entries[a].geom), body_b = dGeomGetBody(adapter->entries[b].geom);
+    dGeomID geom_a = adapter->entries[a].geom, geom_b = adapter->entries[b].geom;
+    if (!geoms_may_collide(geom_a, geom_b)) return;
+    dBodyID body_a = dGeomGetBody(geom_a), body_b = dGeomGetBody(geom_b);
     if (body_a == body_b) return; // one body, or two static geoms
     if (!is_awake(body_a) && !is_awake(body_b)) return;
     if (body_a != NULL && body_b != NULL && dAreConnectedExcluding(body_a, body_b, dJointTypeContact)) return;

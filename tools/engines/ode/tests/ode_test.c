@@ -117,6 +117,33 @@ static void sunk_box_gets_four_contacts_that_push_it_out(void)
     box_world_free(&w);
 }
 
+// As dSpaceCollide would: a geom disabled with dGeomDisable gets no pair, and neither does a pair
+// whose category and collide bits do not meet; bits that meet one way round are enough.
+static void disabled_geoms_and_unmatched_bits_get_no_contacts(void)
+{
+    box_world w;
+    box_world_make(&w, -0.001);
+    mf_ode_report report;
+    dGeomDisable(w.box);
+    CHECK_EQ(mf_ode_collide(w.adapter, w.group, &report), MF_OK);
+    CHECK_EQ(report.pair_count, 0);
+    CHECK_EQ(report.contact_count, 0);
+    CHECK_EQ(dBodyGetNumJoints(w.body), 0);
+    dGeomEnable(w.box);
+
+    dGeomSetCategoryBits(w.ground, 1), dGeomSetCollideBits(w.ground, 1);
+    dGeomSetCategoryBits(w.box, 2), dGeomSetCollideBits(w.box, 2);
+    CHECK_EQ(mf_ode_collide(w.adapter, w.group, &report), MF_OK);
+    CHECK_EQ(report.pair_count, 0);
+    CHECK_EQ(report.contact_count, 0);
+
+    dGeomSetCollideBits(w.box, 2 | 1); // the box collides with the ground's category
+    CHECK_EQ(mf_ode_collide(w.adapter, w.group, &report), MF_OK);
+    CHECK_EQ(report.pair_count, 1);
+    CHECK_EQ(report.contact_count, 4);
+    box_world_free(&w);
+}
+
 // Within the margin: speculative contacts. Beyond it (the proxies are grown by the margin, the
 // shapes 3 cm apart): no pair at all, or a pair without contacts.
 static void pairs_within_the_margin_get_contacts(void)
@@ -269,6 +296,7 @@ int main(int argc, char **argv)
         TEST_CASE(bad_arguments_are_refused),
         TEST_CASE(equal_boxes_share_a_shape),
         TEST_CASE(sunk_box_gets_four_contacts_that_push_it_out),
+        TEST_CASE(disabled_geoms_and_unmatched_bits_get_no_contacts),
         TEST_CASE(pairs_within_the_margin_get_contacts),
         TEST_CASE(box_released_above_the_ground_lands),
         TEST_CASE(bank_hull_makes_a_dconvex),
