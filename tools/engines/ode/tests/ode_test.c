@@ -104,16 +104,13 @@ static void sunk_box_gets_four_contacts_that_push_it_out(void)
     CHECK_EQ(report.pair_count, 1);
     CHECK_EQ(report.contact_count, 4);
     CHECK_NEAR(report.deepest, -0.001, 1e-5);
-    dBodyID box = w.body;
-    CHECK_EQ(dBodyGetNumJoints(box), 4);
-    for (int j = 0; j < dBodyGetNumJoints(box); ++j) {
-        dJointID joint = dBodyGetJoint(box, j);
-        // The ground has no body: ODE attaches the box as the joint's first or second body.
-        CHECK(dJointGetBody(joint, 0) == box || dJointGetBody(joint, 1) == box);
-    }
-    // One step with the right sign pushes the box up and out, not down through the ground.
+    CHECK_EQ(dBodyGetNumJoints(w.body), 4);
+    // One step with the right sign pushes the box up and out (ERP's correction of the 1 mm beats
+    // the step's gravity), not down through the ground: it leaves the step moving up, and higher.
     dWorldQuickStep(w.world, 1.0 / 60.0);
-    CHECK(dBodyGetPosition(box)[1] > 0.5 - 0.001);
+    double rising = dBodyGetLinearVel(w.body)[1];
+    CHECKF(rising > 0.0, "the box moves at %.2f mm/s vertically after the step", 1e3 * rising);
+    CHECK(dBodyGetPosition(w.body)[1] > 0.5 - 0.001);
     box_world_free(&w);
 }
 
