@@ -58,12 +58,14 @@ static mf_status fail(mf_ode *adapter, mf_status status, const char *format, ...
     return status;
 }
 
-// Grows an array to hold at least `needed` items (doubling); 0 when out of memory.
+// Grows an array to hold at least `needed` items: doubling, or to `needed` itself where doubling
+// would pass UINT32_MAX. 0 when out of memory or when the bytes do not fit a size_t.
 static int grow(void **items, uint32_t *capacity, uint32_t needed, size_t item_size)
 {
     if (needed <= *capacity) return 1;
     uint32_t size = *capacity > 0 ? *capacity : 16;
     while (size < needed) size = size > UINT32_MAX / 2 ? needed : 2 * size;
+    if (size > SIZE_MAX / item_size) return 0;
     void *grown = realloc(*items, (size_t)size * item_size);
     if (grown == NULL) return 0;
     *items = grown;
@@ -259,7 +261,8 @@ static void gather_pair(void *data, dGeomID proxy1, dGeomID proxy2)
     if (body_a == body_b) return; // one body, or two static geoms
     if (!is_awake(body_a) && !is_awake(body_b)) return;
     if (body_a != NULL && body_b != NULL && dAreConnectedExcluding(body_a, body_b, dJointTypeContact)) return;
-    if (!grow((void **)&adapter->pairs, &adapter->pair_capacity, adapter->pair_count + 1, sizeof(mf_pair))) {
+    if (adapter->pair_count == UINT32_MAX ||
+        !grow((void **)&adapter->pairs, &adapter->pair_capacity, adapter->pair_count + 1, sizeof(mf_pair))) {
         adapter->pairs_overflowed = 1;
         return;
     }
