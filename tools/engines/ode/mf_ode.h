@@ -14,6 +14,7 @@
 //   geom's shape's bounding box in its own frame grown by the margin, so pairs nearer than the
 //   margin are found. The registered geoms need not be in any space.
 // - Feature ids go nowhere: ODE's contact joints have no place for them.
+// - No mf_pair_cache entries are kept: each step is a full mf_collide of the step's pairs.
 //
 // The geoms' poses are read as floats (manyfold's precision), so keep the world within a few
 // kilometres of the origin for millimetre contacts. Not thread-safe: one adapter, one thread.
