@@ -4,6 +4,7 @@
 #include "scene_broadphase.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,11 +30,14 @@ struct sim_run {
     uint32_t sample_count, sample_capacity;
 };
 
+// Grows an array to hold at least `needed` items: doubling, or to `needed` itself where doubling
+// would pass UINT32_MAX. 0 when out of memory or when the bytes do not fit a size_t.
 static int grow(void **items, uint32_t *capacity, uint32_t needed, size_t item_size)
 {
     if (needed <= *capacity) return 1;
     uint32_t size = *capacity > 0 ? *capacity : 64;
-    while (size < needed) size *= 2;
+    while (size < needed) size = size > UINT32_MAX / 2 ? needed : 2 * size;
+    if (size > SIZE_MAX / item_size) return 0;
     void *grown = realloc(*items, (size_t)size * item_size);
     if (grown == NULL) return 0;
     *items = grown;

@@ -58,12 +58,14 @@ static mf_status fail(mf_ode *adapter, mf_status status, const char *format, ...
     return status;
 }
 
-// Grows an array to hold at least `needed` items (doubling); 0 when out of memory.
+// Grows an array to hold at least `needed` items: doubling, or to `needed` itself where doubling
+// would pass UINT32_MAX. 0 when out of memory or when the bytes do not fit a size_t.
 static int grow(void **items, uint32_t *capacity, uint32_t needed, size_t item_size)
 {
     if (needed <= *capacity) return 1;
     uint32_t size = *capacity > 0 ? *capacity : 16;
     while (size < needed) size = size > UINT32_MAX / 2 ? needed : 2 * size;
+    if (size > SIZE_MAX / item_size) return 0;
     void *grown = realloc(*items, (size_t)size * item_size);
     if (grown == NULL) return 0;
     *items = grown;
@@ -238,16 +240,29 @@ static void update_poses(mf_ode *adapter)
 // A body takes part in contacts unless it is disabled; a geom without one is static.
 static int is_awake(dBodyID body) { return body != NULL && dBodyIsEnabled(body); }
 
+// The filters dSpaceCollide applies to the geoms it is given, applied to the registered geoms
+// (the space only sees their proxies, whose flags and bits are the defaults): both enabled, and
+// one's category bits meet the other's collide bits, either way round.
+static int geoms_may_collide(dGeomID a, dGeomID b)
+{
+    if (!dGeomIsEnabled(a) || !dGeomIsEnabled(b)) return 0;
+    return (dGeomGetCategoryBits(a) & dGeomGetCollideBits(b)) != 0 ||
+           (dGeomGetCategoryBits(b) & dGeomGetCollideBits(a)) != 0;
+}
+
 // dSpaceCollide's callback: the proxies' bounding boxes overlap.
 static void gather_pair(void *data, dGeomID proxy1, dGeomID proxy2)
 {
     mf_ode *adapter = data;
     uint32_t a = (uint32_t)(uintptr_t)dGeomGetData(proxy1), b = (uint32_t)(uintptr_t)dGeomGetData(proxy2);
-    dBodyID body_a = dGeomGetBody(adapter->entries[a].geom), body_b = dGeomGetBody(adapter->entries[b].geom);
+    dGeomID geom_a = adapter->entries[a].geom, geom_b = adapter->entries[b].geom;
+    if (!geoms_may_collide(geom_a, geom_b)) return;
+    dBodyID body_a = dGeomGetBody(geom_a), body_b = dGeomGetBody(geom_b);
     if (body_a == body_b) return; // one body, or two static geoms
     if (!is_awake(body_a) && !is_awake(body_b)) return;
     if (body_a != NULL && body_b != NULL && dAreConnectedExcluding(body_a, body_b, dJointTypeContact)) return;
-    if (!grow((void **)&adapter->pairs, &adapter->pair_capacity, adapter->pair_count + 1, sizeof(mf_pair))) {
+    if (adapter->pair_count == UINT32_MAX ||
+        !grow((void **)&adapter->pairs, &adapter->pair_capacity, adapter->pair_count + 1, sizeof(mf_pair))) {
         adapter->pairs_overflowed = 1;
         return;
     }

@@ -14,6 +14,7 @@
 //   geom's shape's bounding box in its own frame grown by the margin, so pairs nearer than the
 //   margin are found. The registered geoms need not be in any space.
 // - Feature ids go nowhere: ODE's contact joints have no place for them.
+// - No mf_pair_cache entries are kept: each step is a full mf_collide of the step's pairs.
 //
 // The geoms' poses are read as floats (manyfold's precision), so keep the world within a few
 // kilometres of the origin for millimetre contacts. Not thread-safe: one adapter, one thread.
@@ -62,9 +63,11 @@ typedef struct mf_ode_report {
     float deepest;           // most negative separation of any contact, metres (0 when none)
 } mf_ode_report;
 
-// One step's collision: candidate pairs from the proxies (pairs of two static geoms, of one body,
-// of disabled bodies and of bodies joined by a non-contact joint are left out), one mf_collide,
-// and a contact joint per contact into `group`. On an error nothing is added to the group and
+// One step's collision: candidate pairs from the proxies, one mf_collide, and a contact joint per
+// contact into `group`. Left out, as dSpaceCollide and the usual near callback leave them: pairs
+// with a geom disabled by dGeomDisable, pairs whose category and collide bits do not meet (neither
+// one's category bits in the other's collide bits), pairs of two static geoms, of one body, of
+// disabled bodies and of bodies joined by a non-contact joint. On an error nothing is added to the group and
 // mf_ode_message says why. report may be NULL.
 mf_status mf_ode_collide(mf_ode *adapter, dJointGroupID group, mf_ode_report *report);
 

@@ -118,7 +118,7 @@ static mf_status build_bodies(sim_world *w, const scene *s, const uint8_t *is_st
     mf_status status = MF_OK;
     for (uint32_t i = 0; status == MF_OK && i < s->body_count; ++i) {
         status = make_geom(w, s, s->body_shape[i], &w->geoms[i]);
-        if (status != MF_OK) break;
+        if (status != MF_OK) break; // no geom to place: the loop's test would come too late
         mf_transform t = s->body_transform[i];
         dQuaternion q = {t.q.w, t.q.x, t.q.y, t.q.z};
         if (is_static[i]) {
