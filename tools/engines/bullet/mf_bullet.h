@@ -50,8 +50,8 @@ struct MfBulletBatch {
 // The manyfold side: a bank holding every shape seen, a context and the scratch of a call.
 class MfBulletCollider {
   public:
-    // MF_ERR_INVALID_ARGUMENT for a margin beyond 2 * gContactBreakingThreshold or a
-    // max_contacts above 8; otherwise mf_context_create's status.
+    // MF_ERR_INVALID_ARGUMENT for a margin beyond 2 * gContactBreakingThreshold; otherwise
+    // mf_context_create's status (which refuses max_contacts above MF_MAX_CONTACTS, 8).
     static mf_status create(const MfBulletSettings &settings, MfBulletCollider **out);
     ~MfBulletCollider();
     MfBulletCollider(const MfBulletCollider &) = delete;
@@ -60,7 +60,8 @@ class MfBulletCollider {
     // Boxes and convex hulls (the shapes this collider answers for); others go to Bullet.
     static bool supports(const btCollisionShape *shape);
     // The shape's id in the bank, registering it on first sight. MF_ERR_* where manyfold refuses
-    // it (a degenerate hull): such pairs go to Bullet's algorithms.
+    // it (a degenerate hull): such pairs go to Bullet's algorithms. MF_ERR_OUT_OF_MEMORY is also
+    // recorded (lastError).
     mf_status shapeId(const btCollisionShape *shape, uint32_t *id);
     // Drops what the collider knows of a shape (before it is deleted or changed); its id stays in
     // the bank, unused.
@@ -68,17 +69,28 @@ class MfBulletCollider {
 
     const MfBulletSettings &settings() const { return m_settings; }
     const mf_bank *bank() const { return m_bank; }
-    // The last failed call's status and details; MF_OK and "" if none.
+    // The first error since the last clearError, and its details; MF_OK and "" if none. Bullet's
+    // callbacks cannot return a status, so a failure is kept here until it is read: a pair that
+    // failed (a non-finite pose, no memory, a shape manyfold refuses since its pair began) is
+    // left without contacts, and later successes do not hide it. MfBulletDispatcher clears it
+    // at the start of each step; with MfBulletCreateFuncs alone, call clearError yourself.
     mf_status lastError() const { return m_lastError; }
-    const char *lastMessage() const { return m_lastError == MF_OK ? "" : mf_context_message(m_context); }
+    const char *lastMessage() const { return m_message; }
+    void clearError();
+    // Records a failure (the first one since clearError is kept).
+    void recordError(mf_status status, const char *message);
 
     // Collides pairs[i] = (bodies 2i, 2i + 1) into the collider's stream; cache may be NULL.
-    // Returns the stream (manifolds in pair order) or NULL after an error (lastError()).
+    // Returns the stream (manifolds in pair order) or NULL after an error (recorded).
     const mf_stream *collide(const uint32_t *shapes, const mf_transform *transforms, uint32_t pairCount,
                              mf_pair_cache *cache);
 
   private:
     MfBulletCollider() = default;
+    // shapeId and collide without the catch that turns std::bad_alloc into a status.
+    mf_status registerShape(const btCollisionShape *shape, uint32_t *id);
+    const mf_stream *collidePairs(const uint32_t *shapes, const mf_transform *transforms, uint32_t pairCount,
+                                  mf_pair_cache *cache);
     struct Known {
         uint32_t id;
         btVector3 size; // what the id was built from: a box's half extents, a hull's scaling
@@ -88,6 +100,7 @@ class MfBulletCollider {
     mf_bank *m_bank = nullptr;
     mf_context *m_context = nullptr;
     mf_status m_lastError = MF_OK;
+    char m_message[256] = "";
     std::unordered_map<const btCollisionShape *, Known> m_shapes;
     std::vector<mf_pair> m_pairs;
     std::vector<mf_manifold> m_manifolds;

@@ -9,9 +9,24 @@
 #include <BulletDynamics/Dynamics/btDiscreteDynamicsWorld.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <memory>
+#include <new>
 #include <set>
 #include <vector>
+
+// While set, operator new fails: the adapter must turn that into MF_ERR_OUT_OF_MEMORY rather
+// than let std::bad_alloc run through Bullet's callbacks.
+static bool failAllocations = false;
+
+void *operator new(std::size_t size)
+{
+    void *memory = failAllocations ? nullptr : std::malloc(size > 0 ? size : 1);
+    if (memory == nullptr) throw std::bad_alloc();
+    return memory;
+}
+void operator delete(void *memory) noexcept { std::free(memory); }
+void operator delete(void *memory, std::size_t) noexcept { std::free(memory); }
 
 namespace {
 
@@ -241,6 +256,103 @@ void refused_hulls_are_left_to_bullet()
     CHECK(w.collider->shapeId(flat, &id) != MF_OK);
 }
 
+// A failed call is kept until it is cleared: the success of the next call does not hide it.
+void errors_stick_until_cleared()
+{
+    MfBulletCollider *made = nullptr;
+    CHECK_EQ(MfBulletCollider::create(oneThread(), &made), MF_OK);
+    std::unique_ptr<MfBulletCollider> collider(made);
+    btBoxShape box(btVector3(boxHalf, boxHalf, boxHalf));
+    uint32_t shapes[2];
+    CHECK_EQ(collider->shapeId(&box, &shapes[0]), MF_OK);
+    shapes[1] = shapes[0];
+    mf_transform poses[2] = {{{0, 0, 0}, {0, 0, 0, 1}}, {{0, NAN, 0}, {0, 0, 0, 1}}};
+    CHECK(collider->collide(shapes, poses, 1, nullptr) == nullptr);
+    CHECK_EQ(collider->lastError(), MF_ERR_NONFINITE);
+    CHECK(collider->lastMessage()[0] != '\0');
+    poses[1].p.y = 2 * boxHalf;
+    const mf_stream *stream = collider->collide(shapes, poses, 1, nullptr);
+    CHECK(stream != nullptr && stream->manifold_count == 1);
+    CHECK_EQ(collider->lastError(), MF_ERR_NONFINITE);
+    collider->clearError();
+    CHECK_EQ(collider->lastError(), MF_OK);
+    CHECK(collider->lastMessage()[0] == '\0');
+}
+
+// A hull whose pair has begun and that then turns flat (scaled to nothing in y) loses its
+// contacts, and the collider says why; the pair beside it keeps its own. The batched dispatcher
+// clears the error at the start of each step; with the create functions alone it stays.
+void a_shape_refused_after_its_pair_began_is_an_error()
+{
+    for (int batched = 0; batched < 2; ++batched) {
+        World w(batched != 0);
+        btRigidBody *box =
+            w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(-2, boxHalf - btScalar(0.001), 0), 1);
+        auto *cube = new btConvexHullShape();
+        for (int i = 0; i < 8; ++i)
+            cube->addPoint(
+                btVector3((i & 1) ? boxHalf : -boxHalf, (i & 2) ? 2 * boxHalf : 0, (i & 4) ? boxHalf : -boxHalf));
+        btRigidBody *hull = w.add(cube, btVector3(2, -btScalar(0.001), 0), 1);
+        w.detect();
+        CHECK_EQ(w.collider->lastError(), MF_OK);
+        CHECK_EQ(w.manifolds(hull).size(), 1);
+
+        cube->setLocalScaling(btVector3(1, 0, 1));
+        w.detect();
+        CHECKF(w.collider->lastError() != MF_OK, "batched %d: the flat hull's pair failed silently", batched);
+        CHECK(w.collider->lastMessage()[0] != '\0');
+        CHECK_EQ(w.manifolds(hull).size(), 0);
+        CHECK_EQ(w.manifolds(box).size(), 1);
+
+        cube->setLocalScaling(btVector3(1, 1, 1));
+        w.detect();
+        CHECK_EQ(w.manifolds(hull).size(), 1);
+        CHECK_EQ(w.collider->lastError() == MF_OK, batched != 0);
+        w.collider->clearError();
+        CHECK_EQ(w.collider->lastError(), MF_OK);
+    }
+}
+
+// No memory: shapeId and collide return MF_ERR_OUT_OF_MEMORY, and the batched dispatcher leaves
+// its pairs without contacts for the step, the error recorded, and nothing thrown.
+void running_out_of_memory_is_an_error_not_an_exception()
+{
+    MfBulletCollider *made = nullptr;
+    CHECK_EQ(MfBulletCollider::create(oneThread(), &made), MF_OK);
+    std::unique_ptr<MfBulletCollider> collider(made);
+    btBoxShape box(btVector3(boxHalf, boxHalf, boxHalf));
+    uint32_t shapes[2];
+    failAllocations = true;
+    mf_status status = collider->shapeId(&box, &shapes[0]);
+    failAllocations = false;
+    CHECK_EQ(status, MF_ERR_OUT_OF_MEMORY);
+    CHECK_EQ(collider->lastError(), MF_ERR_OUT_OF_MEMORY);
+    collider->clearError();
+
+    CHECK_EQ(collider->shapeId(&box, &shapes[0]), MF_OK);
+    shapes[1] = shapes[0];
+    mf_transform poses[2] = {{{0, 0, 0}, {0, 0, 0, 1}}, {{0, 2 * boxHalf, 0}, {0, 0, 0, 1}}};
+    failAllocations = true;
+    const mf_stream *stream = collider->collide(shapes, poses, 1, nullptr);
+    failAllocations = false;
+    CHECK(stream == nullptr);
+    CHECK_EQ(collider->lastError(), MF_ERR_OUT_OF_MEMORY);
+
+    World w(true);
+    btRigidBody *resting =
+        w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(0, boxHalf - btScalar(0.001), 0), 1);
+    uint32_t id;
+    for (auto &shape : w.shapes) CHECK_EQ(w.collider->shapeId(shape.get(), &id), MF_OK); // no allocation later
+    failAllocations = true;
+    w.detect();
+    failAllocations = false;
+    CHECK_EQ(w.collider->lastError(), MF_ERR_OUT_OF_MEMORY);
+    CHECK_EQ(w.manifolds(resting).size(), 0);
+    w.detect();
+    CHECK_EQ(w.collider->lastError(), MF_OK);
+    CHECK_EQ(w.manifolds(resting).size(), 1);
+}
+
 // The broad phase pads each box by gContactBreakingThreshold: a margin beyond both paddings
 // would promise contacts no pair list holds.
 void a_margin_past_the_broad_phase_padding_is_refused()
@@ -292,6 +404,9 @@ int main(int argc, char **argv)
         TEST_CASE(refused_hulls_are_left_to_bullet),
         TEST_CASE(a_margin_past_the_broad_phase_padding_is_refused),
         TEST_CASE(shapes_are_registered_once),
+        TEST_CASE(errors_stick_until_cleared),
+        TEST_CASE(a_shape_refused_after_its_pair_began_is_an_error),
+        TEST_CASE(running_out_of_memory_is_an_error_not_an_exception),
     };
     return test_main(tests, int(sizeof(tests) / sizeof(tests[0])), argc, argv);
 }
