@@ -14,8 +14,10 @@
 // - Speculative contacts (separation >= 0, up to the margin) are written as they are, with a
 //   positive distance: Bullet's solver lets the bodies close that gap within the step and no more.
 // - Point identity: m_index0 / m_index1 hold the feature ids' halves (MF_ID_FEATURE_A / _B),
-//   m_partId0 / m_partId1 are -1. A point whose id persists keeps its warm-starting impulses and
-//   lifetime; Bullet's distance matching (getCacheEntry) is not used.
+//   m_partId0 / m_partId1 are -1. A point whose id persists keeps its warm-starting impulses,
+//   lifetime and place in the manifold; Bullet's distance matching (getCacheEntry) is not used.
+//   The algorithm keeps its own record of the points it wrote, so this holds for a compound's
+//   children too, whose manifolds Bullet's compound algorithm refreshes before they run.
 // - More than 4 contacts (config.max_contacts up to 8) use a second persistent manifold per pair.
 // - Geometry is exact: a box's full half extents (getHalfExtentsWithMargin: Bullet keeps the
 //   margin inside a box) and a hull's scaled points (Bullet's hull margin, outside the points, is
@@ -138,11 +140,31 @@ class MfBulletAlgorithm : public btCollisionAlgorithm {
     mf_pair_cache &cache() { return m_cache; }
 
   private:
+    static const int maxPoints = 2 * MANIFOLD_CACHE_SIZE;
+    // What the solver learns at a point and warm starts it with.
+    struct Learned {
+        btScalar impulse = 0, lateral1 = 0, lateral2 = 0, prevRHS = 0;
+    };
+    // A point as the last write left it. Bullet may move, age, reorder or drop the points in the
+    // persistent manifolds before the next write (a compound refreshes its children's), so ids,
+    // order and lifetimes are kept here; impulses are read back from the manifolds, where the
+    // solver wrote them, or taken from here for a point Bullet dropped.
+    struct Written {
+        uint32_t id;
+        int lifeTime;
+        Learned learned;
+    };
     btPersistentManifold *persistentManifold(int index);
+    void matchWritten(const mf_manifold *manifold, const mf_contact *contacts, int count, btManifoldPoint *fresh,
+                      int *writtenIndex);
+    void orderPoints(const int *writtenIndex, int count, int *order) const;
+    void fillManifolds(const btManifoldPoint *fresh, const int *order, int count);
     MfBulletCollider *m_collider;
     const btCollisionObject *m_body0;
     const btCollisionObject *m_body1;
     btPersistentManifold *m_manifolds[2] = {nullptr, nullptr};
+    Written m_written[maxPoints];
+    int m_writtenCount = 0;
     mf_pair_cache m_cache = {};
 };
 

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "mf_bullet.h"
 
+#include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.h>
 #include <BulletDynamics/Dynamics/btDiscreteDynamicsWorld.h>
@@ -206,6 +207,46 @@ void ids_persist_and_lifetimes_grow()
     }
 }
 
+// A compound's children go through Bullet's compound algorithm, which refreshes their manifolds
+// (moving, ageing and maybe dropping points) before each child runs: the ids, lifetimes, impulses
+// and order written are still the adapter's own, one step older each step.
+void compound_children_keep_ids_lifetimes_and_impulses()
+{
+    for (int batched = 0; batched < 2; ++batched) {
+        World w(batched != 0);
+        auto *pair = new btCompoundShape();
+        for (int side = -1; side <= 1; side += 2) {
+            w.shapes.emplace_back(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)));
+            pair->addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(side * 0.6f, 0, 0)),
+                                w.shapes.back().get());
+        }
+        btRigidBody *body = w.add(pair, btVector3(0, boxHalf, 0), 2);
+        std::vector<btManifoldPoint> before;
+        const int steps = 60;
+        for (int step = 1; step <= steps; ++step) {
+            w.world->stepSimulation(btScalar(1.0 / 60.0), 0);
+            auto found = w.manifolds(body);
+            CHECKF(found.size() == 2, "batched %d, step %d: %zu manifolds", batched, step, found.size());
+            if (found.size() != 2) break;
+            std::vector<btManifoldPoint> now;
+            for (const btPersistentManifold *m : found) {
+                CHECK_EQ(m->getNumContacts(), 4);
+                for (int i = 0; i < m->getNumContacts(); ++i) now.push_back(m->getContactPoint(i));
+            }
+            for (size_t i = 0; i < now.size(); ++i) {
+                CHECKF(now[i].getLifeTime() == step, "batched %d, step %d: point %zu lived %d steps", batched, step, i,
+                       now[i].getLifeTime());
+                if (step == 1 || before.size() != now.size()) continue;
+                CHECKF(now[i].m_index0 == before[i].m_index0 && now[i].m_index1 == before[i].m_index1,
+                       "batched %d, step %d: point %zu changed id or place", batched, step, i);
+                CHECKF(now[i].getAppliedImpulse() > 0, "batched %d, step %d: point %zu has no impulse", batched, step,
+                       i);
+            }
+            before = now;
+        }
+    }
+}
+
 // A 45-degree turn of equal squares clips to an octagon: eight contacts over two manifolds.
 void eight_contacts_fill_two_manifolds()
 {
@@ -399,6 +440,7 @@ int main(int argc, char **argv)
         TEST_CASE(speculative_contacts_have_positive_distance),
         TEST_CASE(a_dropped_box_lands_and_rests),
         TEST_CASE(ids_persist_and_lifetimes_grow),
+        TEST_CASE(compound_children_keep_ids_lifetimes_and_impulses),
         TEST_CASE(eight_contacts_fill_two_manifolds),
         TEST_CASE(other_shapes_are_left_to_bullet),
         TEST_CASE(refused_hulls_are_left_to_bullet),
