@@ -26,7 +26,10 @@
 // - The broad phase grows every AABB by gContactBreakingThreshold (Bullet's global, 0.02 by
 //   default), so pairs up to twice that apart reach the narrow phase: create() refuses a margin
 //   beyond that. Each manifold's breaking threshold is set to the margin plus the slop.
-// - One thread: not for btCollisionDispatcherMt. gContactAddedCallback is not called.
+// - One thread: not for btCollisionDispatcherMt. gContactAddedCallback and
+//   gContactProcessedCallback are not called (Bullet's compound algorithm calls the latter for a
+//   compound child's points when it refreshes them). MfBulletDispatcher collides the pairs it
+//   gathers itself: the user's near callback (setNearCallback) sees only the other pairs.
 #pragma once
 
 #include "manyfold.h"
