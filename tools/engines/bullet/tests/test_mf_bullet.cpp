@@ -26,6 +26,12 @@ void *operator new(std::size_t size)
     if (memory == nullptr) throw std::bad_alloc();
     return memory;
 }
+// The nothrow forms too: each new must pair with this file's delete (AddressSanitizer checks).
+void *operator new(std::size_t size, const std::nothrow_t &) noexcept
+{
+    return failAllocations ? nullptr : std::malloc(size > 0 ? size : 1);
+}
+void operator delete(void *memory, const std::nothrow_t &) noexcept { std::free(memory); }
 void operator delete(void *memory) noexcept { std::free(memory); }
 void operator delete(void *memory, std::size_t) noexcept { std::free(memory); }
 
