@@ -15,11 +15,13 @@ typedef enum sim_narrowphase {
 } sim_narrowphase;
 
 typedef struct sim_settings {
-    double step;           // seconds per step
-    double gravity;        // m/s^2, along -y
-    double density;        // kg/m^3 of every moving body
-    double friction;       // Coulomb coefficient of every contact
-    uint32_t max_contacts; // manyfold's contacts per pair (1 to 8); 0: the scene's config
+    double step;     // seconds per step
+    double gravity;  // m/s^2, along -y
+    double density;  // kg/m^3 of every moving body
+    double friction; // Coulomb coefficient of every contact
+    // manyfold's contacts per pair (1 to 8); 0: the scene's config. Bullet's own colliders
+    // ignore it (its persistent manifold keeps 4 points); see each back end for ODE's.
+    uint32_t max_contacts;
     sim_narrowphase narrowphase;
 } sim_settings;
 
@@ -40,7 +42,9 @@ typedef struct sim_engine {
     // Builds the engine's world from the scene's shapes and bodies. is_static[i] != 0 keeps body
     // i fixed (the ground, walls). Every moving body's mass and inertia are those of the solid
     // box bounding its shape in the shape's frame, at the given density, about the body's
-    // origin: the same rule in every back end, so their figures compare.
+    // origin: the same rule in every back end, so their figures compare. (Bullet takes a diagonal
+    // inertia: its back end drops the products of inertia of a box off the origin, which ODE's
+    // keeps; they are zero for the stacks' boxes and small for the rocks.)
     // Returns MF_OK, or a status with a message on stderr (shape the engine cannot build, no memory).
     mf_status (*create)(const scene *s, const uint8_t *is_static, const sim_settings *settings, sim_world **out);
     mf_status (*step)(sim_world *world, sim_step_report *report);

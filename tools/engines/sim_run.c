@@ -164,6 +164,7 @@ mf_status sim_run_step(sim_run *run)
     sample.mean_speed = moving > 0 ? speed_sum / moving : 0.0;
     mf_vec3 start = run->s->body_transform[run->top].p, now = run->poses[run->top].p;
     sample.drift = hypot((double)now.x - start.x, (double)now.z - start.z);
+    sample.sink = (double)start.y - now.y;
     status = measure_penetration(run, &sample.penetration);
     if (status != MF_OK) return status;
     run->samples[run->sample_count++] = sample;
@@ -200,6 +201,7 @@ sim_figures sim_run_figures(const sim_run *run)
 {
     sim_figures f = {.steps = run->sample_count, .escaped = count_escaped(run)};
     if (run->sample_count == 0) return f;
+    f.max_sink = run->samples[0].sink; // a body that rises sinks by less than 0
     f.seconds = run->samples[run->sample_count - 1].time;
     uint32_t last_second = (uint32_t)ceil(1.0 / run->step - 1e-9);
     uint32_t settled_from = run->sample_count > last_second ? run->sample_count - last_second : 0;
@@ -208,6 +210,7 @@ sim_figures sim_run_figures(const sim_run *run)
         const sim_sample *s = &run->samples[i];
         f.max_penetration = fmax(f.max_penetration, s->penetration);
         f.max_drift = fmax(f.max_drift, s->drift);
+        f.max_sink = fmax(f.max_sink, s->sink);
         collide_sum += s->collide_ms;
         pair_sum += s->pair_count;
         contact_sum += s->contact_count;
@@ -218,6 +221,7 @@ sim_figures sim_run_figures(const sim_run *run)
     }
     f.mean_speed = mean_speed_sum / (run->sample_count - settled_from);
     f.final_drift = run->samples[run->sample_count - 1].drift;
+    f.final_sink = run->samples[run->sample_count - 1].sink;
     f.collide_ms = collide_sum / run->sample_count;
     f.pairs = pair_sum / run->sample_count;
     f.contacts = contact_sum / run->sample_count;

@@ -7,6 +7,7 @@
 // - speeds: |linear velocity| of the moving bodies, their mean and their largest, per step;
 // - drift: the horizontal distance of the top body (the moving body that starts highest) from
 //   where it started;
+// - sink: how far the top body's origin went down from where it started (negative: up);
 // - escaped: moving bodies that end below the ground's top (y < 0) or more than
 //   SIM_ESCAPE_DISTANCE outside the horizontal box the moving bodies started in.
 #pragma once
@@ -29,6 +30,7 @@ typedef struct sim_sample {
     double collide_ms;   // the step's narrow phase, pair gathering included
     uint32_t pair_count; // candidate pairs the narrow phase was given (0: the engine does not say)
     uint32_t contact_count;
+    double sink; // metres
 } sim_sample;
 
 // The figures of a run, from its samples.
@@ -45,6 +47,8 @@ typedef struct sim_figures {
     double pairs;      // mean per step
     double contacts;   // mean per step
     uint32_t escaped;
+    double max_sink; // over the whole run
+    double final_sink;
 } sim_figures;
 
 typedef struct sim_run sim_run;

@@ -14,8 +14,10 @@
 // - Speculative contacts (separation >= 0, up to the margin) are written as they are, with a
 //   positive distance: Bullet's solver lets the bodies close that gap within the step and no more.
 // - Point identity: m_index0 / m_index1 hold the feature ids' halves (MF_ID_FEATURE_A / _B),
-//   m_partId0 / m_partId1 are -1. A point whose id persists keeps its warm-starting impulses and
-//   lifetime; Bullet's distance matching (getCacheEntry) is not used.
+//   m_partId0 / m_partId1 are -1. A point whose id persists keeps its warm-starting impulses,
+//   lifetime and place in the manifold; Bullet's distance matching (getCacheEntry) is not used.
+//   The algorithm keeps its own record of the points it wrote, so this holds for a compound's
+//   children too, whose manifolds Bullet's compound algorithm refreshes before they run.
 // - More than 4 contacts (config.max_contacts up to 8) use a second persistent manifold per pair.
 // - Geometry is exact: a box's full half extents (getHalfExtentsWithMargin: Bullet keeps the
 //   margin inside a box) and a hull's scaled points (Bullet's hull margin, outside the points, is
@@ -24,7 +26,10 @@
 // - The broad phase grows every AABB by gContactBreakingThreshold (Bullet's global, 0.02 by
 //   default), so pairs up to twice that apart reach the narrow phase: create() refuses a margin
 //   beyond that. Each manifold's breaking threshold is set to the margin plus the slop.
-// - One thread: not for btCollisionDispatcherMt. gContactAddedCallback is not called.
+// - One thread: not for btCollisionDispatcherMt. gContactAddedCallback and
+//   gContactProcessedCallback are not called (Bullet's compound algorithm calls the latter for a
+//   compound child's points when it refreshes them). MfBulletDispatcher collides the pairs it
+//   gathers itself: the user's near callback (setNearCallback) sees only the other pairs.
 #pragma once
 
 #include "manyfold.h"
@@ -50,8 +55,8 @@ struct MfBulletBatch {
 // The manyfold side: a bank holding every shape seen, a context and the scratch of a call.
 class MfBulletCollider {
   public:
-    // MF_ERR_INVALID_ARGUMENT for a margin beyond 2 * gContactBreakingThreshold or a
-    // max_contacts above 8; otherwise mf_context_create's status.
+    // MF_ERR_INVALID_ARGUMENT for a margin beyond 2 * gContactBreakingThreshold; otherwise
+    // mf_context_create's status (which refuses max_contacts above MF_MAX_CONTACTS, 8).
     static mf_status create(const MfBulletSettings &settings, MfBulletCollider **out);
     ~MfBulletCollider();
     MfBulletCollider(const MfBulletCollider &) = delete;
@@ -60,7 +65,8 @@ class MfBulletCollider {
     // Boxes and convex hulls (the shapes this collider answers for); others go to Bullet.
     static bool supports(const btCollisionShape *shape);
     // The shape's id in the bank, registering it on first sight. MF_ERR_* where manyfold refuses
-    // it (a degenerate hull): such pairs go to Bullet's algorithms.
+    // it (a degenerate hull): such pairs go to Bullet's algorithms. MF_ERR_OUT_OF_MEMORY is also
+    // recorded (lastError).
     mf_status shapeId(const btCollisionShape *shape, uint32_t *id);
     // Drops what the collider knows of a shape (before it is deleted or changed); its id stays in
     // the bank, unused.
@@ -68,17 +74,28 @@ class MfBulletCollider {
 
     const MfBulletSettings &settings() const { return m_settings; }
     const mf_bank *bank() const { return m_bank; }
-    // The last failed call's status and details; MF_OK and "" if none.
+    // The first error since the last clearError, and its details; MF_OK and "" if none. Bullet's
+    // callbacks cannot return a status, so a failure is kept here until it is read: a pair that
+    // failed (a non-finite pose, no memory, a shape manyfold refuses since its pair began) is
+    // left without contacts, and later successes do not hide it. MfBulletDispatcher clears it
+    // at the start of each step; with MfBulletCreateFuncs alone, call clearError yourself.
     mf_status lastError() const { return m_lastError; }
-    const char *lastMessage() const { return m_lastError == MF_OK ? "" : mf_context_message(m_context); }
+    const char *lastMessage() const { return m_message; }
+    void clearError();
+    // Records a failure (the first one since clearError is kept).
+    void recordError(mf_status status, const char *message);
 
     // Collides pairs[i] = (bodies 2i, 2i + 1) into the collider's stream; cache may be NULL.
-    // Returns the stream (manifolds in pair order) or NULL after an error (lastError()).
+    // Returns the stream (manifolds in pair order) or NULL after an error (recorded).
     const mf_stream *collide(const uint32_t *shapes, const mf_transform *transforms, uint32_t pairCount,
                              mf_pair_cache *cache);
 
   private:
     MfBulletCollider() = default;
+    // shapeId and collide without the catch that turns std::bad_alloc into a status.
+    mf_status registerShape(const btCollisionShape *shape, uint32_t *id);
+    const mf_stream *collidePairs(const uint32_t *shapes, const mf_transform *transforms, uint32_t pairCount,
+                                  mf_pair_cache *cache);
     struct Known {
         uint32_t id;
         btVector3 size; // what the id was built from: a box's half extents, a hull's scaling
@@ -88,6 +105,7 @@ class MfBulletCollider {
     mf_bank *m_bank = nullptr;
     mf_context *m_context = nullptr;
     mf_status m_lastError = MF_OK;
+    char m_message[256] = "";
     std::unordered_map<const btCollisionShape *, Known> m_shapes;
     std::vector<mf_pair> m_pairs;
     std::vector<mf_manifold> m_manifolds;
@@ -125,11 +143,31 @@ class MfBulletAlgorithm : public btCollisionAlgorithm {
     mf_pair_cache &cache() { return m_cache; }
 
   private:
+    static const int maxPoints = 2 * MANIFOLD_CACHE_SIZE;
+    // What the solver learns at a point and warm starts it with.
+    struct Learned {
+        btScalar impulse = 0, lateral1 = 0, lateral2 = 0, prevRHS = 0;
+    };
+    // A point as the last write left it. Bullet may move, age, reorder or drop the points in the
+    // persistent manifolds before the next write (a compound refreshes its children's), so ids,
+    // order and lifetimes are kept here; impulses are read back from the manifolds, where the
+    // solver wrote them, or taken from here for a point Bullet dropped.
+    struct Written {
+        uint32_t id;
+        int lifeTime;
+        Learned learned;
+    };
     btPersistentManifold *persistentManifold(int index);
+    void matchWritten(const mf_manifold *manifold, const mf_contact *contacts, int count, btManifoldPoint *fresh,
+                      int *writtenIndex);
+    void orderPoints(const int *writtenIndex, int count, int *order) const;
+    void fillManifolds(const btManifoldPoint *fresh, const int *order, int count);
     MfBulletCollider *m_collider;
     const btCollisionObject *m_body0;
     const btCollisionObject *m_body1;
     btPersistentManifold *m_manifolds[2] = {nullptr, nullptr};
+    Written m_written[maxPoints];
+    int m_writtenCount = 0;
     mf_pair_cache m_cache = {};
 };
 

@@ -45,12 +45,16 @@ void MfBulletAlgorithm::processCollision(const btCollisionObjectWrapper *body0, 
     if (a->getCollisionObject() != m_body0) std::swap(a, b);
     uint32_t shapes[2];
     const mf_stream *stream = nullptr;
-    if (m_collider->shapeId(a->getCollisionShape(), &shapes[0]) == MF_OK &&
-        m_collider->shapeId(b->getCollisionShape(), &shapes[1]) == MF_OK) {
+    mf_status status = m_collider->shapeId(a->getCollisionShape(), &shapes[0]);
+    if (status == MF_OK) status = m_collider->shapeId(b->getCollisionShape(), &shapes[1]);
+    if (status == MF_OK) {
         // The wrappers' transforms: a compound's child is placed in its parent.
         mf_transform transforms[2] = {mfBulletTransform(a->getWorldTransform()),
                                       mfBulletTransform(b->getWorldTransform())};
         stream = m_collider->collide(shapes, transforms, 1, m_collider->settings().cached ? &m_cache : nullptr);
+    } else {
+        // The create function accepted both shapes: one has changed into a shape manyfold refuses.
+        m_collider->recordError(status, "a shape changed into one manyfold refuses since its pair began");
     }
     bool touching = stream != nullptr && stream->manifold_count == 1;
     write(touching ? &stream->manifolds[0] : nullptr, touching ? stream->contacts : nullptr);

@@ -4,7 +4,11 @@
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btConvexHullShape.h>
 
+#include <cstdio>
 #include <new>
+
+// Up to 8 contacts fill two persistent manifolds; mf_context_create refuses more.
+static_assert(MF_MAX_CONTACTS <= 2 * MANIFOLD_CACHE_SIZE, "a pair's contacts fit two persistent manifolds");
 
 mf_status MfBulletCollider::create(const MfBulletSettings &settings, MfBulletCollider **out)
 {
@@ -12,7 +16,6 @@ mf_status MfBulletCollider::create(const MfBulletSettings &settings, MfBulletCol
     // The broad phase pads each AABB by gContactBreakingThreshold: a pair farther apart than two
     // paddings never reaches the narrow phase, so a larger margin would be a promise not kept.
     if (!(settings.config.margin <= 2.0f * float(gContactBreakingThreshold))) return MF_ERR_INVALID_ARGUMENT;
-    if (settings.config.max_contacts > 2 * MANIFOLD_CACHE_SIZE) return MF_ERR_INVALID_ARGUMENT;
     MfBulletCollider *collider = new (std::nothrow) MfBulletCollider();
     if (collider == nullptr) return MF_ERR_OUT_OF_MEMORY;
     collider->m_settings = settings;
@@ -38,7 +41,31 @@ bool MfBulletCollider::supports(const btCollisionShape *shape)
     return type == BOX_SHAPE_PROXYTYPE || type == CONVEX_HULL_SHAPE_PROXYTYPE;
 }
 
+void MfBulletCollider::clearError()
+{
+    m_lastError = MF_OK;
+    m_message[0] = '\0';
+}
+
+void MfBulletCollider::recordError(mf_status status, const char *message)
+{
+    if (m_lastError != MF_OK) return;
+    m_lastError = status;
+    std::snprintf(m_message, sizeof(m_message), "%s", message);
+}
+
+// Called from Bullet's callbacks: no exception may leave, so a failed allocation becomes a status.
 mf_status MfBulletCollider::shapeId(const btCollisionShape *shape, uint32_t *id)
+{
+    try {
+        return registerShape(shape, id);
+    } catch (const std::bad_alloc &) {
+        recordError(MF_ERR_OUT_OF_MEMORY, "no memory to register a shape");
+        return MF_ERR_OUT_OF_MEMORY;
+    }
+}
+
+mf_status MfBulletCollider::registerShape(const btCollisionShape *shape, uint32_t *id)
 {
     if (!supports(shape)) return MF_ERR_INVALID_ARGUMENT;
     Known now = {0, btVector3(0, 0, 0), 0};
@@ -80,7 +107,17 @@ void MfBulletCollider::forgetShape(const btCollisionShape *shape) { m_shapes.era
 const mf_stream *MfBulletCollider::collide(const uint32_t *shapes, const mf_transform *transforms, uint32_t pairCount,
                                            mf_pair_cache *cache)
 {
-    m_lastError = MF_OK;
+    try {
+        return collidePairs(shapes, transforms, pairCount, cache);
+    } catch (const std::bad_alloc &) {
+        recordError(MF_ERR_OUT_OF_MEMORY, "no memory for the pairs and their contacts");
+        return nullptr;
+    }
+}
+
+const mf_stream *MfBulletCollider::collidePairs(const uint32_t *shapes, const mf_transform *transforms,
+                                                uint32_t pairCount, mf_pair_cache *cache)
+{
     m_stream.manifold_count = 0;
     m_stream.contact_count = 0;
     if (pairCount == 0) return &m_stream;
@@ -101,7 +138,7 @@ const mf_stream *MfBulletCollider::collide(const uint32_t *shapes, const mf_tran
                            ? mf_collide_cached(m_context, m_bank, &bodies, m_pairs.data(), pairCount, cache, &m_stream)
                            : mf_collide(m_context, m_bank, &bodies, m_pairs.data(), pairCount, &m_stream);
     if (status != MF_OK) {
-        m_lastError = status;
+        recordError(status, mf_context_message(m_context));
         return nullptr;
     }
     return &m_stream;

@@ -7,10 +7,13 @@
 //    the near callback at once, Bullet's algorithms and all.
 // 2. Collide the gathered pairs in one call.
 // 3. Write each pair's manifold (or none) into its algorithm's persistent manifolds.
+// The collider's error is cleared first: what it holds after the step is this step's.
 #include "mf_bullet.h"
 #include "mf_bullet_convert.h"
 
 #include <BulletCollision/CollisionDispatch/btCollisionObjectWrapper.h>
+
+#include <new>
 
 struct MfBulletGather : btOverlapCallback {
     MfBulletDispatcher &dispatcher;
@@ -46,6 +49,19 @@ struct MfBulletGather : btOverlapCallback {
     }
 };
 
+// Without memory to gather a step: every pair manyfold serves is left without contacts.
+struct MfBulletClear : btOverlapCallback {
+    const MfBulletCollider *collider;
+    explicit MfBulletClear(const MfBulletCollider *collider) : collider(collider) {}
+
+    bool processOverlap(btBroadphasePair &pair) override
+    {
+        auto *algorithm = dynamic_cast<MfBulletAlgorithm *>(pair.m_algorithm);
+        if (algorithm != nullptr && algorithm->collider() == collider) algorithm->write(nullptr, nullptr);
+        return false;
+    }
+};
+
 MfBulletDispatcher::MfBulletDispatcher(btCollisionConfiguration *configuration, MfBulletCollider *collider)
     : btCollisionDispatcher(configuration), m_collider(collider), m_createFuncs(collider, configuration)
 {
@@ -60,20 +76,30 @@ void MfBulletDispatcher::dispatchAllCollisionPairs(btOverlappingPairCache *pairs
         return;
     }
     m_batch = MfBulletBatch();
+    m_collider->clearError();
     m_algorithms.clear();
     m_shapes.clear();
     m_transforms.clear();
-    MfBulletGather gather(*this, info);
-    pairs->processAllOverlappingPairs(&gather, dispatcher, info);
-
-    uint32_t count = uint32_t(m_algorithms.size());
     bool cached = m_collider->settings().cached;
-    if (cached) {
-        m_caches.resize(count);
-        for (uint32_t i = 0; i < count; ++i) m_caches[i] = m_algorithms[i]->cache();
+    const mf_stream *stream = nullptr;
+    // No exception may leave Bullet's step: without memory for the gathered pairs, they get no
+    // contacts and the collider records why.
+    try {
+        MfBulletGather gather(*this, info);
+        pairs->processAllOverlappingPairs(&gather, dispatcher, info);
+        if (cached) {
+            m_caches.resize(m_algorithms.size());
+            for (size_t i = 0; i < m_algorithms.size(); ++i) m_caches[i] = m_algorithms[i]->cache();
+        }
+        stream = m_collider->collide(m_shapes.data(), m_transforms.data(), uint32_t(m_algorithms.size()),
+                                     cached ? m_caches.data() : nullptr);
+    } catch (const std::bad_alloc &) {
+        m_collider->recordError(MF_ERR_OUT_OF_MEMORY, "no memory to gather the step's pairs");
+        MfBulletClear clear(m_collider);
+        pairs->processAllOverlappingPairs(&clear, dispatcher, info);
+        return;
     }
-    const mf_stream *stream =
-        m_collider->collide(m_shapes.data(), m_transforms.data(), count, cached ? m_caches.data() : nullptr);
+    uint32_t count = uint32_t(m_algorithms.size());
     // After a failed call (lastError) every gathered pair is left without contacts.
     uint32_t next = 0;
     for (uint32_t i = 0; i < count; ++i) {

@@ -7,8 +7,6 @@
 
 namespace {
 
-const int maxPoints = 2 * MANIFOLD_CACHE_SIZE;
-
 // The id a point was written with, or ~0 for a point that is not manyfold's.
 uint32_t pointId(const btManifoldPoint &point)
 {
@@ -45,74 +43,98 @@ btManifoldPoint makePoint(const mf_contact &contact, const btVector3 &normal, co
     return p;
 }
 
-// A point that persists keeps what the solver learnt (as replaceContactPoint keeps it).
-void carry(btManifoldPoint &point, const btManifoldPoint &old)
-{
-    point.m_appliedImpulse = old.m_appliedImpulse;
-    point.m_prevRHS = old.m_prevRHS;
-    point.m_appliedImpulseLateral1 = old.m_appliedImpulseLateral1;
-    point.m_appliedImpulseLateral2 = old.m_appliedImpulseLateral2;
-    point.m_userPersistentData = old.m_userPersistentData;
-    point.m_lifeTime = old.m_lifeTime;
-}
-
 } // namespace
 
-uint32_t MfBulletAlgorithm::write(const mf_manifold *manifold, const mf_contact *contacts)
+// Makes Bullet's point for each contact and carries over what persisting points learnt: an id
+// the last write held is the same point. Its impulses and user data come from the manifolds,
+// where the solver left them, wherever Bullet has moved it since; if Bullet dropped it, the
+// impulses it started the last step with. Points gone for good release their user data.
+void MfBulletAlgorithm::matchWritten(const mf_manifold *manifold, const mf_contact *contacts, int count,
+                                     btManifoldPoint *fresh, int *writtenIndex)
 {
-    int count = manifold != nullptr ? int(std::min<uint32_t>(manifold->count, maxPoints)) : 0;
-
-    // The points there now, from both manifolds, and which new point (if any) takes each over.
-    btManifoldPoint old[maxPoints];
-    int takenBy[maxPoints];
-    int oldCount = 0;
+    btManifoldPoint *held[maxPoints];
+    int heldCount = 0;
     for (btPersistentManifold *m : m_manifolds)
-        for (int i = 0; m != nullptr && i < m->getNumContacts(); ++i) {
-            takenBy[oldCount] = -1;
-            old[oldCount++] = m->getContactPoint(i);
-        }
+        for (int i = 0; m != nullptr && i < m->getNumContacts(); ++i) held[heldCount++] = &m->getContactPoint(i);
+    bool heldTaken[maxPoints] = {}, writtenTaken[maxPoints] = {};
 
-    btManifoldPoint fresh[maxPoints];
-    bool persists[maxPoints] = {};
     for (int i = 0; i < count; ++i) {
-        fresh[i] =
-            makePoint(contacts[manifold->first + uint32_t(i)], mfBulletVector(manifold->normal), m_body0, m_body1);
-        uint32_t id = contacts[manifold->first + uint32_t(i)].id;
-        for (int k = 0; k < oldCount; ++k) {
-            if (takenBy[k] < 0 && pointId(old[k]) == id) {
-                carry(fresh[i], old[k]);
-                takenBy[k] = i;
-                persists[i] = true;
-                break;
-            }
+        const mf_contact &contact = contacts[manifold->first + uint32_t(i)];
+        fresh[i] = makePoint(contact, mfBulletVector(manifold->normal), m_body0, m_body1);
+        writtenIndex[i] = -1;
+        for (int k = 0; k < m_writtenCount && writtenIndex[i] < 0; ++k)
+            if (!writtenTaken[k] && m_written[k].id == contact.id) writtenIndex[i] = k;
+        if (writtenIndex[i] < 0) {
+            fresh[i].m_lifeTime = 1;
+            continue;
         }
-        // Lifetimes count the steps a point has lived, as refreshContactPoints counts them.
-        fresh[i].m_lifeTime += 1;
+        const Written &written = m_written[writtenIndex[i]];
+        writtenTaken[writtenIndex[i]] = true;
+        fresh[i].m_lifeTime = written.lifeTime + 1;
+        Learned learned = written.learned;
+        for (int h = 0; h < heldCount; ++h) {
+            if (heldTaken[h] || pointId(*held[h]) != contact.id) continue;
+            heldTaken[h] = true;
+            learned = {held[h]->m_appliedImpulse, held[h]->m_appliedImpulseLateral1, held[h]->m_appliedImpulseLateral2,
+                       held[h]->m_prevRHS};
+            fresh[i].m_userPersistentData = held[h]->m_userPersistentData;
+            held[h]->m_userPersistentData = nullptr; // moved to the fresh point
+            break;
+        }
+        fresh[i].m_appliedImpulse = learned.impulse;
+        fresh[i].m_appliedImpulseLateral1 = learned.lateral1;
+        fresh[i].m_appliedImpulseLateral2 = learned.lateral2;
+        fresh[i].m_prevRHS = learned.prevRHS;
     }
-    // Points gone for good: their user data is released as Bullet releases a removed point's.
-    for (int k = 0; k < oldCount; ++k)
-        if (takenBy[k] < 0 && m_manifolds[0] != nullptr) m_manifolds[0]->clearUserCache(old[k]);
+    // Released as Bullet releases a removed point's.
+    for (int h = 0; h < heldCount; ++h)
+        if (!heldTaken[h]) m_manifolds[0]->clearUserCache(*held[h]); // held points mean a manifold
+}
 
-    // Persisting points keep their order, new ones follow: the sequential solver visits points in
-    // manifold order, and an order that changes from step to step is a bias that changes with it.
-    int order[maxPoints], placed = 0;
-    for (int k = 0; k < oldCount; ++k)
-        if (takenBy[k] >= 0) order[placed++] = takenBy[k];
+// Persisting points keep their order, new ones follow: the sequential solver visits points in
+// manifold order, and an order that changes from step to step is a bias that changes with it.
+void MfBulletAlgorithm::orderPoints(const int *writtenIndex, int count, int *order) const
+{
+    int placed = 0;
+    for (int k = 0; k < m_writtenCount; ++k)
+        for (int i = 0; i < count; ++i)
+            if (writtenIndex[i] == k) order[placed++] = i;
     for (int i = 0; i < count; ++i)
-        if (!persists[i]) order[placed++] = i;
+        if (writtenIndex[i] < 0) order[placed++] = i;
+}
 
-    // Contacts 0-3 into the first manifold, 4-7 into the second.
+// Points 0-3 of the order into the first manifold, 4-7 into the second, and the record of them.
+void MfBulletAlgorithm::fillManifolds(const btManifoldPoint *fresh, const int *order, int count)
+{
     for (int m = 0; m < 2; ++m) {
         int first = m * MANIFOLD_CACHE_SIZE, n = std::max(0, std::min(count - first, int(MANIFOLD_CACHE_SIZE)));
         if (n == 0 && m_manifolds[m] == nullptr) continue;
         btPersistentManifold *target = persistentManifold(m);
         int before = target->getNumContacts();
-        // Slots left behind hold no user data: Bullet's addManifoldPoint expects them empty.
-        for (int i = n; i < before; ++i) target->getContactPoint(i).m_userPersistentData = nullptr;
+        // The points' user data has been moved or released: Bullet's addManifoldPoint expects
+        // free slots to hold none.
+        for (int i = 0; i < MANIFOLD_CACHE_SIZE; ++i) target->getContactPoint(i).m_userPersistentData = nullptr;
         target->setNumContacts(n);
         for (int i = 0; i < n; ++i) target->getContactPoint(i) = fresh[order[first + i]];
         if (before == 0 && n > 0 && gContactStartedCallback != nullptr) gContactStartedCallback(target);
         if (before > 0 && n == 0 && gContactEndedCallback != nullptr) gContactEndedCallback(target);
     }
+    for (int j = 0; j < count; ++j) {
+        const btManifoldPoint &p = fresh[order[j]];
+        m_written[j] = {pointId(p),
+                        p.m_lifeTime,
+                        {p.m_appliedImpulse, p.m_appliedImpulseLateral1, p.m_appliedImpulseLateral2, p.m_prevRHS}};
+    }
+    m_writtenCount = count;
+}
+
+uint32_t MfBulletAlgorithm::write(const mf_manifold *manifold, const mf_contact *contacts)
+{
+    int count = manifold != nullptr ? int(std::min<uint32_t>(manifold->count, maxPoints)) : 0;
+    btManifoldPoint fresh[maxPoints];
+    int writtenIndex[maxPoints], order[maxPoints];
+    matchWritten(manifold, contacts, count, fresh, writtenIndex);
+    orderPoints(writtenIndex, count, order);
+    fillManifolds(fresh, order, count);
     return uint32_t(count);
 }

@@ -192,6 +192,10 @@ static mf_status bulletCreate(const scene *s, const uint8_t *is_static, const si
     if (s == nullptr || is_static == nullptr || settings == nullptr || !(settings->step > 0.0) ||
         settings->max_contacts > 2 * MANIFOLD_CACHE_SIZE)
         return MF_ERR_INVALID_ARGUMENT;
+    // Bullet's own persistent manifold keeps 4 points a pair, whatever is asked.
+    if (settings->narrowphase == SIM_NARROWPHASE_ENGINE && settings->max_contacts > 0)
+        std::fprintf(stderr, "bullet: max_contacts %u applies to manyfold only; Bullet's own colliders keep 4 a pair\n",
+                     settings->max_contacts);
     sim_world *w = new (std::nothrow) sim_world();
     if (w == nullptr) return MF_ERR_OUT_OF_MEMORY;
     w->settings = *settings;

@@ -4,14 +4,36 @@
 #include "check.h"
 #include "mf_bullet.h"
 
+#include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletDynamics/ConstraintSolver/btSequentialImpulseConstraintSolver.h>
 #include <BulletDynamics/Dynamics/btDiscreteDynamicsWorld.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <memory>
+#include <new>
 #include <set>
 #include <vector>
+
+// While set, operator new fails: the adapter must turn that into MF_ERR_OUT_OF_MEMORY rather
+// than let std::bad_alloc run through Bullet's callbacks.
+static bool failAllocations = false;
+
+void *operator new(std::size_t size)
+{
+    void *memory = failAllocations ? nullptr : std::malloc(size > 0 ? size : 1);
+    if (memory == nullptr) throw std::bad_alloc();
+    return memory;
+}
+// The nothrow forms too: each new must pair with this file's delete (AddressSanitizer checks).
+void *operator new(std::size_t size, const std::nothrow_t &) noexcept
+{
+    return failAllocations ? nullptr : std::malloc(size > 0 ? size : 1);
+}
+void operator delete(void *memory, const std::nothrow_t &) noexcept { std::free(memory); }
+void operator delete(void *memory) noexcept { std::free(memory); }
+void operator delete(void *memory, std::size_t) noexcept { std::free(memory); }
 
 namespace {
 
@@ -191,6 +213,46 @@ void ids_persist_and_lifetimes_grow()
     }
 }
 
+// A compound's children go through Bullet's compound algorithm, which refreshes their manifolds
+// (moving, ageing and maybe dropping points) before each child runs: the ids, lifetimes, impulses
+// and order written are still the adapter's own, one step older each step.
+void compound_children_keep_ids_lifetimes_and_impulses()
+{
+    for (int batched = 0; batched < 2; ++batched) {
+        World w(batched != 0);
+        auto *pair = new btCompoundShape();
+        for (int side = -1; side <= 1; side += 2) {
+            w.shapes.emplace_back(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)));
+            pair->addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(side * 0.6f, 0, 0)),
+                                w.shapes.back().get());
+        }
+        btRigidBody *body = w.add(pair, btVector3(0, boxHalf, 0), 2);
+        std::vector<btManifoldPoint> before;
+        const int steps = 60;
+        for (int step = 1; step <= steps; ++step) {
+            w.world->stepSimulation(btScalar(1.0 / 60.0), 0);
+            auto found = w.manifolds(body);
+            CHECKF(found.size() == 2, "batched %d, step %d: %zu manifolds", batched, step, found.size());
+            if (found.size() != 2) break;
+            std::vector<btManifoldPoint> now;
+            for (const btPersistentManifold *m : found) {
+                CHECK_EQ(m->getNumContacts(), 4);
+                for (int i = 0; i < m->getNumContacts(); ++i) now.push_back(m->getContactPoint(i));
+            }
+            for (size_t i = 0; i < now.size(); ++i) {
+                CHECKF(now[i].getLifeTime() == step, "batched %d, step %d: point %zu lived %d steps", batched, step, i,
+                       now[i].getLifeTime());
+                if (step == 1 || before.size() != now.size()) continue;
+                CHECKF(now[i].m_index0 == before[i].m_index0 && now[i].m_index1 == before[i].m_index1,
+                       "batched %d, step %d: point %zu changed id or place", batched, step, i);
+                CHECKF(now[i].getAppliedImpulse() > 0, "batched %d, step %d: point %zu has no impulse", batched, step,
+                       i);
+            }
+            before = now;
+        }
+    }
+}
+
 // A 45-degree turn of equal squares clips to an octagon: eight contacts over two manifolds.
 void eight_contacts_fill_two_manifolds()
 {
@@ -239,6 +301,107 @@ void refused_hulls_are_left_to_bullet()
     CHECK_EQ(batch.otherPairs, 1);
     uint32_t id;
     CHECK(w.collider->shapeId(flat, &id) != MF_OK);
+    // Bullet's algorithm answered: the flat hull, within its rounding margin of the ground, touches it.
+    auto found = w.manifolds(w.bodies[1].get());
+    CHECK_EQ(found.size(), 1);
+    CHECK_EQ(w.collider->lastError(), MF_OK);
+}
+
+// A failed call is kept until it is cleared: the success of the next call does not hide it.
+void errors_stick_until_cleared()
+{
+    MfBulletCollider *made = nullptr;
+    CHECK_EQ(MfBulletCollider::create(oneThread(), &made), MF_OK);
+    std::unique_ptr<MfBulletCollider> collider(made);
+    btBoxShape box(btVector3(boxHalf, boxHalf, boxHalf));
+    uint32_t shapes[2];
+    CHECK_EQ(collider->shapeId(&box, &shapes[0]), MF_OK);
+    shapes[1] = shapes[0];
+    mf_transform poses[2] = {{{0, 0, 0}, {0, 0, 0, 1}}, {{0, NAN, 0}, {0, 0, 0, 1}}};
+    CHECK(collider->collide(shapes, poses, 1, nullptr) == nullptr);
+    CHECK_EQ(collider->lastError(), MF_ERR_NONFINITE);
+    CHECK(collider->lastMessage()[0] != '\0');
+    poses[1].p.y = 2 * boxHalf;
+    const mf_stream *stream = collider->collide(shapes, poses, 1, nullptr);
+    CHECK(stream != nullptr && stream->manifold_count == 1);
+    CHECK_EQ(collider->lastError(), MF_ERR_NONFINITE);
+    collider->clearError();
+    CHECK_EQ(collider->lastError(), MF_OK);
+    CHECK(collider->lastMessage()[0] == '\0');
+}
+
+// A hull whose pair has begun and that then turns flat (scaled to nothing in y) loses its
+// contacts, and the collider says why; the pair beside it keeps its own. The batched dispatcher
+// clears the error at the start of each step; with the create functions alone it stays.
+void a_shape_refused_after_its_pair_began_is_an_error()
+{
+    for (int batched = 0; batched < 2; ++batched) {
+        World w(batched != 0);
+        btRigidBody *box =
+            w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(-2, boxHalf - btScalar(0.001), 0), 1);
+        auto *cube = new btConvexHullShape();
+        for (int i = 0; i < 8; ++i)
+            cube->addPoint(
+                btVector3((i & 1) ? boxHalf : -boxHalf, (i & 2) ? 2 * boxHalf : 0, (i & 4) ? boxHalf : -boxHalf));
+        btRigidBody *hull = w.add(cube, btVector3(2, -btScalar(0.001), 0), 1);
+        w.detect();
+        CHECK_EQ(w.collider->lastError(), MF_OK);
+        CHECK_EQ(w.manifolds(hull).size(), 1);
+
+        cube->setLocalScaling(btVector3(1, 0, 1));
+        w.detect();
+        CHECKF(w.collider->lastError() != MF_OK, "batched %d: the flat hull's pair failed silently", batched);
+        CHECK(w.collider->lastMessage()[0] != '\0');
+        CHECK_EQ(w.manifolds(hull).size(), 0);
+        CHECK_EQ(w.manifolds(box).size(), 1);
+
+        cube->setLocalScaling(btVector3(1, 1, 1));
+        w.detect();
+        CHECK_EQ(w.manifolds(hull).size(), 1);
+        CHECK_EQ(w.collider->lastError() == MF_OK, batched != 0);
+        w.collider->clearError();
+        CHECK_EQ(w.collider->lastError(), MF_OK);
+    }
+}
+
+// No memory: shapeId and collide return MF_ERR_OUT_OF_MEMORY, and the batched dispatcher leaves
+// its pairs without contacts for the step, the error recorded, and nothing thrown.
+void running_out_of_memory_is_an_error_not_an_exception()
+{
+    MfBulletCollider *made = nullptr;
+    CHECK_EQ(MfBulletCollider::create(oneThread(), &made), MF_OK);
+    std::unique_ptr<MfBulletCollider> collider(made);
+    btBoxShape box(btVector3(boxHalf, boxHalf, boxHalf));
+    uint32_t shapes[2];
+    failAllocations = true;
+    mf_status status = collider->shapeId(&box, &shapes[0]);
+    failAllocations = false;
+    CHECK_EQ(status, MF_ERR_OUT_OF_MEMORY);
+    CHECK_EQ(collider->lastError(), MF_ERR_OUT_OF_MEMORY);
+    collider->clearError();
+
+    CHECK_EQ(collider->shapeId(&box, &shapes[0]), MF_OK);
+    shapes[1] = shapes[0];
+    mf_transform poses[2] = {{{0, 0, 0}, {0, 0, 0, 1}}, {{0, 2 * boxHalf, 0}, {0, 0, 0, 1}}};
+    failAllocations = true;
+    const mf_stream *stream = collider->collide(shapes, poses, 1, nullptr);
+    failAllocations = false;
+    CHECK(stream == nullptr);
+    CHECK_EQ(collider->lastError(), MF_ERR_OUT_OF_MEMORY);
+
+    World w(true);
+    btRigidBody *resting =
+        w.add(new btBoxShape(btVector3(boxHalf, boxHalf, boxHalf)), btVector3(0, boxHalf - btScalar(0.001), 0), 1);
+    uint32_t id;
+    for (auto &shape : w.shapes) CHECK_EQ(w.collider->shapeId(shape.get(), &id), MF_OK); // no allocation later
+    failAllocations = true;
+    w.detect();
+    failAllocations = false;
+    CHECK_EQ(w.collider->lastError(), MF_ERR_OUT_OF_MEMORY);
+    CHECK_EQ(w.manifolds(resting).size(), 0);
+    w.detect();
+    CHECK_EQ(w.collider->lastError(), MF_OK);
+    CHECK_EQ(w.manifolds(resting).size(), 1);
 }
 
 // The broad phase pads each box by gContactBreakingThreshold: a margin beyond both paddings
@@ -250,9 +413,14 @@ void a_margin_past_the_broad_phase_padding_is_refused()
     MfBulletCollider *collider = nullptr;
     CHECK_EQ(MfBulletCollider::create(settings, &collider), MF_ERR_INVALID_ARGUMENT);
     CHECK(collider == nullptr);
-    settings.config.margin = float(gContactBreakingThreshold);
-    settings.config.max_contacts = 9;
-    CHECK_EQ(MfBulletCollider::create(settings, &collider), MF_ERR_INVALID_ARGUMENT);
+    // The refusal is the adapter's: manyfold itself takes that margin.
+    mf_context *context = nullptr;
+    CHECK_EQ(mf_context_create(&settings.config, &context), MF_OK);
+    mf_context_destroy(context);
+    // Both paddings are reach enough.
+    settings.config.margin = 2 * float(gContactBreakingThreshold);
+    CHECK_EQ(MfBulletCollider::create(settings, &collider), MF_OK);
+    delete collider;
 }
 
 // Shapes are registered once; a changed box is registered again, a forgotten one afresh.
@@ -287,11 +455,15 @@ int main(int argc, char **argv)
         TEST_CASE(speculative_contacts_have_positive_distance),
         TEST_CASE(a_dropped_box_lands_and_rests),
         TEST_CASE(ids_persist_and_lifetimes_grow),
+        TEST_CASE(compound_children_keep_ids_lifetimes_and_impulses),
         TEST_CASE(eight_contacts_fill_two_manifolds),
         TEST_CASE(other_shapes_are_left_to_bullet),
         TEST_CASE(refused_hulls_are_left_to_bullet),
         TEST_CASE(a_margin_past_the_broad_phase_padding_is_refused),
         TEST_CASE(shapes_are_registered_once),
+        TEST_CASE(errors_stick_until_cleared),
+        TEST_CASE(a_shape_refused_after_its_pair_began_is_an_error),
+        TEST_CASE(running_out_of_memory_is_an_error_not_an_exception),
     };
     return test_main(tests, int(sizeof(tests) / sizeof(tests[0])), argc, argv);
 }
