@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 typedef enum sim_narrowphase {
-    SIM_NARROWPHASE_MANYFOLD, // one mf_collide call per step for all candidate pairs
+    SIM_NARROWPHASE_MANYFOLD, // one mf_collide (or mf_collide_cached) call per step for all candidate pairs
     SIM_NARROWPHASE_ENGINE    // the engine's own colliders, for comparison
 } sim_narrowphase;
 
@@ -23,9 +23,11 @@ typedef struct sim_settings {
     // ignore it (its persistent manifold keeps 4 points); see each back end for ODE's.
     uint32_t max_contacts;
     sim_narrowphase narrowphase;
+    int uncached; // manyfold in ODE without mf_pair_cache entries: mf_collide every step (Bullet's
+                  // back end ignores it)
 } sim_settings;
 
-// 1/60 s, 9.81 m/s^2, 1000 kg/m^3, friction 0.6, the scene's max_contacts, manyfold.
+// 1/60 s, 9.81 m/s^2, 1000 kg/m^3, friction 0.6, the scene's max_contacts, manyfold, cached.
 sim_settings sim_settings_default(void);
 
 // What one step did.

@@ -8,5 +8,6 @@ sim_settings sim_settings_default(void)
                           .density = 1000.0,
                           .friction = 0.6,
                           .max_contacts = 0,
-                          .narrowphase = SIM_NARROWPHASE_MANYFOLD};
+                          .narrowphase = SIM_NARROWPHASE_MANYFOLD,
+                          .uncached = 0};
 }

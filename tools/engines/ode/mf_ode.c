@@ -1,5 +1,6 @@
 // The ODE adapter (mf_ode.h): registered geoms and their proxies, the step's pairs from the
-// proxies' sweep-and-prune space, one mf_collide call, and contact joints from its manifolds.
+// proxies' sweep-and-prune space, each pair's mf_pair_cache entry carried from the last step, one
+// mf_collide_cached (or mf_collide) call, and contact joints from its manifolds.
 #include "mf_ode.h"
 
 #include <math.h>
@@ -38,9 +39,20 @@ struct mf_ode {
     ode_box_shape *boxes;
     uint32_t box_count, box_capacity;
 
+    // The step's pairs (a < b, geom indices), sorted by (a, b) when cached, and their entries:
+    // caches[i] is pairs[i]'s.
     mf_pair *pairs;
-    uint32_t pair_count, pair_capacity;
+    mf_pair_cache *caches;
+    uint32_t pair_count, pair_capacity, cache_capacity;
     int pairs_overflowed; // a pair list that could not grow: the step fails
+
+    // The last successful cached step's pairs, sorted, and their entries: the next step takes its
+    // entries from these. Swapped with pairs and caches after each step, so that in steady state
+    // nothing is allocated. A geom's index never changes (geoms are only added), so a kept pair
+    // names the same two geoms from step to step.
+    mf_pair *kept_pairs;
+    mf_pair_cache *kept_caches;
+    uint32_t kept_count, kept_pair_capacity, kept_cache_capacity;
 
     mf_manifold *manifolds;
     mf_contact *contacts;
@@ -79,6 +91,7 @@ mf_ode_config mf_ode_config_default(void)
     config.collide.threads = 1;
     config.surface.mode = dContactApprox1;
     config.surface.mu = 0.6;
+    config.cached = 1;
     return config;
 }
 
@@ -116,6 +129,9 @@ void mf_ode_destroy(mf_ode *adapter)
     free(adapter->transforms);
     free(adapter->boxes);
     free(adapter->pairs);
+    free(adapter->caches);
+    free(adapter->kept_pairs);
+    free(adapter->kept_caches);
     free(adapter->manifolds);
     free(adapter->contacts);
     free(adapter);
@@ -279,6 +295,62 @@ static mf_status ensure_stream(mf_ode *adapter)
     return MF_OK;
 }
 
+static int compare_pairs(const void *left, const void *right)
+{
+    const mf_pair *p = left, *q = right;
+    if (p->a != q->a) return p->a < q->a ? -1 : 1;
+    return (p->b > q->b) - (p->b < q->b);
+}
+
+// Gives each of the step's pairs the entry the same pair kept from the last step, or an empty one
+// for a pair new this step: a merge of two lists sorted by (a, b), whatever order the proxies
+// reported the pairs in.
+static mf_status carry_entries(mf_ode *adapter)
+{
+    if (!grow((void **)&adapter->caches, &adapter->cache_capacity, adapter->pair_count, sizeof(mf_pair_cache)))
+        return fail(adapter, MF_ERR_OUT_OF_MEMORY, "no memory for the entries of %u pairs", adapter->pair_count);
+    if (adapter->pair_count > 0) qsort(adapter->pairs, adapter->pair_count, sizeof(mf_pair), compare_pairs);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < adapter->pair_count; ++i) {
+        const mf_pair *pair = &adapter->pairs[i];
+        while (k < adapter->kept_count && compare_pairs(&adapter->kept_pairs[k], pair) < 0) ++k;
+        int kept = k < adapter->kept_count && compare_pairs(&adapter->kept_pairs[k], pair) == 0;
+        adapter->caches[i] = kept ? adapter->kept_caches[k] : (mf_pair_cache){0};
+    }
+    return MF_OK;
+}
+
+// This step's pairs and entries become the kept ones; the kept arrays are reused next step.
+static void keep_entries(mf_ode *adapter)
+{
+    mf_pair *pairs = adapter->kept_pairs;
+    mf_pair_cache *caches = adapter->kept_caches;
+    uint32_t pair_capacity = adapter->kept_pair_capacity, cache_capacity = adapter->kept_cache_capacity;
+    adapter->kept_pairs = adapter->pairs, adapter->kept_pair_capacity = adapter->pair_capacity;
+    adapter->kept_caches = adapter->caches, adapter->kept_cache_capacity = adapter->cache_capacity;
+    adapter->kept_count = adapter->pair_count;
+    adapter->pairs = pairs, adapter->pair_capacity = pair_capacity;
+    adapter->caches = caches, adapter->cache_capacity = cache_capacity;
+    adapter->pair_count = 0;
+}
+
+static uint32_t geom_index(const mf_ode *adapter, dGeomID geom)
+{
+    for (uint32_t i = 0; i < adapter->entry_count; ++i)
+        if (adapter->entries[i].geom == geom) return i;
+    return UINT32_MAX;
+}
+
+const mf_pair_cache *mf_ode_pair_cache(const mf_ode *adapter, dGeomID g1, dGeomID g2)
+{
+    if (adapter == NULL) return NULL;
+    uint32_t i = geom_index(adapter, g1), j = geom_index(adapter, g2);
+    if (i == UINT32_MAX || j == UINT32_MAX || i == j || adapter->kept_count == 0) return NULL;
+    mf_pair pair = i < j ? (mf_pair){i, j} : (mf_pair){j, i};
+    const mf_pair *found = bsearch(&pair, adapter->kept_pairs, adapter->kept_count, sizeof(mf_pair), compare_pairs);
+    return found != NULL ? &adapter->kept_caches[found - adapter->kept_pairs] : NULL;
+}
+
 // One contact joint per contact of a manifold: ODE's g1 is a and g2 is b, so its normal (from g2
 // into g1) is manyfold's (from a to b) negated.
 static void add_joints(mf_ode *adapter, dJointGroupID group, const mf_manifold *manifold, mf_ode_report *report)
@@ -322,17 +394,23 @@ mf_status mf_ode_collide(mf_ode *adapter, dJointGroupID group, mf_ode_report *re
     adapter->pairs_overflowed = 0;
     dSpaceCollide(adapter->space, adapter, gather_pair);
     if (adapter->pairs_overflowed) return fail(adapter, MF_ERR_OUT_OF_MEMORY, "no memory for the candidate pairs");
+    int cached = adapter->config.cached;
     mf_status status = ensure_stream(adapter);
+    if (status == MF_OK && cached) status = carry_entries(adapter);
     if (status != MF_OK) return status;
     mf_stream stream = {
         adapter->manifolds, adapter->manifold_capacity, 0, adapter->contacts, adapter->contact_capacity, 0, 0};
     mf_bodies bodies = {adapter->shapes, adapter->transforms, adapter->entry_count};
-    status = mf_collide(adapter->context, adapter->bank, &bodies, adapter->pairs, adapter->pair_count, &stream);
+    status = cached
+                 ? mf_collide_cached(adapter->context, adapter->bank, &bodies, adapter->pairs, adapter->pair_count,
+                                     adapter->caches, &stream)
+                 : mf_collide(adapter->context, adapter->bank, &bodies, adapter->pairs, adapter->pair_count, &stream);
     if (status != MF_OK)
-        return fail(adapter, status, "mf_collide: %s (%s)", mf_status_string(status),
-                    mf_context_message(adapter->context));
+        return fail(adapter, status, "%s: %s (%s)", cached ? "mf_collide_cached" : "mf_collide",
+                    mf_status_string(status), mf_context_message(adapter->context));
     report->pair_count = adapter->pair_count;
     report->manifold_count = stream.manifold_count;
     for (uint32_t m = 0; m < stream.manifold_count; ++m) add_joints(adapter, group, &adapter->manifolds[m], report);
+    if (cached) keep_entries(adapter);
     return MF_OK;
 }

@@ -1,8 +1,8 @@
 // manyfold as the narrow phase of an ODE world (Open Dynamics Engine, double or single precision:
 // dReal throughout). Register the world's box and convex geoms, then each step call mf_ode_collide
-// instead of dSpaceCollide: it finds the candidate pairs, collides them all in one mf_collide call
-// and adds a contact joint per contact point to the group given, ready for dWorldStep or
-// dWorldQuickStep.
+// instead of dSpaceCollide: it finds the candidate pairs, collides them all in one
+// mf_collide_cached call (or mf_collide) and adds a contact joint per contact point to the group
+// given, ready for dWorldStep or dWorldQuickStep.
 //
 // What the adapter does for you (README.md, "manyfold in ODE"):
 // - Normal sign: ODE's contact normal points from g2 into g1, manyfold's from a to b; with g1 = a
@@ -14,7 +14,10 @@
 //   geom's shape's bounding box in its own frame grown by the margin, so pairs nearer than the
 //   margin are found. The registered geoms need not be in any space.
 // - Feature ids go nowhere: ODE's contact joints have no place for them.
-// - No mf_pair_cache entries are kept: each step is a full mf_collide of the step's pairs.
+// - Temporal coherence (config.cached, on by default): the adapter keeps an mf_pair_cache entry
+//   per pair from step to step, keyed by the pair's two geoms (their registration indices, which
+//   never change: geoms are only ever added), so a pair that persists gets its own entry back
+//   whatever order the proxies report it in, and a new pair starts from an empty one.
 //
 // The geoms' poses are read as floats (manyfold's precision), so keep the world within a few
 // kilometres of the origin for millimetre contacts. Not thread-safe: one adapter, one thread.
@@ -34,10 +37,15 @@ typedef struct mf_ode_config {
     mf_config collide;          // margin, linear_slop, max_contacts, isa and threads of mf_collide
     dSurfaceParameters surface; // of every contact joint; speculative ones add dContactMotionN
     dReal step;                 // the seconds the world steps by, for the speculative contacts
+    int cached;                 // mf_collide_cached with an entry per pair; 0: mf_collide every step
 } mf_ode_config;
 
 // mf_config_default() but one thread (ODE steps on one), surface dContactApprox1 with mu 0.6,
-// step 1/60 s.
+// step 1/60 s, cached: a stepping world is what mf_pair_cache is for (settled pairs cost a third
+// to a fifth, normals and contacts stay put instead of flickering between ties). The price is
+// manyfold.h's bounds: a resting pair may overlap by up to about linear_slop before its contacts
+// show it (the rock pile rests 4-5 mm deep with the default 5 mm, 0.5-0.8 mm uncached; a 2 mm
+// slop gives 1.5-2.5 mm at about the same cost). Off costs no memory for entries.
 mf_ode_config mf_ode_config_default(void);
 
 // An adapter for `world`, registering shapes in `bank` (the caller's, which must outlive the
@@ -70,6 +78,13 @@ typedef struct mf_ode_report {
 // disabled bodies and of bodies joined by a non-contact joint. On an error nothing is added to the group and
 // mf_ode_message says why. report may be NULL.
 mf_status mf_ode_collide(mf_ode *adapter, dJointGroupID group, mf_ode_report *report);
+
+// The entry the last mf_ode_collide kept for the pair of registered geoms g1 and g2 (either order),
+// or NULL where that call collided no such pair, failed, or ran uncached. Its route says how
+// mf_collide_cached answered the pair (MF_ROUTE_REUSED: the kept contacts, carried); its normal is
+// in the frame of whichever of the two was registered first. For tests and diagnostics: a binary
+// search after a scan of the registered geoms.
+const mf_pair_cache *mf_ode_pair_cache(const mf_ode *adapter, dGeomID g1, dGeomID g2);
 
 // Details of the last failed call; "" if none.
 const char *mf_ode_message(const mf_ode *adapter);

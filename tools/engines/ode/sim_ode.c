@@ -1,5 +1,5 @@
 // sim_engine_ode: a settling scene stepped by ODE (dWorldQuickStep), its contacts from manyfold
-// through the adapter (mf_ode.h) or from ODE's own colliders (dBox, dConvex) in a sweep-and-prune
+// through the adapter (mf_ode.h, cached unless settings.uncached) or from ODE's own colliders (dBox, dConvex) in a sweep-and-prune
 // space. Both narrow phases get the same world, bodies, friction and contact count.
 #include "mf_ode.h"
 #include "sim_engine.h"
@@ -176,6 +176,7 @@ static mf_status ode_create(const scene *s, const uint8_t *is_static, const sim_
         config.collide.threads = 1; // as ODE's colliders: the ms per step compare
         config.surface.mu = settings->friction;
         config.step = settings->step;
+        config.cached = !settings->uncached;
         status = mf_bank_create(&w->bank);
         if (status == MF_OK) status = mf_ode_create(w->world, w->bank, &config, &w->adapter);
     } else if (status == MF_OK) {
