@@ -202,7 +202,7 @@ static void draw_contacts(cairo_t *cr, const camera *cam, const manifold_list *l
     }
 }
 
-static void draw_text(cairo_t *cr, double x, double y, double size, const char *text)
+void render_text(cairo_t *cr, double x, double y, double size, const char *text)
 {
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, size);
@@ -222,7 +222,7 @@ static void draw_labels(cairo_t *cr, const render_request *request, float deepes
     cairo_rectangle(cr, 0.0, 0.0, request->width, 28.0);
     cairo_rectangle(cr, 0.0, request->height - 32.0, request->width, 32.0);
     cairo_fill(cr);
-    draw_text(cr, 10.0, 19.0, 13.0, text);
+    render_text(cr, 10.0, 19.0, 13.0, text);
     double x0 = 10.0, y0 = request->height - 26.0, width = 180.0;
     double rgb[3];
     for (int i = 0; i < 90; ++i) {
@@ -232,10 +232,10 @@ static void draw_labels(cairo_t *cr, const render_request *request, float deepes
         cairo_fill(cr);
     }
     snprintf(text, sizeof(text), "depth %.3g", (double)(deepest < 0.0f ? -deepest : 0.0f));
-    draw_text(cr, x0, y0 + 22.0, 11.0, text);
-    draw_text(cr, x0 + 0.75 * width - 3.0, y0 + 22.0, 11.0, "0");
+    render_text(cr, x0, y0 + 22.0, 11.0, text);
+    render_text(cr, x0 + 0.75 * width - 3.0, y0 + 22.0, 11.0, "0");
     snprintf(text, sizeof(text), "gap %.3g (margin)  |  lines: normals, from a to b", (double)margin);
-    draw_text(cr, x0 + width + 8.0, y0 + 9.0, 11.0, text);
+    render_text(cr, x0 + width + 8.0, y0 + 9.0, 11.0, text);
 }
 
 // Scratch for drawing: per-shape geometry and per-body order, sized once.
@@ -308,13 +308,19 @@ static bool paint(const render_request *request, const render_scratch *scratch, 
     draw_labels(cr, request, deepest, s->config.margin, list->contact_count);
 
     cairo_destroy(cr);
+    return render_write(surface, request->path, error);
+}
+
+bool render_write(cairo_surface_t *surface, const char *path, cli_error *error)
+{
     cairo_status_t status = cairo_surface_status(surface);
-    if (status == CAIRO_STATUS_SUCCESS && !svg) status = cairo_surface_write_to_png(surface, request->path);
+    if (status == CAIRO_STATUS_SUCCESS && cairo_surface_get_type(surface) != CAIRO_SURFACE_TYPE_SVG)
+        status = cairo_surface_write_to_png(surface, path);
     cairo_surface_finish(surface); // writes the SVG
     if (status == CAIRO_STATUS_SUCCESS) status = cairo_surface_status(surface);
     cairo_surface_destroy(surface);
     if (status != CAIRO_STATUS_SUCCESS)
-        return cli_fail(error, "%s: cannot write the picture: %s", request->path, cairo_status_to_string(status));
+        return cli_fail(error, "%s: cannot write the picture: %s", path, cairo_status_to_string(status));
     return true;
 }
 

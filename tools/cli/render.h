@@ -6,6 +6,7 @@
 #include "manifold_list.h"
 #include "scene.h"
 
+#include <cairo.h>
 #include <stdbool.h>
 
 typedef struct render_request {
@@ -16,3 +17,11 @@ typedef struct render_request {
 } render_request;
 
 bool render_picture(const render_request *request, cli_error *error);
+
+// Text in the pictures' font and colour, its baseline starting at (x, y): `manyfold render`'s
+// labels and `manyfold simulate --plot`'s axes share it.
+void render_text(cairo_t *cr, double x, double y, double size, const char *text);
+
+// Writes a picture drawn on `surface` to `path` (an SVG surface is written as it finishes, an
+// image surface as PNG) and destroys the surface; false with the reason in *error.
+bool render_write(cairo_surface_t *surface, const char *path, cli_error *error);

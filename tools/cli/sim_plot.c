@@ -3,6 +3,7 @@
 #include "sim_plot.h"
 
 #include "points_file.h"
+#include "render.h"
 
 #include <cairo-svg.h>
 #include <cairo.h>
@@ -41,15 +42,6 @@ static double nice_ceiling(double value)
     return 10.0 * power;
 }
 
-static void draw_text(cairo_t *cr, double x, double y, double size, const char *text)
-{
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, size);
-    cairo_set_source_rgb(cr, 0.1, 0.1, 0.12);
-    cairo_move_to(cr, x, y);
-    cairo_show_text(cr, text);
-}
-
 static void draw_panel(cairo_t *cr, const panel *p, double top, const sim_sample *samples, uint32_t count)
 {
     double left = PLOT_LEFT, width = PLOT_WIDTH - PLOT_LEFT - PLOT_RIGHT, height = PLOT_PANEL_HEIGHT;
@@ -69,13 +61,13 @@ static void draw_panel(cairo_t *cr, const panel *p, double top, const sim_sample
         cairo_line_to(cr, left + width, y);
         cairo_stroke(cr);
         snprintf(text, sizeof(text), "%g", high * tick / 4.0);
-        draw_text(cr, left - 50, y + 4, 11, text);
+        render_text(cr, left - 50, y + 4, 11, text);
     }
     for (int tick = 0; tick <= 5; ++tick) {
         snprintf(text, sizeof(text), "%.3g s", end_time * tick / 5.0);
-        draw_text(cr, left + width * tick / 5.0 - 10, top + height + 14, 11, text);
+        render_text(cr, left + width * tick / 5.0 - 10, top + height + 14, 11, text);
     }
-    draw_text(cr, left, top - 6, 13, p->label);
+    render_text(cr, left, top - 6, 13, p->label);
     static const double colours[2][3] = {{0.15, 0.35, 0.75}, {0.85, 0.35, 0.1}};
     for (int v = 0; v < 2 && p->values[v] != NULL; ++v) {
         cairo_set_source_rgb(cr, colours[v][0], colours[v][1], colours[v][2]);
@@ -91,7 +83,7 @@ static void draw_panel(cairo_t *cr, const panel *p, double top, const sim_sample
             double x = left + width - 160 + 80 * v;
             cairo_rectangle(cr, x, top - 14, 10, 10);
             cairo_fill(cr);
-            draw_text(cr, x + 14, top - 5, 11, p->legend[v]);
+            render_text(cr, x + 14, top - 5, 11, p->legend[v]);
         }
     }
 }
@@ -111,13 +103,9 @@ bool sim_plot_draw(const char *path, const char *title, const sim_sample *sample
     cairo_t *cr = cairo_create(surface);
     cairo_set_source_rgb(cr, 1.0, 1.0, 1.0);
     cairo_paint(cr);
-    draw_text(cr, PLOT_LEFT, 22, 15, title);
+    render_text(cr, PLOT_LEFT, 22, 15, title);
     for (int i = 0; i < PLOT_PANELS; ++i)
         draw_panel(cr, &panels[i], PLOT_TOP + 24 + i * (PLOT_PANEL_HEIGHT + PLOT_GAP + 20), samples, count);
     cairo_destroy(cr);
-    cairo_surface_flush(surface);
-    cairo_status_t status = svg ? cairo_surface_status(surface) : cairo_surface_write_to_png(surface, path);
-    cairo_surface_destroy(surface);
-    if (status != CAIRO_STATUS_SUCCESS) return cli_fail(error, "%s: %s", path, cairo_status_to_string(status));
-    return true;
+    return render_write(surface, path, error);
 }
