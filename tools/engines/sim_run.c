@@ -2,6 +2,7 @@
 #include "sim_run.h"
 
 #include "scene_broadphase.h"
+#include "sim_scene.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -226,4 +227,22 @@ sim_figures sim_run_figures(const sim_run *run)
     f.pairs = pair_sum / run->sample_count;
     f.contacts = contact_sum / run->sample_count;
     return f;
+}
+
+mf_status sim_run_scene(const sim_engine *engine, const char *name, uint64_t seed, const sim_settings *settings,
+                        double seconds, sim_figures *figures)
+{
+    scene s;
+    uint8_t *is_static = NULL;
+    mf_status status = sim_scene_make(name, seed, &s, &is_static);
+    if (status != MF_OK) return status;
+    sim_run *run = NULL;
+    status = sim_run_create(engine, &s, is_static, settings, &run);
+    uint32_t steps = (uint32_t)ceil(seconds / settings->step - 1e-9);
+    for (uint32_t i = 0; status == MF_OK && i < steps; ++i) status = sim_run_step(run);
+    if (status == MF_OK) *figures = sim_run_figures(run);
+    sim_run_destroy(run);
+    free(is_static);
+    scene_free(&s);
+    return status;
 }

@@ -72,6 +72,11 @@ sim_figures sim_run_figures(const sim_run *run);
 // Index of the top body (sim_run.h's drift).
 uint32_t sim_run_top_body(const sim_run *run);
 
+// A settling scene (sim_scene_make's `name` and `seed`) run in `engine` for `seconds`, whole steps
+// rounded up; its figures into *figures. The tests' one call per scene and narrow phase.
+mf_status sim_run_scene(const sim_engine *engine, const char *name, uint64_t seed, const sim_settings *settings,
+                        double seconds, sim_figures *figures);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,11 +6,9 @@
 #include "check.h"
 #include "sim_engine.h"
 #include "sim_run.h"
-#include "sim_scene.h"
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
 namespace {
 
@@ -21,22 +19,10 @@ bool scaledDown() { return test_scaled(1000) < 1000; }
 
 sim_figures simulate(const char *name, sim_narrowphase narrowphase, double seconds)
 {
-    scene s;
-    uint8_t *isStatic = nullptr;
-    sim_figures figures = {};
-    CHECK_EQ(sim_scene_make(name, seed, &s, &isStatic), MF_OK);
     sim_settings settings = sim_settings_default();
     settings.narrowphase = narrowphase;
-    sim_run *run = nullptr;
-    CHECK_EQ(sim_run_create(&sim_engine_bullet, &s, isStatic, &settings, &run), MF_OK);
-    uint32_t steps = uint32_t(std::ceil(seconds / settings.step - 1e-9));
-    mf_status status = MF_OK;
-    for (uint32_t i = 0; run != nullptr && status == MF_OK && i < steps; ++i) status = sim_run_step(run);
-    CHECK_EQ(status, MF_OK);
-    if (run != nullptr) figures = sim_run_figures(run);
-    sim_run_destroy(run);
-    std::free(isStatic);
-    scene_free(&s);
+    sim_figures figures = {};
+    CHECK_EQ(sim_run_scene(&sim_engine_bullet, name, seed, &settings, seconds, &figures), MF_OK);
     return figures;
 }
 

@@ -6,7 +6,6 @@
 #include "check.h"
 #include "mf_ode.h"
 #include "sim_run.h"
-#include "sim_scene.h"
 
 #include <math.h>
 
@@ -293,22 +292,10 @@ static void cache_entries_follow_their_pairs(void)
 
 static sim_figures simulate(const char *name, sim_narrowphase narrowphase, double seconds)
 {
-    scene s;
-    uint8_t *is_static;
-    sim_figures figures = {0};
-    CHECK_EQ(sim_scene_make(name, SEED, &s, &is_static), MF_OK);
     sim_settings settings = sim_settings_default();
     settings.narrowphase = narrowphase;
-    sim_run *run = NULL;
-    CHECK_EQ(sim_run_create(&sim_engine_ode, &s, is_static, &settings, &run), MF_OK);
-    uint32_t steps = (uint32_t)ceil(seconds / settings.step - 1e-9);
-    mf_status status = MF_OK;
-    for (uint32_t i = 0; run != NULL && status == MF_OK && i < steps; ++i) status = sim_run_step(run);
-    CHECK_EQ(status, MF_OK);
-    if (run != NULL) figures = sim_run_figures(run);
-    sim_run_destroy(run);
-    free(is_static);
-    scene_free(&s);
+    sim_figures figures = {0};
+    CHECK_EQ(sim_run_scene(&sim_engine_ode, name, SEED, &settings, seconds, &figures), MF_OK);
     return figures;
 }
 
