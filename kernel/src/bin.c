@@ -2,6 +2,7 @@
 #include "bin.h"
 
 #include "bank.h"
+#include "box_hull.h"
 #include "lanes4.h"
 
 #include <assert.h>
@@ -64,7 +65,8 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
     for (uint32_t i = 0; i < count; ++i) {
         uint32_t pair = subset != NULL ? subset[i] : i;
         uint32_t shape_a = bodies->shape[pairs[pair].a], shape_b = bodies->shape[pairs[pair].b];
-        if (!in_bundles(bank, shape_a) || !in_bundles(bank, shape_b)) {
+        if (!in_bundles(bank, shape_a) || !in_bundles(bank, shape_b) ||
+            mf_is_box_hull_pair(&bank->shapes[shape_a], &bank->shapes[shape_b])) {
             bins->scalar[bins->scalar_count++] = pair;
             bins->pair_group[i] = empty;
             continue;

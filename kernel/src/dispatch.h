@@ -1,6 +1,7 @@
 // ISA choice: which wide builds exist in this library and which the CPU can run.
 #pragma once
 
+#include "box_hull.h"
 #include "edge_lanes.h"
 #include "edge_walk.h"
 #include "face_lanes.h"
@@ -20,6 +21,7 @@ typedef struct mf_wide_kernel {
     mf_reuse_fn *reuse;
     mf_edge_kernel edge;      // lanes NULL for the scalar path
     mf_face_search_fn *faces; // per pair, for hulls beyond the wide limits
+    mf_box_hull_kernel box_hull;
     uint32_t width;
 } mf_wide_kernel;
 

@@ -404,7 +404,7 @@ void mf_collide_pair(const mf_config *config, const mf_wide_kernel *kernel, mf_p
     mf_query_scratch query = mf_query_scratch_of(scratch);
     mf_axis kept;
     int has_kept = mf_cache_kept_axis(result->previous, bodies, pair, &kept);
-    if (mf_query_pair(&frame, config, kernel->faces, &kernel->edge, &query, candidates))
+    if (mf_query_pair(&frame, config, kernel->faces, &kernel->edge, &kernel->box_hull, &query, candidates))
         mf_contacts_for_pair(config, &frame, candidates, has_kept ? &kept : NULL, &rotation_a,
                              bodies->transform[pair.a].p, result, used);
 }

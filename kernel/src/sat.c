@@ -2,6 +2,7 @@
 // Convex Polyhedra", GDC 2013): face queries, Gauss-map edge query, biased axis choice.
 #include "sat.h"
 
+#include "box_hull.h"
 #include "rows.h"
 
 #include <stddef.h>
@@ -411,13 +412,77 @@ void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, const
     mf_measure_edge_axis(frame, c);
 }
 
+// The box of a box-hull pair as the hull's frame sees it.
+static mf_box_in_hull box_in_hull_frame(const mf_pair_frame *frame, int box_is_a)
+{
+    const mf_mat3 *r = &frame->rotation; // b's frame to a's
+    mf_vec3 half = (box_is_a ? frame->a : frame->b)->shape->half_extents;
+    mf_box_in_hull box = {.half = {half.x, half.y, half.z}};
+    if (box_is_a) { // a's origin and axes seen from b
+        box.centre = mf_mat3_mul_transposed(r, mf_neg(frame->translation));
+        for (int m = 0; m < 3; ++m) box.axis[m] = r->row[m];
+        return box;
+    }
+    box.centre = frame->translation; // b's origin and axes seen from a
+    box.axis[0] = (mf_vec3){r->row[0].x, r->row[1].x, r->row[2].x};
+    box.axis[1] = (mf_vec3){r->row[0].y, r->row[1].y, r->row[2].y};
+    box.axis[2] = (mf_vec3){r->row[0].z, r->row[1].z, r->row[2].z};
+    return box;
+}
+
+// The edge query's answer in the pair's terms: the axis from a to b in a's frame, and the box edge
+// along the found axis that supports the box facing the hull.
+static mf_edge_query box_hull_edge_axis(const mf_pair_frame *frame, int box_is_a, const mf_box_in_hull *box,
+                                        mf_box_edge_query found)
+{
+    if (!(found.separation > -INFINITY)) return (mf_edge_query){-INFINITY, 0, 0, {0, 0, 0}};
+    const mf_hull_view *hull = box_is_a ? frame->b : frame->a;
+    uint32_t j = found.hull_edge, k = found.box_axis;
+    mf_vec3 u = box->axis[k], cross = mf_cross((mf_vec3){hull->edge_x[j], hull->edge_y[j], hull->edge_z[j]}, u);
+    float side0 = mf_dot(mf_view_normal(hull, hull->edge_face0[j]), u);
+    mf_vec3 normal = mf_scale(cross, (side0 > 0.0f ? 1.0f : -1.0f) / mf_length(cross)); // hull to box
+    uint32_t corner = 0; // the sign of -normal . axis m in bit m
+    for (uint32_t m = 0; m < 3; ++m) corner |= (uint32_t)(m != k && mf_dot(normal, box->axis[m]) < 0.0f) << m;
+    uint32_t box_edge = mf_box_edge(corner, k);
+    if (!box_is_a) return (mf_edge_query){found.separation, j, box_edge, normal};
+    return (mf_edge_query){found.separation, box_edge, j, mf_neg(mf_mat3_mul(&frame->rotation, normal))};
+}
+
+// mf_query_pair for a box and a hull: the box's faces as any hull's, the hull's faces and the edge
+// pairs in closed form (box_hull.c).
+static int query_box_hull(const mf_pair_frame *frame, float margin, mf_face_search_fn *faces,
+                          const mf_box_hull_kernel *kernel, mf_axis_candidates *c)
+{
+    int box_is_a = frame->a->shape->box;
+    const mf_hull_view *hull = box_is_a ? frame->b : frame->a;
+    mf_box_in_hull box = box_in_hull_frame(frame, box_is_a);
+    mf_face_other other;
+    if (box_is_a) {
+        other = mf_face_other_of(frame, 0);
+        c->face_a = faces(frame->a, &other, margin);
+        if (c->face_a.separation >= margin) return 0;
+        c->face_b = kernel->faces(hull, &box);
+    } else {
+        c->face_a = kernel->faces(hull, &box);
+        if (c->face_a.separation >= margin) return 0;
+        other = mf_face_other_of(frame, 1);
+        c->face_b = faces(frame->b, &other, margin);
+    }
+    if (c->face_b.separation >= margin) return 0;
+    c->edge = box_hull_edge_axis(frame, box_is_a, &box, kernel->edges(hull, &box));
+    mf_measure_edge_axis(frame, c);
+    return mf_is_touching(c, margin);
+}
+
 int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces,
-                  const mf_edge_kernel *edges, const mf_query_scratch *scratch, mf_axis_candidates *c)
+                  const mf_edge_kernel *edges, const mf_box_hull_kernel *box_hull, const mf_query_scratch *scratch,
+                  mf_axis_candidates *c)
 {
     float margin = config->margin;
     *c = (mf_axis_candidates){.face_a = {-INFINITY, 0}, .face_b = {-INFINITY, 0}, .edge = {-INFINITY, 0, 0, {0, 0, 0}}};
     c->scale = frame->a->shape->radius + frame->b->shape->radius;
     c->projection = mf_uses_projection(frame->a, frame->b);
+    if (mf_is_box_hull_pair(frame->a->shape, frame->b->shape)) return query_box_hull(frame, margin, faces, box_hull, c);
     mf_face_other other = mf_face_other_of(frame, 0);
     c->face_a = faces(frame->a, &other, margin);
     if (c->face_a.separation >= margin) return 0;

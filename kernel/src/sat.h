@@ -296,6 +296,9 @@ void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, const
 void mf_rotate_b_edges(const mf_pair_frame *frame, float *normal_rows, float *direction_rows);
 
 // Runs the three queries of the pair; returns 0 if it is apart by the margin or more. `faces` is
-// mf_query_faces or a build of it in lanes.
+// mf_query_faces or a build of it in lanes. A box and a hull take the closed-form queries of
+// `box_hull` (box_hull.h: mf_is_box_hull_pair).
+struct mf_box_hull_kernel;
 int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces,
-                  const mf_edge_kernel *edges, const mf_query_scratch *scratch, mf_axis_candidates *candidates);
+                  const mf_edge_kernel *edges, const struct mf_box_hull_kernel *box_hull,
+                  const mf_query_scratch *scratch, mf_axis_candidates *candidates);

@@ -1,0 +1,49 @@
+// The separating-axis queries of a box against a hull, in the hull's frame (box_hull.c, compiled
+// once per ISA and with width 1 for the scalar path), and their assembly into a pair's candidates.
+#pragma once
+
+#include "sat.h"
+
+// The box as the hull's frame sees it: its centre, its unit axes and its half extents along them.
+typedef struct mf_box_in_hull {
+    mf_vec3 centre;
+    mf_vec3 axis[3];
+    float half[3];
+} mf_box_in_hull;
+
+// The best edge pair of a box and a hull: the hull's edge and the box axis its partner runs along.
+typedef struct mf_box_edge_query {
+    float separation;
+    uint32_t hull_edge, box_axis;
+} mf_box_edge_query;
+
+// The hull's face whose plane the box lies highest over, the first of equals (no early out).
+typedef mf_face_query mf_box_hull_faces_fn(const mf_hull_view *hull, const mf_box_in_hull *box);
+
+// The best edge pair over every pair that builds a face of the Minkowski difference; ties go to the
+// lowest hull edge, then the lowest box axis. The hull needs its edge rows (rows.h).
+typedef mf_box_edge_query mf_box_hull_edges_fn(const mf_hull_view *hull, const mf_box_in_hull *box);
+
+typedef struct mf_box_hull_kernel {
+    mf_box_hull_faces_fn *faces;
+    mf_box_hull_edges_fn *edges;
+} mf_box_hull_kernel;
+
+mf_box_hull_faces_fn mf_box_hull_faces_scalar, mf_box_hull_faces_sse, mf_box_hull_faces_avx2, mf_box_hull_faces_avx512,
+    mf_box_hull_faces_neon;
+mf_box_hull_edges_fn mf_box_hull_edges_scalar, mf_box_hull_edges_sse, mf_box_hull_edges_avx2, mf_box_hull_edges_avx512,
+    mf_box_hull_edges_neon;
+
+// Whether a pair of these shapes takes the box-hull queries: one is a box (mf_bank_add_box), the
+// other a hull with edge rows that is not a parallelepiped (those project, mf_uses_projection).
+static inline int mf_is_box_hull_pair(const mf_shape *a, const mf_shape *b)
+{
+    const mf_shape *hull = a->box ? b : a;
+    return a->box != b->box && !(a->parallelepiped && b->parallelepiped) && hull->edge_rows_first != UINT32_MAX;
+}
+
+// The three queries of a box-hull pair (mf_is_box_hull_pair) into `candidates`, as mf_query_pair
+// does for others: 0 where a face axis parts them by the margin or more, else whether they touch.
+// The box's own faces go through `faces` (mf_query_faces or its build in lanes).
+int mf_query_box_hull(const mf_pair_frame *frame, float margin, mf_face_search_fn *faces,
+                      const mf_box_hull_kernel *kernel, mf_axis_candidates *candidates);
