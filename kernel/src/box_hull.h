@@ -41,9 +41,3 @@ static inline int mf_is_box_hull_pair(const mf_shape *a, const mf_shape *b)
     const mf_shape *hull = a->box ? b : a;
     return a->box != b->box && !(a->parallelepiped && b->parallelepiped) && hull->edge_rows_first != UINT32_MAX;
 }
-
-// The three queries of a box-hull pair (mf_is_box_hull_pair) into `candidates`, as mf_query_pair
-// does for others: 0 where a face axis parts them by the margin or more, else whether they touch.
-// The box's own faces go through `faces` (mf_query_faces or its build in lanes).
-int mf_query_box_hull(const mf_pair_frame *frame, float margin, mf_face_search_fn *faces,
-                      const mf_box_hull_kernel *kernel, mf_axis_candidates *candidates);

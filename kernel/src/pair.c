@@ -23,17 +23,36 @@ static inline void store_interleaved(mf_vec3 *out, simde__m128 x, simde__m128 y,
     simde_mm_storeu_ps(at + 8, simde_mm_shuffle_ps(z2_y3, z2_y3, SIMDE_MM_SHUFFLE(1, 3, 2, 0)));   // z2 x3 y3 z3
 }
 
+// The least (`greatest` 0) or greatest of each row's four lanes, as a vector's components.
+static mf_vec3 bound_of_rows(const simde__m128 row[3], int greatest)
+{
+    float bound[3];
+    for (int c = 0; c < 3; ++c) {
+        simde__m128 m = row[c], swapped = simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2));
+        m = greatest ? simde_mm_max_ps(m, swapped) : simde_mm_min_ps(m, swapped);
+        swapped = simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1));
+        bound[c] = simde_mm_cvtss_f32(greatest ? simde_mm_max_ps(m, swapped) : simde_mm_min_ps(m, swapped));
+    }
+    return (mf_vec3){bound[0], bound[1], bound[2]};
+}
+
 // A hull's vertices moved between frames, four at a time: m v + t, or with `back` m^T (v - t), in
 // the order of operations of mf_mat3_mul and mf_add (of mf_sub and mf_mat3_mul_transposed), then
-// interleaved into `out`. Loads run up to three vertices past the shape's last, within the bank's
-// arrays (MF_BANK_PAD); stores as far past the last entry of `out`, within its
-// MF_MAX_HULL_VERTICES.
-static void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t, int back, mf_vec3 *out)
+// interleaved into `out`; their bounds in the new frame into `low` and `high` (the box-hull
+// queries read a box's face separations off them). Loads run up to three vertices past the
+// shape's last, within the bank's arrays (MF_BANK_PAD); stores as far past the last entry of
+// `out`, within its MF_MAX_HULL_VERTICES.
+static void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t, int back, mf_vec3 *out, mf_vec3 *low,
+                          mf_vec3 *high)
 {
     _Static_assert(MF_MAX_HULL_VERTICES % 4 == 0 && MF_BANK_PAD >= 3, "whole registers of vertices");
     simde__m128 r[3][3];
     mf_mat3_splat4(m, r);
     simde__m128 tx = simde_mm_set1_ps(t.x), ty = simde_mm_set1_ps(t.y), tz = simde_mm_set1_ps(t.z);
+    const simde__m128 none_low = simde_mm_set1_ps(INFINITY), none_high = simde_mm_set1_ps(-INFINITY);
+    const simde__m128 lane = simde_mm_set_ps(3.0f, 2.0f, 1.0f, 0.0f),
+                      count = simde_mm_set1_ps((float)hull->vertex_count);
+    simde__m128 lows[3] = {none_low, none_low, none_low}, highs[3] = {none_high, none_high, none_high};
     for (uint32_t v = 0; v < hull->vertex_count; v += 4) {
         simde__m128 x = simde_mm_loadu_ps(hull->vertex_x + v), y = simde_mm_loadu_ps(hull->vertex_y + v);
         simde__m128 z = simde_mm_loadu_ps(hull->vertex_z + v);
@@ -49,7 +68,15 @@ static void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t,
             for (int c = 0; c < 3; ++c) moved[c] = simde_mm_add_ps(moved[c], shift[c]);
         }
         store_interleaved(out + v, moved[0], moved[1], moved[2]);
+        simde__m128 in = simde_mm_cmplt_ps(simde_mm_add_ps(lane, simde_mm_set1_ps((float)v)), count);
+        for (int c = 0; c < 3; ++c) { // lanes past the last vertex take no part
+            simde__m128 kept = simde_mm_and_ps(in, moved[c]);
+            lows[c] = simde_mm_min_ps(lows[c], simde_mm_or_ps(kept, simde_mm_andnot_ps(in, none_low)));
+            highs[c] = simde_mm_max_ps(highs[c], simde_mm_or_ps(kept, simde_mm_andnot_ps(in, none_high)));
+        }
     }
+    *low = bound_of_rows(lows, 0);
+    *high = bound_of_rows(highs, 1);
 }
 
 mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
@@ -69,9 +96,9 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
                            .b_direction_rows = scratch->b_direction_rows};
     frame.rotation = mf_mat3_relative(rotation_a, &rotation_b);
     frame.translation = mf_mat3_mul_transposed(rotation_a, mf_sub(tb->p, ta->p));
-    move_vertices(b, &frame.rotation, frame.translation, 0, scratch->b_vertices);
+    move_vertices(b, &frame.rotation, frame.translation, 0, scratch->b_vertices, &frame.b_low, &frame.b_high);
     if (!for_queries) return frame;
-    move_vertices(a, &frame.rotation, frame.translation, 1, scratch->a_vertices);
+    move_vertices(a, &frame.rotation, frame.translation, 1, scratch->a_vertices, &frame.a_low, &frame.a_high);
     assert(b->edge_count <= MF_MAX_HULL_EDGES);
     return frame;
 }

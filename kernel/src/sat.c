@@ -448,25 +448,35 @@ static mf_edge_query box_hull_edge_axis(const mf_pair_frame *frame, int box_is_a
     return (mf_edge_query){found.separation, box_edge, j, mf_neg(mf_mat3_mul(&frame->rotation, normal))};
 }
 
-// mf_query_pair for a box and a hull: the box's faces as any hull's, the hull's faces and the edge
-// pairs in closed form (box_hull.c).
-static int query_box_hull(const mf_pair_frame *frame, float margin, mf_face_search_fn *faces,
-                          const mf_box_hull_kernel *kernel, mf_axis_candidates *c)
+// The box's faces -x, +x, -y, +y, -z, +z (box.c) against the hull, from the bounds of its
+// vertices in the box's frame: a face's separation is the vertices' least coordinate along its
+// normal less the half extent. The best, the first of equals.
+static mf_face_query box_faces(mf_vec3 low, mf_vec3 high, const float half[3])
+{
+    const float least[6] = {-high.x, low.x, -high.y, low.y, -high.z, low.z};
+    mf_face_query best = {-INFINITY, 0};
+    for (uint32_t face = 0; face < 6; ++face) {
+        float separation = least[face] - half[face / 2];
+        if (separation > best.separation) best = (mf_face_query){separation, face};
+    }
+    return best;
+}
+
+// mf_query_pair for a box and a hull, in closed form (box_hull.c).
+static int query_box_hull(const mf_pair_frame *frame, float margin, const mf_box_hull_kernel *kernel,
+                          mf_axis_candidates *c)
 {
     int box_is_a = frame->a->shape->box;
     const mf_hull_view *hull = box_is_a ? frame->b : frame->a;
     mf_box_in_hull box = box_in_hull_frame(frame, box_is_a);
-    mf_face_other other;
     if (box_is_a) {
-        other = mf_face_other_of(frame, 0);
-        c->face_a = faces(frame->a, &other, margin);
+        c->face_a = box_faces(frame->b_low, frame->b_high, box.half);
         if (c->face_a.separation >= margin) return 0;
         c->face_b = kernel->faces(hull, &box);
     } else {
         c->face_a = kernel->faces(hull, &box);
         if (c->face_a.separation >= margin) return 0;
-        other = mf_face_other_of(frame, 1);
-        c->face_b = faces(frame->b, &other, margin);
+        c->face_b = box_faces(frame->a_low, frame->a_high, box.half);
     }
     if (c->face_b.separation >= margin) return 0;
     c->edge = box_hull_edge_axis(frame, box_is_a, &box, kernel->edges(hull, &box));
@@ -482,7 +492,7 @@ int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_s
     *c = (mf_axis_candidates){.face_a = {-INFINITY, 0}, .face_b = {-INFINITY, 0}, .edge = {-INFINITY, 0, 0, {0, 0, 0}}};
     c->scale = frame->a->shape->radius + frame->b->shape->radius;
     c->projection = mf_uses_projection(frame->a, frame->b);
-    if (mf_is_box_hull_pair(frame->a->shape, frame->b->shape)) return query_box_hull(frame, margin, faces, box_hull, c);
+    if (mf_is_box_hull_pair(frame->a->shape, frame->b->shape)) return query_box_hull(frame, margin, box_hull, c);
     mf_face_other other = mf_face_other_of(frame, 0);
     c->face_a = faces(frame->a, &other, margin);
     if (c->face_a.separation >= margin) return 0;
