@@ -2,6 +2,7 @@
 // path of one pair (the scalar ISA's, and larger hulls' on every ISA).
 #include "pair.h"
 
+#include "box_hull.h"
 #include "cache.h"
 #include "closest.h"
 #include "lanes4.h"
@@ -38,10 +39,10 @@ static mf_vec3 bound_of_rows(const simde__m128 row[3], int greatest)
 
 // A hull's vertices moved between frames, four at a time: m v + t, or with `back` m^T (v - t), in
 // the order of operations of mf_mat3_mul and mf_add (of mf_sub and mf_mat3_mul_transposed), then
-// interleaved into `out`; their bounds in the new frame into `low` and `high` (the box-hull
-// queries read a box's face separations off them). Loads run up to three vertices past the
-// shape's last, within the bank's arrays (MF_BANK_PAD); stores as far past the last entry of
-// `out`, within its MF_MAX_HULL_VERTICES.
+// interleaved into `out`; where `low` is not NULL, their bounds in the new frame into it and
+// `high` (the box-hull queries read a box's face separations off them; others would pay for them
+// for nothing). Loads run up to three vertices past the shape's last, within the bank's arrays
+// (MF_BANK_PAD); stores as far past the last entry of `out`, within its MF_MAX_HULL_VERTICES.
 static void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t, int back, mf_vec3 *out, mf_vec3 *low,
                           mf_vec3 *high)
 {
@@ -68,6 +69,7 @@ static void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t,
             for (int c = 0; c < 3; ++c) moved[c] = simde_mm_add_ps(moved[c], shift[c]);
         }
         store_interleaved(out + v, moved[0], moved[1], moved[2]);
+        if (low == NULL) continue;
         simde__m128 in = simde_mm_cmplt_ps(simde_mm_add_ps(lane, simde_mm_set1_ps((float)v)), count);
         for (int c = 0; c < 3; ++c) { // lanes past the last vertex take no part
             simde__m128 kept = simde_mm_and_ps(in, moved[c]);
@@ -75,6 +77,7 @@ static void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t,
             highs[c] = simde_mm_max_ps(highs[c], simde_mm_or_ps(kept, simde_mm_andnot_ps(in, none_high)));
         }
     }
+    if (low == NULL) return;
     *low = bound_of_rows(lows, 0);
     *high = bound_of_rows(highs, 1);
 }
@@ -96,9 +99,13 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
                            .b_direction_rows = scratch->b_direction_rows};
     frame.rotation = mf_mat3_relative(rotation_a, &rotation_b);
     frame.translation = mf_mat3_mul_transposed(rotation_a, mf_sub(tb->p, ta->p));
-    move_vertices(b, &frame.rotation, frame.translation, 0, scratch->b_vertices, &frame.b_low, &frame.b_high);
+    // The box-hull queries read the hull's bounds in the box's frame, and only they.
+    int bounds = for_queries && mf_is_box_hull_pair(a->shape, b->shape);
+    move_vertices(b, &frame.rotation, frame.translation, 0, scratch->b_vertices, bounds ? &frame.b_low : NULL,
+                  &frame.b_high);
     if (!for_queries) return frame;
-    move_vertices(a, &frame.rotation, frame.translation, 1, scratch->a_vertices, &frame.a_low, &frame.a_high);
+    move_vertices(a, &frame.rotation, frame.translation, 1, scratch->a_vertices, bounds ? &frame.a_low : NULL,
+                  &frame.a_high);
     assert(b->edge_count <= MF_MAX_HULL_EDGES);
     return frame;
 }
