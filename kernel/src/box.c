@@ -20,6 +20,16 @@ static void mark_box(mf_bank *bank, uint32_t shape, mf_vec3 half_extents)
         assert(mf_box_edge(v0, axis) == e && mf_box_edge(v1, axis) == e);
         (void)v1, (void)axis;
     }
+    // The box-hull queries take face 2 k for axis k's negative side and 2 k + 1 for its positive
+    // one, its plane's offset the half extent (sat.c, box_faces).
+    const float *normal[3] = {bank->normal_x, bank->normal_y, bank->normal_z};
+    const float half[3] = {half_extents.x, half_extents.y, half_extents.z};
+    for (uint32_t f = 0; f < 6; ++f) {
+        float along = f % 2 ? 1.0f : -1.0f;
+        for (uint32_t k = 0; k < 3; ++k) assert(normal[k][s->face_first + f] == (k == f / 2 ? along : 0.0f));
+        assert(bank->offset[s->face_first + f] == half[f / 2]);
+        (void)normal, (void)half, (void)along;
+    }
     for (uint32_t k = 0; k < 3; ++k) {
         for (uint8_t d = 0; d < 3; ++d) {
             float component = k == 0 ? s->directions[d].x : k == 1 ? s->directions[d].y : s->directions[d].z;
