@@ -46,6 +46,19 @@ static inline simde__m128 mf_dot_rows4(const simde__m128 n[3], const float *x, c
                            simde_mm_mul_ps(n[2], simde_mm_loadu_ps(z + v)));
 }
 
+// The least and the greatest of four lanes.
+static inline float mf_least_lane4(simde__m128 m)
+{
+    m = simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    return simde_mm_cvtss_f32(simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1))));
+}
+
+static inline float mf_greatest_lane4(simde__m128 m)
+{
+    m = simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    return simde_mm_cvtss_f32(simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1))));
+}
+
 // The least of n . v over `count` points given as rows x, y, z (each as mf_dot(n, v)), four at a
 // time: loads run up to three entries past the last, whose lanes take no part.
 static inline float mf_lowest_along4(const float *x, const float *y, const float *z, uint32_t count, mf_vec3 n)
@@ -62,7 +75,5 @@ static inline float mf_lowest_along4(const float *x, const float *y, const float
         least =
             simde_mm_min_ps(least, simde_mm_or_ps(simde_mm_and_ps(inside, d), simde_mm_andnot_ps(inside, infinity)));
     }
-    least = simde_mm_min_ps(least, simde_mm_shuffle_ps(least, least, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
-    least = simde_mm_min_ps(least, simde_mm_shuffle_ps(least, least, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
-    return simde_mm_cvtss_f32(least);
+    return mf_least_lane4(least);
 }

@@ -24,19 +24,6 @@ static inline void store_interleaved(mf_vec3 *out, simde__m128 x, simde__m128 y,
     simde_mm_storeu_ps(at + 8, simde_mm_shuffle_ps(z2_y3, z2_y3, SIMDE_MM_SHUFFLE(1, 3, 2, 0)));   // z2 x3 y3 z3
 }
 
-// The least (`greatest` 0) or greatest of each row's four lanes, as a vector's components.
-static mf_vec3 bound_of_rows(const simde__m128 row[3], int greatest)
-{
-    float bound[3];
-    for (int c = 0; c < 3; ++c) {
-        simde__m128 m = row[c], swapped = simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2));
-        m = greatest ? simde_mm_max_ps(m, swapped) : simde_mm_min_ps(m, swapped);
-        swapped = simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1));
-        bound[c] = simde_mm_cvtss_f32(greatest ? simde_mm_max_ps(m, swapped) : simde_mm_min_ps(m, swapped));
-    }
-    return (mf_vec3){bound[0], bound[1], bound[2]};
-}
-
 // A hull's vertices moved between frames, four at a time: m v + t, or with `back` m^T (v - t), in
 // the order of operations of mf_mat3_mul and mf_add (of mf_sub and mf_mat3_mul_transposed), then
 // interleaved into `out`; where `low` is not NULL, their bounds in the new frame into it and
@@ -78,8 +65,8 @@ static void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t,
         }
     }
     if (low == NULL) return;
-    *low = bound_of_rows(lows, 0);
-    *high = bound_of_rows(highs, 1);
+    *low = (mf_vec3){mf_least_lane4(lows[0]), mf_least_lane4(lows[1]), mf_least_lane4(lows[2])};
+    *high = (mf_vec3){mf_greatest_lane4(highs[0]), mf_greatest_lane4(highs[1]), mf_greatest_lane4(highs[2])};
 }
 
 mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
@@ -99,13 +86,15 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
                            .b_direction_rows = scratch->b_direction_rows};
     frame.rotation = mf_mat3_relative(rotation_a, &rotation_b);
     frame.translation = mf_mat3_mul_transposed(rotation_a, mf_sub(tb->p, ta->p));
-    // The box-hull queries read the hull's bounds in the box's frame, and only they.
-    int bounds = for_queries && mf_is_box_hull_pair(a->shape, b->shape);
-    move_vertices(b, &frame.rotation, frame.translation, 0, scratch->b_vertices, bounds ? &frame.b_low : NULL,
-                  &frame.b_high);
+    // The box-hull queries read the hull's bounds in the box's frame, and only they: b's when a is
+    // the box, a's when b is.
+    int box_hull = for_queries && mf_is_box_hull_pair(a->shape, b->shape);
+    int hull_is_b = box_hull && a->shape->box, hull_is_a = box_hull && b->shape->box;
+    move_vertices(b, &frame.rotation, frame.translation, 0, scratch->b_vertices, hull_is_b ? &frame.hull_low : NULL,
+                  &frame.hull_high);
     if (!for_queries) return frame;
-    move_vertices(a, &frame.rotation, frame.translation, 1, scratch->a_vertices, bounds ? &frame.a_low : NULL,
-                  &frame.a_high);
+    move_vertices(a, &frame.rotation, frame.translation, 1, scratch->a_vertices, hull_is_a ? &frame.hull_low : NULL,
+                  &frame.hull_high);
     assert(b->edge_count <= MF_MAX_HULL_EDGES);
     return frame;
 }

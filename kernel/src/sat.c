@@ -418,15 +418,11 @@ static mf_box_in_hull box_in_hull_frame(const mf_pair_frame *frame, int box_is_a
     const mf_mat3 *r = &frame->rotation; // b's frame to a's
     mf_vec3 half = (box_is_a ? frame->a : frame->b)->shape->half_extents;
     mf_box_in_hull box = {.half = {half.x, half.y, half.z}};
-    if (box_is_a) { // a's origin and axes seen from b
-        box.centre = mf_mat3_mul_transposed(r, mf_neg(frame->translation));
-        for (int m = 0; m < 3; ++m) box.axis[m] = r->row[m];
-        return box;
-    }
-    box.centre = frame->translation; // b's origin and axes seen from a
-    box.axis[0] = (mf_vec3){r->row[0].x, r->row[1].x, r->row[2].x};
-    box.axis[1] = (mf_vec3){r->row[0].y, r->row[1].y, r->row[2].y};
-    box.axis[2] = (mf_vec3){r->row[0].z, r->row[1].z, r->row[2].z};
+    // The box's axes: a's seen from b are r's rows; b's seen from a are its columns.
+    mf_mat3 axes = box_is_a ? *r : mf_mat3_transpose(r);
+    for (int m = 0; m < 3; ++m) box.axis[m] = axes.row[m];
+    // a's origin seen from b, or b's seen from a.
+    box.centre = box_is_a ? mf_mat3_mul_transposed(r, mf_neg(frame->translation)) : frame->translation;
     return box;
 }
 
@@ -470,13 +466,13 @@ static int query_box_hull(const mf_pair_frame *frame, float margin, const mf_box
     const mf_hull_view *hull = box_is_a ? frame->b : frame->a;
     mf_box_in_hull box = box_in_hull_frame(frame, box_is_a);
     if (box_is_a) {
-        c->face_a = box_faces(frame->b_low, frame->b_high, box.half);
+        c->face_a = box_faces(frame->hull_low, frame->hull_high, box.half);
         if (c->face_a.separation >= margin) return 0;
         c->face_b = kernel->faces(hull, &box);
     } else {
         c->face_a = kernel->faces(hull, &box);
         if (c->face_a.separation >= margin) return 0;
-        c->face_b = box_faces(frame->a_low, frame->a_high, box.half);
+        c->face_b = box_faces(frame->hull_low, frame->hull_high, box.half);
     }
     if (c->face_b.separation >= margin) return 0;
     c->edge = box_hull_edge_axis(frame, box_is_a, &box, kernel->edges(hull, &box));

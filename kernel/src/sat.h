@@ -15,9 +15,9 @@ typedef struct mf_pair_frame {
     mf_vec3 translation;       // b's origin in a's frame
     const mf_vec3 *b_vertices; // b's vertices in a's frame
     const mf_vec3 *a_vertices; // a's vertices in b's frame
-    // Their bounds in those frames, for a box-hull pair (mf_frame_setup keeps them as it moves the
-    // vertices; the box-hull queries read them).
-    mf_vec3 b_low, b_high, a_low, a_high;
+    // For a box-hull pair, the bounds of the hull's vertices in the box's frame (mf_frame_setup
+    // keeps them as it moves the vertices; the box-hull queries read the box's faces off them).
+    mf_vec3 hull_low, hull_high;
     // b's face normals and edge directions in a's frame, as rows x, y, z of MF_MAX_HULL_FACES and
     // MF_MAX_HULL_EDGES entries (mf_frame_b_normal, mf_frame_b_direction): rows rotate in lanes.
     const float *b_normal_rows, *b_direction_rows;
