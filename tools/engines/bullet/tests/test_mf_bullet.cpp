@@ -47,6 +47,14 @@ MfBulletSettings oneThread(uint32_t maxContacts = 4)
     return settings;
 }
 
+// A collider of these settings, checked made.
+std::unique_ptr<MfBulletCollider> makeCollider(const MfBulletSettings &settings = oneThread())
+{
+    MfBulletCollider *made = nullptr;
+    CHECK_EQ(MfBulletCollider::create(settings, &made), MF_OK);
+    return std::unique_ptr<MfBulletCollider>(made);
+}
+
 // A dynamics world with a static ground slab (top face y = 0) and bodies added by the test. Its
 // narrow phase is the batched dispatcher, or Bullet's own dispatcher with the create functions.
 struct World {
@@ -62,14 +70,12 @@ struct World {
 
     explicit World(bool batched, const MfBulletSettings &settings = oneThread())
     {
-        MfBulletCollider *made = nullptr;
-        CHECK_EQ(MfBulletCollider::create(settings, &made), MF_OK);
-        collider.reset(made);
+        collider = makeCollider(settings);
         if (batched) {
-            dispatcher.reset(new MfBulletDispatcher(&configuration, made));
+            dispatcher.reset(new MfBulletDispatcher(&configuration, collider.get()));
         } else {
             dispatcher.reset(new btCollisionDispatcher(&configuration));
-            createFuncs.reset(new MfBulletCreateFuncs(made, &configuration));
+            createFuncs.reset(new MfBulletCreateFuncs(collider.get(), &configuration));
             createFuncs->registerWith(dispatcher.get());
         }
         world.reset(new btDiscreteDynamicsWorld(dispatcher.get(), &broadphase, &solver, &configuration));
@@ -310,9 +316,7 @@ void refused_hulls_are_left_to_bullet()
 // A failed call is kept until it is cleared: the success of the next call does not hide it.
 void errors_stick_until_cleared()
 {
-    MfBulletCollider *made = nullptr;
-    CHECK_EQ(MfBulletCollider::create(oneThread(), &made), MF_OK);
-    std::unique_ptr<MfBulletCollider> collider(made);
+    std::unique_ptr<MfBulletCollider> collider = makeCollider();
     btBoxShape box(btVector3(boxHalf, boxHalf, boxHalf));
     uint32_t shapes[2];
     CHECK_EQ(collider->shapeId(&box, &shapes[0]), MF_OK);
@@ -368,9 +372,7 @@ void a_shape_refused_after_its_pair_began_is_an_error()
 // its pairs without contacts for the step, the error recorded, and nothing thrown.
 void running_out_of_memory_is_an_error_not_an_exception()
 {
-    MfBulletCollider *made = nullptr;
-    CHECK_EQ(MfBulletCollider::create(oneThread(), &made), MF_OK);
-    std::unique_ptr<MfBulletCollider> collider(made);
+    std::unique_ptr<MfBulletCollider> collider = makeCollider();
     btBoxShape box(btVector3(boxHalf, boxHalf, boxHalf));
     uint32_t shapes[2];
     failAllocations = true;
@@ -426,9 +428,7 @@ void a_margin_past_the_broad_phase_padding_is_refused()
 // Shapes are registered once; a changed box is registered again, a forgotten one afresh.
 void shapes_are_registered_once()
 {
-    MfBulletCollider *made = nullptr;
-    CHECK_EQ(MfBulletCollider::create(oneThread(), &made), MF_OK);
-    std::unique_ptr<MfBulletCollider> collider(made);
+    std::unique_ptr<MfBulletCollider> collider = makeCollider();
     btBoxShape box(btVector3(1, 2, 3));
     uint32_t first, again, scaled;
     CHECK_EQ(collider->shapeId(&box, &first), MF_OK);
