@@ -166,7 +166,7 @@ MF_API mf_status mf_bank_shape_geometry(const mf_bank *bank, uint32_t shape,
  * summed in double over the face triangles (divergence theorem) and each result is rounded once
  * to float. Boxes are hulls in the bank and are measured the same way.
  * - mass: density times the volume (mf_shape_info.volume up to rounding).
- * - center: the centre of mass in the shape's frame (mf_shape_info.centroid up to rounding).
+ * - center: the centre of mass in the shape's frame; bit for bit mf_shape_info.centroid.
  * - inertia: the inertia tensor about center along the shape's axes, row-major and symmetric:
  *   inertia[3 * i + j] = density * integral of (|r|^2 delta_ij - r_i r_j) over the solid, where
  *   r = x - center.

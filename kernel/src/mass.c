@@ -197,7 +197,8 @@ mf_status mf_bank_shape_mass(const mf_bank *bank, uint32_t shape, float density,
     if (!isfinite(density)) return MF_ERR_NONFINITE;
     if (!(density > 0.0f)) return MF_ERR_INVALID_ARGUMENT;
 
-    // The bank keeps a shape's face loops back to back in face order, as the builder gave them.
+    // The vertices and loops the bank's volume and centroid came from, so the same solid: the bank
+    // keeps a shape's face loops back to back in face order, as the builder gave them.
     mf_hull_view hull = mf_bank_view(bank, shape);
     mf_vec3 vertices[MF_MAX_HULL_VERTICES];
     for (uint32_t i = 0; i < hull.vertex_count; ++i) vertices[i] = mf_view_vertex(&hull, i);
