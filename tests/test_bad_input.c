@@ -115,6 +115,9 @@ static void bank_refuses_null_pointers(void)
     mf_shape_geometry geometry = {0};
     CHECK_EQ(mf_bank_shape_geometry(NULL, shape, &geometry), MF_ERR_INVALID_ARGUMENT);
     CHECK_EQ(mf_bank_shape_geometry(bank, shape, NULL), MF_ERR_INVALID_ARGUMENT);
+    mf_mass mass;
+    CHECK_EQ(mf_bank_shape_mass(NULL, shape, 1.0f, &mass), MF_ERR_INVALID_ARGUMENT);
+    CHECK_EQ(mf_bank_shape_mass(bank, shape, 1.0f, NULL), MF_ERR_INVALID_ARGUMENT);
     mf_bank_destroy(bank);
     mf_bank_destroy(NULL);
 }
@@ -139,6 +142,8 @@ static void shape_queries_refuse_out_of_range_indices(void)
     CHECK_EQ(mf_bank_shape_edge(bank, shape, 12, &edge), MF_ERR_INVALID_ARGUMENT);
     mf_shape_geometry geometry = {0};
     CHECK_EQ(mf_bank_shape_geometry(bank, shape + 1, &geometry), MF_ERR_INVALID_ARGUMENT);
+    mf_mass mass;
+    CHECK_EQ(mf_bank_shape_mass(bank, shape + 1, 1.0f, &mass), MF_ERR_INVALID_ARGUMENT);
     mf_bank_destroy(bank);
 }
 

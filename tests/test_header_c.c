@@ -23,8 +23,10 @@ int main(void)
     mf_contact contacts[MF_MAX_CONTACTS];
     mf_stream stream = {&manifold, 1, 0, contacts, MF_MAX_CONTACTS, 0, 0};
     mf_status status = mf_collide(context, bank, &bodies, &pair, 1, &stream);
+    mf_mass mass = {0};
     int ok = status == MF_OK && stream.manifold_count == 1 && strlen(mf_version()) > 0 &&
-             MF_FEATURE_KIND(MF_ID_FEATURE_A(0x80000000u)) == MF_FEATURE_FACE;
+             mf_bank_shape_mass(bank, shape, 1000.0f, &mass) == MF_OK && mass.mass > 999.0f &&
+             mass.principal_rotation.w > 0.0f && MF_FEATURE_KIND(MF_ID_FEATURE_A(0x80000000u)) == MF_FEATURE_FACE;
     printf("C11 consumer: %s, %u contacts, library %s, header %s\n", mf_status_string(status), stream.contact_count,
            mf_version(), MF_VERSION_STRING);
     mf_context_destroy(context);

@@ -9,6 +9,7 @@
 static_assert(std::is_trivially_copyable<mf_contact>::value, "mf_contact is a plain struct");
 static_assert(std::is_standard_layout<mf_stream>::value, "mf_stream is a plain struct");
 static_assert(sizeof(mf_vec3) == 3 * sizeof(float), "mf_vec3 is three floats");
+static_assert(std::is_trivially_copyable<mf_mass>::value, "mf_mass is a plain struct");
 
 int main()
 {
@@ -20,6 +21,8 @@ int main()
     if (mf_bank_add_hull(bank, points, 8, &shape) != MF_OK) return 1;
     mf_shape_info info{};
     if (mf_bank_shape_info(bank, shape, &info) != MF_OK || info.vertex_count != 8) return 1;
+    mf_mass mass{};
+    if (mf_bank_shape_mass(bank, shape, 1.0f, &mass) != MF_OK || mass.inertia[0] <= 0.0f) return 1;
     mf_context *context = nullptr;
     const mf_config config = mf_config_default();
     if (mf_context_create(&config, &context) != MF_OK) return 1;

@@ -161,6 +161,39 @@ typedef struct mf_shape_geometry {
 MF_API mf_status mf_bank_shape_geometry(const mf_bank *bank, uint32_t shape,
                                         mf_shape_geometry *geometry);
 
+/* A shape's mass properties as a solid of uniform density (mass per unit volume, volume in the
+ * shape's length units cubed), exact for the polyhedron up to rounding: its volume integrals are
+ * summed in double over the face triangles (divergence theorem) and each result is rounded once
+ * to float. Boxes are hulls in the bank and are measured the same way.
+ * - mass: density times the volume (mf_shape_info.volume up to rounding).
+ * - center: the centre of mass in the shape's frame; bit for bit mf_shape_info.centroid.
+ * - inertia: the inertia tensor about center along the shape's axes, row-major and symmetric:
+ *   inertia[3 * i + j] = density * integral of (|r|^2 delta_ij - r_i r_j) over the solid, where
+ *   r = x - center.
+ * - principal: the principal moments (the tensor's eigenvalues), ascending:
+ *   principal.x <= principal.y <= principal.z.
+ * - principal_rotation: the unit quaternion q (w >= 0) whose rotation matrix R, the one
+ *   mf_transform uses (R v = q v q*), turns the principal frame into the shape's frame: R's
+ *   columns are the axes of principal.x, .y and .z in the shape's frame, det R = +1, and
+ *   inertia = R diag(principal) R^T. So a body of this shape at pose (p, q_body) has its principal
+ *   frame at (p + R_body center, q_body * q). Where moments tie (a cube, a square rod) every axis
+ *   of the tied plane (or space) is principal; the axes given are one choice, and reproduce inertia.
+ *   q does not depend on density.
+ * Errors, with *mass unchanged: a NULL bank or mass or a shape out of range,
+ * MF_ERR_INVALID_ARGUMENT; a NaN or infinite density, MF_ERR_NONFINITE; a density of zero or less,
+ * MF_ERR_INVALID_ARGUMENT; a mass or moment beyond float (density * volume * length^2 past
+ * FLT_MAX), MF_ERR_NONFINITE. */
+typedef struct mf_mass {
+    float mass;
+    mf_vec3 center;
+    float inertia[9];           /* row-major, about center, in the shape's frame */
+    mf_vec3 principal;          /* ascending */
+    mf_quat principal_rotation; /* principal frame -> shape frame */
+} mf_mass;
+
+MF_API mf_status mf_bank_shape_mass(const mf_bank *bank, uint32_t shape, float density,
+                                    mf_mass *mass);
+
 /* ---- context: configuration, ISA, scratch ---- */
 
 typedef enum mf_isa {

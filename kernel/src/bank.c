@@ -1,6 +1,7 @@
 // Hull bank storage: appending shapes, deriving planes and edges, introspection.
 #include "bank.h"
 
+#include "mass.h"
 #include "rows.h"
 #include "vec.h"
 
@@ -405,33 +406,15 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     }
     free(directed);
 
-    // Volume and centroid from a fan of tetrahedra around the vertex average.
+    // Volume and centroid: the solid's integrals (mass.c), which mf_bank_shape_mass takes again.
     if (status == MF_OK) {
-        mf_vec3 origin = {0};
-        for (uint32_t i = 0; i < vertex_count; ++i) origin = mf_add(origin, poly->vertices[i]);
-        origin = mf_scale(origin, 1.0f / (float)vertex_count);
-        double volume = 0.0, cx = 0.0, cy = 0.0, cz = 0.0;
-        loop_at = 0;
-        for (uint32_t f = 0; f < face_count; ++f) {
-            const uint16_t *loop = poly->loops + loop_at;
-            mf_vec3 a = mf_sub(poly->vertices[loop[0]], origin);
-            for (uint32_t k = 1; k + 1 < poly->loop_counts[f]; ++k) {
-                mf_vec3 b = mf_sub(poly->vertices[loop[k]], origin);
-                mf_vec3 c = mf_sub(poly->vertices[loop[k + 1]], origin);
-                double v = (double)mf_dot(a, mf_cross(b, c)) / 6.0;
-                volume += v;
-                cx += v * (a.x + b.x + c.x) / 4.0;
-                cy += v * (a.y + b.y + c.y) / 4.0;
-                cz += v * (a.z + b.z + c.z) / 4.0;
-            }
-            loop_at += poly->loop_counts[f];
-        }
+        mf_solid solid = mf_solid_of(poly->vertices, vertex_count, poly->loops, poly->loop_counts, face_count);
         // Flat, or so small that the volume has no normal float (about 2e-13 m across).
-        if (!(volume > 1e-9 * (double)radius * radius * radius) || !((float)volume >= FLT_MIN)) {
+        if (!(solid.volume > 1e-9 * (double)radius * radius * radius) || !((float)solid.volume >= FLT_MIN)) {
             status = MF_ERR_DEGENERATE_HULL;
         } else {
-            s.volume = (float)volume;
-            s.centroid = mf_add(origin, mf_v3((float)(cx / volume), (float)(cy / volume), (float)(cz / volume)));
+            s.volume = (float)solid.volume;
+            s.centroid = mf_solid_center(&solid);
         }
     }
     if (status != MF_OK) return status; // nothing was counted in: the bank is unchanged

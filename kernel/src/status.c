@@ -8,9 +8,11 @@ const char *mf_status_string(mf_status status)
         return "success";
     case MF_ERR_INVALID_ARGUMENT:
         return "invalid argument: a NULL pointer, an out-of-range body or shape id, a pair naming one body "
-               "twice, a zero quaternion or a configuration value out of range (see mf_context_message)";
+               "twice, a zero quaternion, a density of zero or less or a configuration value out of range (see "
+               "mf_context_message)";
     case MF_ERR_NONFINITE:
-        return "non-finite input: a point, half extent or transform holds NaN or infinity";
+        return "non-finite input: a point, half extent, transform or density holds NaN or infinity, or a mass "
+               "or moment of inertia would be beyond float";
     case MF_ERR_DEGENERATE_HULL:
         return "degenerate hull: the points span no volume (fewer than 4 points, or all coplanar, collinear "
                "or coincident); give points that enclose a solid";
