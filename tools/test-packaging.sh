@@ -22,7 +22,7 @@ for kind in shared static; do
     if [ ! -f "$build/build.ninja" ]; then
         # shellcheck disable=SC2086
         meson setup "$build" --buildtype=release -Ddefault_library=$kind -Dbenchmarks=disabled \
-            -Dpeers=disabled -Dcli=enabled -Dtests=enabled ${MF_MESON_ARGS:-}
+            -Dpeers=disabled -Dlammps=disabled -Dcli=enabled -Dtests=enabled ${MF_MESON_ARGS:-}
     fi
     ninja -C "$build" -j "$jobs"
     MF_TEST_SCALE=${MF_TEST_SCALE:-0.1} meson test -C "$build" --print-errorlogs --num-processes "$jobs"
