@@ -9,16 +9,22 @@
 
 using namespace LAMMPS_NS;
 
-ComputeContactManyfold::ComputeContactManyfold(LAMMPS *lmp, int narg, char **arg) : Compute(lmp, narg, arg)
+ComputeContactManyfold::ComputeContactManyfold(LAMMPS *lmp, int narg, char **arg) :
+    Compute(lmp, narg, arg)
 {
-  if (narg != 3) error->all(FLERR, "Illegal compute contact/manyfold command: compute ID group contact/manyfold");
+  if (narg != 3)
+    error->all(FLERR,
+               "Illegal compute contact/manyfold command: compute ID group contact/manyfold");
   vector_flag = 1;
   size_vector = 9;
   extvector = 0;
   vector = new double[size_vector];
 }
 
-ComputeContactManyfold::~ComputeContactManyfold() { delete[] vector; }
+ComputeContactManyfold::~ComputeContactManyfold()
+{
+  delete[] vector;
+}
 
 void ComputeContactManyfold::init()
 {
@@ -30,8 +36,9 @@ void ComputeContactManyfold::compute_vector()
 {
   invoked_vector = update->ntimestep;
   const PairManyfold::StepFigures &mine = pair_->figures();
-  double sums[8] = {mine.pairs,          mine.manifolds,      mine.touching,       mine.contacts,
-                    mine.overlap_sum,    mine.seconds_gather, mine.seconds_kernel, mine.seconds_forces};
+  double sums[8] = {mine.pairs,          mine.manifolds,     mine.touching,
+                    mine.contacts,       mine.overlap_sum,   mine.seconds_gather,
+                    mine.seconds_kernel, mine.seconds_forces};
   double totals[8], largest = 0.0;
   MPI_Allreduce(sums, totals, 8, MPI_DOUBLE, MPI_SUM, world);
   MPI_Allreduce(&mine.overlap_max, &largest, 1, MPI_DOUBLE, MPI_MAX, world);

@@ -31,7 +31,7 @@ class ComputeContactManyfold : public Compute {
   class PairManyfold *pair_ = nullptr;
 };
 
-}  // namespace LAMMPS_NS
+}    // namespace LAMMPS_NS
 
 #endif
 #endif

@@ -20,19 +20,26 @@ FixNVEManyfold::FixNVEManyfold(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, nar
   for (int iarg = 3; iarg < narg; iarg += 2) {
     if (strcmp(arg[iarg], "density") == 0 && iarg + 1 < narg) {
       density_ = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
-      if (!(density_ > 0.0)) error->all(FLERR, "fix nve/manyfold: density must be > 0, not {}", arg[iarg + 1]);
+      if (!(density_ > 0.0))
+        error->all(FLERR, "fix nve/manyfold: density must be > 0, not {}", arg[iarg + 1]);
     } else {
-      error->all(FLERR, "Illegal fix nve/manyfold command: {} (fix ID group nve/manyfold [density RHO])", arg[iarg]);
+      error->all(FLERR,
+                 "Illegal fix nve/manyfold command: {} (fix ID group nve/manyfold [density RHO])",
+                 arg[iarg]);
     }
   }
 }
 
-int FixNVEManyfold::setmask() { return INITIAL_INTEGRATE | FINAL_INTEGRATE; }
+int FixNVEManyfold::setmask()
+{
+  return INITIAL_INTEGRATE | FINAL_INTEGRATE;
+}
 
 void FixNVEManyfold::init()
 {
   pair_ = dynamic_cast<PairManyfold *>(force->pair_match("^manyfold", 0));
-  if (pair_ == nullptr) error->all(FLERR, "fix nve/manyfold needs pair_style manyfold (its shape library)");
+  if (pair_ == nullptr)
+    error->all(FLERR, "fix nve/manyfold needs pair_style manyfold (its shape library)");
   if (!atom->rmass_flag || !atom->omega_flag || !atom->torque_flag)
     error->all(FLERR, "fix nve/manyfold needs atom_style sphere (rmass, omega, torque)");
   pair_->check_atoms();

@@ -37,7 +37,7 @@ class FixNVEManyfold : public Fix {
   class PairManyfold *pair_ = nullptr;
 };
 
-}  // namespace LAMMPS_NS
+}    // namespace LAMMPS_NS
 
 #endif
 #endif

@@ -24,21 +24,28 @@ FixWallManyfold::FixWallManyfold(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, n
   const char *usage = "fix ID group wall/manyfold hooke|hertz Kn Kt gamma_n gamma_t mu "
                       "xplane|yplane|zplane lo hi | box xlo xhi ylo yhi zlo zhi ...";
   if (narg < 11) error->all(FLERR, "Illegal fix wall/manyfold command: {}", usage);
-  if (strcmp(arg[3], "hooke") == 0) law_.model = ContactModel::hooke;
-  else if (strcmp(arg[3], "hertz") == 0) law_.model = ContactModel::hertz;
-  else error->all(FLERR, "fix wall/manyfold: the contact model is hooke or hertz, not {}", arg[3]);
+  if (strcmp(arg[3], "hooke") == 0)
+    law_.model = ContactModel::hooke;
+  else if (strcmp(arg[3], "hertz") == 0)
+    law_.model = ContactModel::hertz;
+  else
+    error->all(FLERR, "fix wall/manyfold: the contact model is hooke or hertz, not {}", arg[3]);
   law_.kn = utils::numeric(FLERR, arg[4], false, lmp);
-  law_.kt = strcmp(arg[5], "NULL") == 0 ? law_.kn * 2.0 / 7.0 : utils::numeric(FLERR, arg[5], false, lmp);
+  law_.kt = strcmp(arg[5], "NULL") == 0 ? law_.kn * 2.0 / 7.0
+                                        : utils::numeric(FLERR, arg[5], false, lmp);
   law_.gamma_n = utils::numeric(FLERR, arg[6], false, lmp);
-  law_.gamma_t = strcmp(arg[7], "NULL") == 0 ? 0.5 * law_.gamma_n : utils::numeric(FLERR, arg[7], false, lmp);
+  law_.gamma_t = strcmp(arg[7], "NULL") == 0 ? 0.5 * law_.gamma_n
+                                             : utils::numeric(FLERR, arg[7], false, lmp);
   law_.mu = utils::numeric(FLERR, arg[8], false, lmp);
-  if (!(law_.kn >= 0.0 && law_.kt >= 0.0 && law_.gamma_n >= 0.0 && law_.gamma_t >= 0.0 && law_.mu >= 0.0))
+  if (!(law_.kn >= 0.0 && law_.kt >= 0.0 && law_.gamma_n >= 0.0 && law_.gamma_t >= 0.0 &&
+        law_.mu >= 0.0))
     error->all(FLERR, "fix wall/manyfold: Kn, Kt, gamma_n, gamma_t and mu must be >= 0");
 
   for (int iarg = 9; iarg < narg;) {
     std::string kind = arg[iarg];
     if (kind == "xplane" || kind == "yplane" || kind == "zplane") {
-      if (iarg + 2 >= narg) error->all(FLERR, "fix wall/manyfold: {} needs lo and hi (either may be NULL)", kind);
+      if (iarg + 2 >= narg)
+        error->all(FLERR, "fix wall/manyfold: {} needs lo and hi (either may be NULL)", kind);
       for (int side = 0; side < 2; ++side) {
         const char *value = arg[iarg + 1 + side];
         if (strcmp(value, "NULL") == 0) continue;
@@ -50,12 +57,14 @@ FixWallManyfold::FixWallManyfold(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, n
       }
       iarg += 3;
     } else if (kind == "box") {
-      if (iarg + 6 >= narg) error->all(FLERR, "fix wall/manyfold: box needs xlo xhi ylo yhi zlo zhi");
+      if (iarg + 6 >= narg)
+        error->all(FLERR, "fix wall/manyfold: box needs xlo xhi ylo yhi zlo zhi");
       Wall wall;
       for (int k = 0; k < 3; ++k) {
         wall.low[k] = utils::numeric(FLERR, arg[iarg + 1 + 2 * k], false, lmp);
         wall.high[k] = utils::numeric(FLERR, arg[iarg + 2 + 2 * k], false, lmp);
-        if (!(wall.high[k] > wall.low[k])) error->all(FLERR, "fix wall/manyfold: a box's hi must exceed its lo");
+        if (!(wall.high[k] > wall.low[k]))
+          error->all(FLERR, "fix wall/manyfold: a box's hi must exceed its lo");
       }
       walls_.push_back(wall);
       iarg += 7;
@@ -84,12 +93,16 @@ FixWallManyfold::~FixWallManyfold()
   mf_context_destroy(context_);
 }
 
-int FixWallManyfold::setmask() { return POST_FORCE; }
+int FixWallManyfold::setmask()
+{
+  return POST_FORCE;
+}
 
 void FixWallManyfold::init()
 {
   pair_ = dynamic_cast<PairManyfold *>(force->pair_match("^manyfold", 0));
-  if (pair_ == nullptr) error->all(FLERR, "fix wall/manyfold needs pair_style manyfold (its shape library)");
+  if (pair_ == nullptr)
+    error->all(FLERR, "fix wall/manyfold needs pair_style manyfold (its shape library)");
   if (!atom->rmass_flag || !atom->omega_flag || !atom->torque_flag)
     error->all(FLERR, "fix wall/manyfold needs atom_style sphere (rmass, omega, torque)");
   if (shapes_for_ != pair_->library().count()) add_wall_shapes();
@@ -147,13 +160,17 @@ mf_transform FixWallManyfold::wall_pose(const Wall &wall, const double x[3]) con
     float *p = &pose.p.x;
     p[wall.axis] = (float) centre;
   } else {
-    pose.p = {(float) (0.5 * (wall.low[0] + wall.high[0]) - x[0]), (float) (0.5 * (wall.low[1] + wall.high[1]) - x[1]),
+    pose.p = {(float) (0.5 * (wall.low[0] + wall.high[0]) - x[0]),
+              (float) (0.5 * (wall.low[1] + wall.high[1]) - x[1]),
               (float) (0.5 * (wall.low[2] + wall.high[2]) - x[2])};
   }
   return pose;
 }
 
-void FixWallManyfold::setup(int vflag) { post_force(vflag); }
+void FixWallManyfold::setup(int vflag)
+{
+  post_force(vflag);
+}
 
 void FixWallManyfold::post_force(int /*vflag*/)
 {
@@ -206,11 +223,11 @@ void FixWallManyfold::post_force(int /*vflag*/)
   stream.contacts = contacts_out_.data();
   stream.contact_capacity = contact_capacity;
   mf_bodies bodies = {body_shapes_.data(), body_poses_.data(), (uint32_t) body_poses_.size()};
-  mf_status status =
-      mf_collide_cached(context_, library.bank(), &bodies, pairs_.data(), pair_count, caches_.data(), &stream);
+  mf_status status = mf_collide_cached(context_, library.bank(), &bodies, pairs_.data(), pair_count,
+                                       caches_.data(), &stream);
   if (status != MF_OK)
-    error->one(FLERR, "fix wall/manyfold: the kernel refused step {}'s wall pairs: {} ({})", update->ntimestep,
-               mf_status_string(status), mf_context_message(context_));
+    error->one(FLERR, "fix wall/manyfold: the kernel refused step {}'s wall pairs: {} ({})",
+               update->ntimestep, mf_status_string(status), mf_context_message(context_));
 
   const bool stretch = !update->setupflag;
   const double still[3] = {0.0, 0.0, 0.0};
@@ -221,11 +238,13 @@ void FixWallManyfold::post_force(int /*vflag*/)
     has_manifold_[manifold.pair] = 1;
     int i = c.atom;
     double *history = &history_[i][c.wall * history_size_];
-    SpringHistory *springs = reinterpret_cast<SpringHistory *>(history + manyfold_lammps::cache_doubles);
+    SpringHistory *springs =
+        reinterpret_cast<SpringHistory *>(history + manyfold_lammps::cache_doubles);
     BodyMotion body = {x[i], v[i], omega[i], rmass[i], library.properties(shape[i]).reach};
     BodyMotion wall = {x[i], still, still, 0.0, INFINITY};
-    ContactEffect effect = manyfold_lammps::apply_contact_law(law_, manifold, contacts_out_.data(), x[i], body, wall,
-                                                              springs, max_contacts, update->dt, stretch);
+    ContactEffect effect =
+        manyfold_lammps::apply_contact_law(law_, manifold, contacts_out_.data(), x[i], body, wall,
+                                           springs, max_contacts, update->dt, stretch);
     for (int k = 0; k < 3; ++k) {
       f[i][k] -= effect.force_on_b[k];
       torque[i][k] += effect.torque_on_a[k];
@@ -280,7 +299,7 @@ int FixWallManyfold::unpack_exchange(int nlocal, double *buf)
 int FixWallManyfold::pack_restart(int i, double *buf)
 {
   int n = (int) walls_.size() * history_size_;
-  buf[0] = n + 1;  // LAMMPS's restart records start with their own length
+  buf[0] = n + 1;    // LAMMPS's restart records start with their own length
   memcpy(buf + 1, history_[i], sizeof(double) * (size_t) n);
   return n + 1;
 }
@@ -291,9 +310,16 @@ void FixWallManyfold::unpack_restart(int nlocal, int nth)
   int m = 0;
   for (int k = 0; k < nth; ++k) m += (int) extra[nlocal][m];
   m++;
-  memcpy(history_[nlocal], &extra[nlocal][m], sizeof(double) * walls_.size() * (size_t) history_size_);
+  memcpy(history_[nlocal], &extra[nlocal][m],
+         sizeof(double) * walls_.size() * (size_t) history_size_);
 }
 
-int FixWallManyfold::size_restart(int /*nlocal*/) { return (int) walls_.size() * history_size_ + 1; }
+int FixWallManyfold::size_restart(int /*nlocal*/)
+{
+  return (int) walls_.size() * history_size_ + 1;
+}
 
-int FixWallManyfold::maxsize_restart() { return (int) walls_.size() * history_size_ + 1; }
+int FixWallManyfold::maxsize_restart()
+{
+  return (int) walls_.size() * history_size_ + 1;
+}

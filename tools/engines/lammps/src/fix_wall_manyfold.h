@@ -47,11 +47,11 @@ class FixWallManyfold : public Fix {
 
  private:
   struct Wall {
-    int axis = -1;            // a plane's axis, or -1 for a box
-    int facing = 0;           // +1: solid below the plane, -1: above
-    double position = 0.0;    // the plane's
-    double low[3], high[3];   // the box's
-    int shape = -1;           // in the pair style's bank
+    int axis = -1;             // a plane's axis, or -1 for a box
+    int facing = 0;            // +1: solid below the plane, -1: above
+    double position = 0.0;     // the plane's
+    double low[3], high[3];    // the box's
+    int shape = -1;            // in the pair style's bank
   };
   void add_wall_shapes();
   bool may_touch(const Wall &wall, const double x[3], double reach) const;
@@ -64,9 +64,9 @@ class FixWallManyfold : public Fix {
   double slab_half_ = 0.0;    // the slabs' half thickness and half width
   double slab_width_ = 0.0;
   mf_context *context_ = nullptr;
-  int history_size_ = 0;      // doubles per wall
+  int history_size_ = 0;    // doubles per wall
   int contacts_ = 0;
-  double **history_ = nullptr;  // per atom: walls x history_size_
+  double **history_ = nullptr;    // per atom: walls x history_size_
 
   struct Candidate {
     int atom, wall;
@@ -81,7 +81,7 @@ class FixWallManyfold : public Fix {
   std::vector<char> has_manifold_;
 };
 
-}  // namespace LAMMPS_NS
+}    // namespace LAMMPS_NS
 
 #endif
 #endif

@@ -31,7 +31,7 @@ double seconds_since(std::chrono::steady_clock::time_point start)
 {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
-}  // namespace
+}    // namespace
 
 PairManyfold::PairManyfold(LAMMPS *lmp) : Pair(lmp)
 {
@@ -47,8 +47,8 @@ PairManyfold::PairManyfold(LAMMPS *lmp) : Pair(lmp)
   beyond_contact = 1;
   // Made now so that it comes before any fix of the input in the fix list, as the granular
   // styles do; init_style puts the real history fix in its place.
-  fix_dummy_ = (FixDummy *) modify->add_fix("NEIGH_HISTORY_MANYFOLD_DUMMY" + std::to_string(instance_me) +
-                                            " all DUMMY");
+  fix_dummy_ = (FixDummy *) modify->add_fix("NEIGH_HISTORY_MANYFOLD_DUMMY" +
+                                            std::to_string(instance_me) + " all DUMMY");
 }
 
 PairManyfold::~PairManyfold()
@@ -83,32 +83,41 @@ void PairManyfold::allocate()
 
 void PairManyfold::settings(int narg, char **arg)
 {
-  if (narg < 1) error->all(FLERR, "Illegal pair_style manyfold command: it needs a shape library file");
+  if (narg < 1)
+    error->all(FLERR, "Illegal pair_style manyfold command: it needs a shape library file");
   library_path_ = arg[0];
   margin_ = slop_ = cutoff_ = -1.0;
   contacts_ = 4;
   cached_ = true;
   for (int iarg = 1; iarg < narg; iarg += 2) {
     std::string key = arg[iarg];
-    if (iarg + 1 >= narg) error->all(FLERR, "Illegal pair_style manyfold command: {} needs a value", key);
+    if (iarg + 1 >= narg)
+      error->all(FLERR, "Illegal pair_style manyfold command: {} needs a value", key);
     const char *value = arg[iarg + 1];
     if (key == "margin") {
       margin_ = utils::numeric(FLERR, value, false, lmp);
-      if (!(margin_ >= 0.0)) error->all(FLERR, "pair_style manyfold: margin must be >= 0, not {}", value);
+      if (!(margin_ >= 0.0))
+        error->all(FLERR, "pair_style manyfold: margin must be >= 0, not {}", value);
     } else if (key == "slop") {
       slop_ = utils::numeric(FLERR, value, false, lmp);
-      if (!(slop_ >= 0.0)) error->all(FLERR, "pair_style manyfold: slop must be >= 0, not {}", value);
+      if (!(slop_ >= 0.0))
+        error->all(FLERR, "pair_style manyfold: slop must be >= 0, not {}", value);
     } else if (key == "contacts") {
       contacts_ = utils::inumeric(FLERR, value, false, lmp);
       if (contacts_ < 1 || contacts_ > MF_MAX_CONTACTS)
-        error->all(FLERR, "pair_style manyfold: contacts must be 1 to {}, not {}", MF_MAX_CONTACTS, value);
+        error->all(FLERR, "pair_style manyfold: contacts must be 1 to {}, not {}", MF_MAX_CONTACTS,
+                   value);
     } else if (key == "cache") {
-      if (strcmp(value, "yes") == 0) cached_ = true;
-      else if (strcmp(value, "no") == 0) cached_ = false;
-      else error->all(FLERR, "pair_style manyfold: cache must be yes or no, not {}", value);
+      if (strcmp(value, "yes") == 0)
+        cached_ = true;
+      else if (strcmp(value, "no") == 0)
+        cached_ = false;
+      else
+        error->all(FLERR, "pair_style manyfold: cache must be yes or no, not {}", value);
     } else if (key == "cutoff") {
       cutoff_ = utils::numeric(FLERR, value, false, lmp);
-      if (!(cutoff_ > 0.0)) error->all(FLERR, "pair_style manyfold: cutoff must be > 0, not {}", value);
+      if (!(cutoff_ > 0.0))
+        error->all(FLERR, "pair_style manyfold: cutoff must be > 0, not {}", value);
     } else {
       error->all(FLERR, "Illegal pair_style manyfold command: unknown keyword {}", key);
     }
@@ -128,16 +137,17 @@ void PairManyfold::load_library(const std::string &path)
   double margin = margin_ >= 0.0 ? margin_ : 0.05 * smallest;
   double slop = slop_ >= 0.0 ? slop_ : 0.001 * smallest;
   config_ = mf_config_default();
-  config_.margin = (float)margin;
-  config_.linear_slop = (float)slop;
-  config_.max_contacts = (uint32_t)contacts_;
-  config_.threads = 1;  // one rank per core: LAMMPS's ranks are the parallelism
+  config_.margin = (float) margin;
+  config_.linear_slop = (float) slop;
+  config_.max_contacts = (uint32_t) contacts_;
+  config_.threads = 1;    // one rank per core: LAMMPS's ranks are the parallelism
   double least = 2.0 * library_.largest_reach() + margin;
   if (cutoff_ > 0.0 && cutoff_ < least)
-    error->all(FLERR,
-               "pair_style manyfold: cutoff {} is too small for the largest shape of {} (reach {}): "
-               "it must be at least twice the reach plus the margin, {}",
-               cutoff_, path, library_.largest_reach(), least);
+    error->all(
+        FLERR,
+        "pair_style manyfold: cutoff {} is too small for the largest shape of {} (reach {}): "
+        "it must be at least twice the reach plus the margin, {}",
+        cutoff_, path, library_.largest_reach(), least);
   make_context();
 }
 
@@ -147,28 +157,36 @@ void PairManyfold::make_context()
   context_ = nullptr;
   mf_status status = mf_context_create(&config_, &context_);
   if (status != MF_OK)
-    error->all(FLERR, "pair_style manyfold: the kernel refused margin {} slop {} contacts {}: {}", config_.margin,
-               config_.linear_slop, config_.max_contacts, mf_status_string(status));
+    error->all(FLERR, "pair_style manyfold: the kernel refused margin {} slop {} contacts {}: {}",
+               config_.margin, config_.linear_slop, config_.max_contacts, mf_status_string(status));
 }
 
 void PairManyfold::coeff(int narg, char **arg)
 {
   if (narg != 8)
-    error->all(FLERR, "Incorrect args for pair coefficients: pair_coeff I J hooke|hertz Kn Kt gamma_n gamma_t mu");
+    error->all(FLERR,
+               "Incorrect args for pair coefficients: pair_coeff I J hooke|hertz Kn Kt gamma_n "
+               "gamma_t mu");
   if (!allocated) allocate();
   int ilo, ihi, jlo, jhi;
   utils::bounds(FLERR, arg[0], 1, atom->ntypes, ilo, ihi, error);
   utils::bounds(FLERR, arg[1], 1, atom->ntypes, jlo, jhi, error);
   ContactLaw law;
-  if (strcmp(arg[2], "hooke") == 0) law.model = ContactModel::hooke;
-  else if (strcmp(arg[2], "hertz") == 0) law.model = ContactModel::hertz;
-  else error->all(FLERR, "pair_coeff manyfold: the contact model is hooke or hertz, not {}", arg[2]);
+  if (strcmp(arg[2], "hooke") == 0)
+    law.model = ContactModel::hooke;
+  else if (strcmp(arg[2], "hertz") == 0)
+    law.model = ContactModel::hertz;
+  else
+    error->all(FLERR, "pair_coeff manyfold: the contact model is hooke or hertz, not {}", arg[2]);
   law.kn = utils::numeric(FLERR, arg[3], false, lmp);
-  law.kt = strcmp(arg[4], "NULL") == 0 ? law.kn * 2.0 / 7.0 : utils::numeric(FLERR, arg[4], false, lmp);
+  law.kt = strcmp(arg[4], "NULL") == 0 ? law.kn * 2.0 / 7.0
+                                       : utils::numeric(FLERR, arg[4], false, lmp);
   law.gamma_n = utils::numeric(FLERR, arg[5], false, lmp);
-  law.gamma_t = strcmp(arg[6], "NULL") == 0 ? 0.5 * law.gamma_n : utils::numeric(FLERR, arg[6], false, lmp);
+  law.gamma_t = strcmp(arg[6], "NULL") == 0 ? 0.5 * law.gamma_n
+                                            : utils::numeric(FLERR, arg[6], false, lmp);
   law.mu = utils::numeric(FLERR, arg[7], false, lmp);
-  if (!(law.kn >= 0.0 && law.kt >= 0.0 && law.gamma_n >= 0.0 && law.gamma_t >= 0.0 && law.mu >= 0.0))
+  if (!(law.kn >= 0.0 && law.kt >= 0.0 && law.gamma_n >= 0.0 && law.gamma_t >= 0.0 &&
+        law.mu >= 0.0))
     error->all(FLERR, "pair_coeff manyfold: Kn, Kt, gamma_n, gamma_t and mu must be >= 0");
   int count = 0;
   for (int i = ilo; i <= ihi; i++) {
@@ -196,9 +214,18 @@ int PairManyfold::find_property(const char *name, int want_double, int want_colu
   return index;
 }
 
-int *PairManyfold::shapes() { return atom->ivector[find_property("shape", 0, 0)]; }
-double **PairManyfold::quats() { return atom->darray[find_property("quat", 1, 4)]; }
-double **PairManyfold::angmoms() { return atom->darray[find_property("angmom", 1, 3)]; }
+int *PairManyfold::shapes()
+{
+  return atom->ivector[find_property("shape", 0, 0)];
+}
+double **PairManyfold::quats()
+{
+  return atom->darray[find_property("quat", 1, 4)];
+}
+double **PairManyfold::angmoms()
+{
+  return atom->darray[find_property("angmom", 1, 3)];
+}
 
 void PairManyfold::check_atoms()
 {
@@ -208,14 +235,15 @@ void PairManyfold::check_atoms()
   int count = library_.particle_count();
   for (int i = 0; i < atom->nlocal; ++i) {
     if (shape[i] < 0 || shape[i] >= count)
-      error->one(FLERR, "Atom {} has shape {}, but the shape library {} holds shapes 0 to {}", tag[i], shape[i],
-                 library_.path(), count - 1);
+      error->one(FLERR, "Atom {} has shape {}, but the shape library {} holds shapes 0 to {}",
+                 tag[i], shape[i], library_.path(), count - 1);
     double *q = quat[i];
     if (!(std::isfinite(q[0]) && std::isfinite(q[1]) && std::isfinite(q[2]) && std::isfinite(q[3])))
-      error->one(FLERR, "Atom {} has a non-finite quaternion ({} {} {} {})", tag[i], q[0], q[1], q[2], q[3]);
+      error->one(FLERR, "Atom {} has a non-finite quaternion ({} {} {} {})", tag[i], q[0], q[1],
+                 q[2], q[3]);
     double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     if (norm == 0.0) {
-      q[0] = 1.0;  // no turn given: the principal frame is the world's
+      q[0] = 1.0;    // no turn given: the principal frame is the world's
     } else {
       for (int k = 0; k < 4; ++k) q[k] /= norm;
     }
@@ -236,14 +264,16 @@ void PairManyfold::init_style()
   int *shape = shapes();
   double *radius = atom->radius;
   double half_margin = 0.5 * config_.margin;
-  for (int i = 0; i < atom->nlocal; ++i) radius[i] = library_.properties(shape[i]).reach + half_margin;
+  for (int i = 0; i < atom->nlocal; ++i)
+    radius[i] = library_.properties(shape[i]).reach + half_margin;
 
   int irequest = neighbor->request(this, instance_me);
   neighbor->requests[irequest]->size = 1;
   neighbor->requests[irequest]->history = 1;
 
   if (fix_history_ == nullptr) {
-    auto command = fmt::format("NEIGH_HISTORY_MANYFOLD{} all NEIGH_HISTORY {}", instance_me, history_size_);
+    auto command =
+        fmt::format("NEIGH_HISTORY_MANYFOLD{} all NEIGH_HISTORY {}", instance_me, history_size_);
     fix_history_ = (FixNeighHistory *) modify->replace_fix(
         "NEIGH_HISTORY_MANYFOLD_DUMMY" + std::to_string(instance_me), command, 1);
     fix_history_->pair = this;
@@ -255,7 +285,8 @@ void PairManyfold::init_style()
 
 double PairManyfold::init_one(int i, int j)
 {
-  if (setflag[i][j] == 0) error->all(FLERR, "pair_style manyfold: no pair_coeff for types {} and {}", i, j);
+  if (setflag[i][j] == 0)
+    error->all(FLERR, "pair_style manyfold: no pair_coeff for types {} and {}", i, j);
   double least = 2.0 * library_.largest_reach() + config_.margin;
   return cutoff_ > 0.0 ? cutoff_ : least;
 }
@@ -318,9 +349,11 @@ void PairManyfold::compute(int eflag, int vflag)
       uint32_t body = (uint32_t) body_poses_.size();
       const double *origin = x[c.a];
       body_shapes_.push_back((uint32_t) shape[c.a]);
-      body_poses_.push_back(manyfold_lammps::placed_pose(library_.properties(shape[c.a]), x[c.a], quat[c.a], origin));
+      body_poses_.push_back(
+          manyfold_lammps::placed_pose(library_.properties(shape[c.a]), x[c.a], quat[c.a], origin));
       body_shapes_.push_back((uint32_t) shape[c.b]);
-      body_poses_.push_back(manyfold_lammps::placed_pose(library_.properties(shape[c.b]), x[c.b], quat[c.b], origin));
+      body_poses_.push_back(
+          manyfold_lammps::placed_pose(library_.properties(shape[c.b]), x[c.b], quat[c.b], origin));
       pairs_.push_back({body, body + 1});
       mf_pair_cache entry;
       memcpy(&entry, history, sizeof(entry));
@@ -344,12 +377,13 @@ void PairManyfold::compute(int eflag, int vflag)
   stream.contact_capacity = contact_capacity;
   mf_bodies bodies = {body_shapes_.data(), body_poses_.data(), (uint32_t) body_poses_.size()};
   mf_status status = cached_
-      ? mf_collide_cached(context_, library_.bank(), &bodies, pairs_.data(), pair_count, caches_.data(), &stream)
+      ? mf_collide_cached(context_, library_.bank(), &bodies, pairs_.data(), pair_count,
+                          caches_.data(), &stream)
       : mf_collide(context_, library_.bank(), &bodies, pairs_.data(), pair_count, &stream);
   if (status != MF_OK) {
     std::string detail = mf_context_message(context_);
-    error->one(FLERR, "pair_style manyfold: the kernel refused step {}'s pairs: {} ({})", update->ntimestep,
-               mf_status_string(status), detail);
+    error->one(FLERR, "pair_style manyfold: the kernel refused step {}'s pairs: {} ({})",
+               update->ntimestep, mf_status_string(status), detail);
   }
   figures_.seconds_kernel += seconds_since(started);
 
@@ -369,11 +403,13 @@ void PairManyfold::compute(int eflag, int vflag)
     Candidate &c = candidates_[manifold.pair];
     has_manifold_[manifold.pair] = 1;
     int a = c.a, b = c.b;
-    SpringHistory *springs = reinterpret_cast<SpringHistory *>(c.history + manyfold_lammps::cache_doubles);
+    SpringHistory *springs =
+        reinterpret_cast<SpringHistory *>(c.history + manyfold_lammps::cache_doubles);
     BodyMotion body_a = {x[a], v[a], omega[a], rmass[a], library_.properties(shape[a]).reach};
     BodyMotion body_b = {x[b], v[b], omega[b], rmass[b], library_.properties(shape[b]).reach};
-    ContactEffect effect = manyfold_lammps::apply_contact_law(laws_[type[a]][type[b]], manifold, contacts_out_.data(),
-                                                              x[a], body_a, body_b, springs, contacts_, dt, stretch);
+    ContactEffect effect =
+        manyfold_lammps::apply_contact_law(laws_[type[a]][type[b]], manifold, contacts_out_.data(),
+                                           x[a], body_a, body_b, springs, contacts_, dt, stretch);
     if (effect.touching == 0) continue;
     step.touching += 1.0;
     step.contacts += effect.touching;
@@ -394,10 +430,10 @@ void PairManyfold::compute(int eflag, int vflag)
       for (int k = 0; k < 3; ++k) torque[b][k] += effect.torque_on_b[k];
     }
     if (evflag) {
-      double sign = c.i == a ? -1.0 : 1.0;  // the force on the list's owner i
+      double sign = c.i == a ? -1.0 : 1.0;    // the force on the list's owner i
       int i = c.i;
-      ev_tally_xyz(i, j, nlocal, newton_pair, effect.energy, 0.0, sign * fb[0], sign * fb[1], sign * fb[2],
-                   x[i][0] - x[j][0], x[i][1] - x[j][1], x[i][2] - x[j][2]);
+      ev_tally_xyz(i, j, nlocal, newton_pair, effect.energy, 0.0, sign * fb[0], sign * fb[1],
+                   sign * fb[2], x[i][0] - x[j][0], x[i][1] - x[j][1], x[i][2] - x[j][2]);
     }
   }
   // Cache entries back into the history; a pair the kernel found apart keeps its entry (the
@@ -452,8 +488,10 @@ double PairManyfold::memory_usage()
   double bytes = Pair::memory_usage();
   bytes += (double) candidates_.capacity() * sizeof(Candidate);
   bytes += (double) body_poses_.capacity() * (sizeof(mf_transform) + sizeof(uint32_t));
-  bytes += (double) pairs_.capacity() * sizeof(mf_pair) + (double) caches_.capacity() * sizeof(mf_pair_cache);
-  bytes += (double) manifolds_.capacity() * sizeof(mf_manifold) + (double) contacts_out_.capacity() * sizeof(mf_contact);
+  bytes += (double) pairs_.capacity() * sizeof(mf_pair) +
+      (double) caches_.capacity() * sizeof(mf_pair_cache);
+  bytes += (double) manifolds_.capacity() * sizeof(mf_manifold) +
+      (double) contacts_out_.capacity() * sizeof(mf_contact);
   return bytes;
 }
 

@@ -76,15 +76,15 @@ class PairManyfold : public Pair {
 
   // This rank's figures of the last step (compute contact/manyfold sums them over ranks).
   struct StepFigures {
-    double pairs = 0.0;       // pairs given to the kernel
-    double manifolds = 0.0;   // of them, with a manifold
-    double touching = 0.0;    // of them, overlapping
-    double contacts = 0.0;    // overlapping contact points
-    double overlap_sum = 0.0; // of the deepest overlap of each touching pair
+    double pairs = 0.0;          // pairs given to the kernel
+    double manifolds = 0.0;      // of them, with a manifold
+    double touching = 0.0;       // of them, overlapping
+    double contacts = 0.0;       // overlapping contact points
+    double overlap_sum = 0.0;    // of the deepest overlap of each touching pair
     double overlap_max = 0.0;
-    double seconds_gather = 0.0;   // running totals: placing the pairs' bodies
-    double seconds_kernel = 0.0;   // the kernel's call
-    double seconds_forces = 0.0;   // the contact law and force assembly
+    double seconds_gather = 0.0;    // running totals: placing the pairs' bodies
+    double seconds_kernel = 0.0;    // the kernel's call
+    double seconds_forces = 0.0;    // the contact law and force assembly
   };
   const StepFigures &figures() const { return figures_; }
 
@@ -98,19 +98,19 @@ class PairManyfold : public Pair {
   mf_config config_ = {};
   mf_context *context_ = nullptr;
   bool cached_ = true;
-  double margin_ = -1.0, slop_ = -1.0, cutoff_ = -1.0;  // -1: from the library
+  double margin_ = -1.0, slop_ = -1.0, cutoff_ = -1.0;    // -1: from the library
   int contacts_ = 4;
-  int history_size_ = manyfold_lammps::history_doubles(4);  // doubles per pair
+  int history_size_ = manyfold_lammps::history_doubles(4);    // doubles per pair
   std::string library_path_;
-  manyfold_lammps::ContactLaw **laws_ = nullptr;  // [ntypes + 1][ntypes + 1]
+  manyfold_lammps::ContactLaw **laws_ = nullptr;    // [ntypes + 1][ntypes + 1]
 
   class FixNeighHistory *fix_history_ = nullptr;
   class FixDummy *fix_dummy_ = nullptr;
 
   // Scratch that keeps its capacity from step to step.
   struct Candidate {
-    int a, b;          // atom indices, a the lower ID
-    int i;             // the neighbour list's owner (a or b)
+    int a, b;    // atom indices, a the lower ID
+    int i;       // the neighbour list's owner (a or b)
     int *touch;
     double *history;
   };
@@ -125,7 +125,7 @@ class PairManyfold : public Pair {
   StepFigures figures_;
 };
 
-}  // namespace LAMMPS_NS
+}    // namespace LAMMPS_NS
 
 #endif
 #endif

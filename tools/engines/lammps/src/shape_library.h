@@ -14,50 +14,51 @@
 namespace manyfold_lammps {
 
 struct ShapeProperties {
-    double volume;           // the mass of density 1
-    double center[3];        // centre of mass, in the shape's frame
-    double principal[3];     // principal moments of inertia for density 1
-    double to_shape[4];      // w, x, y, z: turns the principal frame into the shape's
-    double reach;            // largest distance of a vertex from the centre of mass
-    double smallest_extent;  // the thinnest width over the face normals
-    bool is_box;
+  double volume;             // the mass of density 1
+  double center[3];          // centre of mass, in the shape's frame
+  double principal[3];       // principal moments of inertia for density 1
+  double to_shape[4];        // w, x, y, z: turns the principal frame into the shape's
+  double reach;              // largest distance of a vertex from the centre of mass
+  double smallest_extent;    // the thinnest width over the face normals
+  bool is_box;
 };
 
 class ShapeLibrary {
  public:
-    ShapeLibrary() = default;
-    ~ShapeLibrary();
-    ShapeLibrary(const ShapeLibrary &) = delete;
-    ShapeLibrary &operator=(const ShapeLibrary &) = delete;
+  ShapeLibrary() = default;
+  ~ShapeLibrary();
+  ShapeLibrary(const ShapeLibrary &) = delete;
+  ShapeLibrary &operator=(const ShapeLibrary &) = delete;
 
-    // Reads a scene file (tools/scenes/README.md; its bodies are ignored); on failure returns
-    // false with a message in `error` and holds nothing.
-    bool load(const std::string &path, std::string &error);
+  // Reads a scene file (tools/scenes/README.md; its bodies are ignored); on failure returns
+  // false with a message in `error` and holds nothing.
+  bool load(const std::string &path, std::string &error);
 
-    // A box of the given half extents added to the bank (walls); returns its shape id, or -1 with
-    // a message.
-    int add_box(const double half_extents[3], std::string &error);
+  // A box of the given half extents added to the bank (walls); returns its shape id, or -1 with
+  // a message.
+  int add_box(const double half_extents[3], std::string &error);
 
-    int count() const { return (int)properties_.size(); }
-    // Shapes of the file; walls' boxes come after them.
-    int particle_count() const { return particle_count_; }
-    const ShapeProperties &properties(int shape) const { return properties_[(size_t)shape]; }
-    const mf_bank *bank() const { return bank_; }
-    const std::string &path() const { return path_; }
-    double largest_reach() const;
-    double smallest_reach() const;
+  int count() const { return (int) properties_.size(); }
+  // Shapes of the file; walls' boxes come after them.
+  int particle_count() const { return particle_count_; }
+  const ShapeProperties &properties(int shape) const { return properties_[(size_t) shape]; }
+  const mf_bank *bank() const { return bank_; }
+  const std::string &path() const { return path_; }
+  double largest_reach() const;
+  double smallest_reach() const;
 
  private:
-    bool describe(uint32_t shape, bool is_box, std::string &error);
-    mf_bank *bank_ = nullptr;
-    std::vector<ShapeProperties> properties_;
-    std::string path_;
-    int particle_count_ = 0;
+  bool describe(uint32_t shape, bool is_box, std::string &error);
+  mf_bank *bank_ = nullptr;
+  std::vector<ShapeProperties> properties_;
+  std::string path_;
+  int particle_count_ = 0;
 };
 
 // The pose manyfold places `shape` with for an atom at x with quaternion q (w, x, y, z; the
 // principal frame's turn into the world), relative to `origin`: positions as floats are exact to
 // about 1e-7 of their size, so each pair is placed near its own origin, never the world's.
-mf_transform placed_pose(const ShapeProperties &shape, const double x[3], const double q[4], const double origin[3]);
+mf_transform placed_pose(const ShapeProperties &shape, const double x[3], const double q[4],
+                         const double origin[3]);
 
-}  // namespace manyfold_lammps
+}    // namespace manyfold_lammps

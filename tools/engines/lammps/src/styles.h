@@ -11,4 +11,4 @@ namespace manyfold_lammps {
 // the instance is made and before its input is read.
 void register_styles(LAMMPS_NS::LAMMPS *lammps);
 
-}  // namespace manyfold_lammps
+}    // namespace manyfold_lammps
