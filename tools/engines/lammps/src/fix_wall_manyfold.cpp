@@ -105,7 +105,7 @@ void FixWallManyfold::init()
     error->all(FLERR, "fix wall/manyfold needs pair_style manyfold (its shape library)");
   if (!atom->rmass_flag || !atom->omega_flag || !atom->torque_flag)
     error->all(FLERR, "fix wall/manyfold needs atom_style sphere (rmass, omega, torque)");
-  if (shapes_for_ != pair_->library().count()) add_wall_shapes();
+  if (shapes_pair_ != pair_ || shapes_for_ != pair_->library().generation()) add_wall_shapes();
   mf_config config = pair_->kernel_config();
   mf_context_destroy(context_);
   context_ = nullptr;
@@ -137,7 +137,8 @@ void FixWallManyfold::add_wall_shapes()
     }
     if (wall.shape < 0) error->all(FLERR, "fix wall/manyfold: {}", problem);
   }
-  shapes_for_ = library.count();
+  shapes_for_ = library.generation();
+  shapes_pair_ = pair_;
 }
 
 bool FixWallManyfold::may_touch(const Wall &wall, const double x[3], double reach) const

@@ -60,8 +60,9 @@ class FixWallManyfold : public Fix {
   manyfold_lammps::ContactLaw law_;
   std::vector<Wall> walls_;
   class PairManyfold *pair_ = nullptr;
-  int shapes_for_ = -1;       // the library's shape count the wall shapes were added to
-  double slab_half_ = 0.0;    // the slabs' half thickness and half width
+  int shapes_for_ = -1;    // the library load (generation) the wall shapes were added to,
+  const void *shapes_pair_ = nullptr;    // of this pair style
+  double slab_half_ = 0.0;               // the slabs' half thickness and half width
   double slab_width_ = 0.0;
   mf_context *context_ = nullptr;
   int history_size_ = 0;    // doubles per wall

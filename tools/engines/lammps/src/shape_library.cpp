@@ -35,6 +35,7 @@ bool ShapeLibrary::load(const std::string &path, std::string &error)
     ok = describe(shape, loaded.shapes[shape].kind == SCENE_BOX, error);
   scene_free(&loaded);
   particle_count_ = ok ? (int) properties_.size() : 0;
+  ++generation_;
   if (!ok) {
     mf_bank_destroy(bank_);
     bank_ = nullptr;

@@ -41,6 +41,8 @@ class ShapeLibrary {
   int count() const { return (int) properties_.size(); }
   // Shapes of the file; walls' boxes come after them.
   int particle_count() const { return particle_count_; }
+  // Counts loads: shapes added after a load (walls) belong to that load's bank.
+  int generation() const { return generation_; }
   const ShapeProperties &properties(int shape) const { return properties_[(size_t) shape]; }
   const mf_bank *bank() const { return bank_; }
   const std::string &path() const { return path_; }
@@ -53,6 +55,7 @@ class ShapeLibrary {
   std::vector<ShapeProperties> properties_;
   std::string path_;
   int particle_count_ = 0;
+  int generation_ = 0;
 };
 
 // The pose manyfold places `shape` with for an atom at x with quaternion q (w, x, y, z; the
