@@ -191,7 +191,10 @@ typedef struct mf_config {
     float linear_slop;     /* tolerance that keeps the axis choice stable */
     uint32_t max_contacts; /* 1..MF_MAX_CONTACTS per manifold */
     mf_isa isa;
-    uint32_t threads; /* 0 = all cores */
+    /* Threads mf_collide runs on, the calling thread included. 0: one per core the process may run
+     * on (its CPU affinity when the context is made: taskset, an MPI launcher's binding; without
+     * hwloc, one per logical CPU in it). 1: no worker threads. See mf_context_threads. */
+    uint32_t threads;
 } mf_config;
 
 /* margin 0.02, linear_slop 0.005, max_contacts 4, MF_ISA_AUTO, threads 0. */
@@ -205,8 +208,15 @@ MF_API void mf_context_destroy(mf_context *context);
 /* The ISA the context runs (never MF_ISA_AUTO). */
 MF_API mf_isa mf_context_isa(const mf_context *context);
 
-/* Threads mf_collide runs on with this context (config.threads, or one per physical core for 0),
- * the calling thread included. The workers are created with the context and pinned to cores. */
+/* Threads mf_collide runs on with this context (config.threads, or one per core the process may run
+ * on for 0), the calling thread included. The workers are created with the context; with hwloc
+ * they are pinned one per core, and never to the core the calling thread is on: each call looks
+ * where the caller runs (it is never moved or re-pinned) and the workers take the other cores,
+ * moving only when the caller has changed core since the call before. Each new context starts its
+ * workers one core further on, so contexts with fewer threads than cores spread out; contexts of
+ * threads = 0 each use every core, so several of them called at once share the cores (give each
+ * config.threads = cores / contexts). One context per MPI rank: threads = 1, or 0 with the rank
+ * bound to its cores. Without hwloc the workers are not pinned. */
 MF_API uint32_t mf_context_threads(const mf_context *context);
 
 /* Details of the context's last failed mf_collide (which pair or body, which value); "" if none. */
