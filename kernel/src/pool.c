@@ -48,7 +48,7 @@ struct mf_pool {
     atomic_int stopping;
     atomic_uint busy; // spawned workers still in the batch
     // the batch
-    mf_task_fn *task;
+    mf_pool_task_fn *task;
     void *data;
     uint32_t task_count;
     atomic_uint next_task;
@@ -315,7 +315,7 @@ void mf_pool_destroy(mf_pool *pool)
     free(pool);
 }
 
-void mf_pool_run(mf_pool *pool, uint32_t task_count, mf_task_fn *task, void *data)
+void mf_pool_run(mf_pool *pool, uint32_t task_count, mf_pool_task_fn *task, void *data)
 {
     pool->task = task;
     pool->data = data;

@@ -9,8 +9,9 @@
 
 typedef struct mf_pool mf_pool;
 
-// Runs task(data, task_index, worker_index) for every task_index below task_count.
-typedef void mf_task_fn(void *data, uint32_t task, uint32_t worker);
+// Runs task(data, task_index, worker_index) for every task_index below task_count. (Not the public
+// mf_task_fn, which a caller's job system runs: jobs.h turns one into the other.)
+typedef void mf_pool_task_fn(void *data, uint32_t task, uint32_t worker);
 
 // threads == 0: one per core the process may run on. The pool runs `*threads` workers, the caller
 // included. A build without threads (meson -Dthreads=false) gives no pool and one thread.
@@ -19,7 +20,7 @@ void mf_pool_destroy(mf_pool *pool);
 
 // Blocks until every task has run. Tasks are taken in index order from a shared counter, so
 // uneven tasks balance themselves.
-void mf_pool_run(mf_pool *pool, uint32_t task_count, mf_task_fn *task, void *data);
+void mf_pool_run(mf_pool *pool, uint32_t task_count, mf_pool_task_fn *task, void *data);
 
 // A spin-wait hint to the core (and to its SMT sibling, which gets the cycles).
 static inline void mf_pause(void)
