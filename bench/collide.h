@@ -9,9 +9,12 @@ typedef struct manyfold_case {
     mf_isa isa;
     uint32_t threads; // 0 = all cores
     uint32_t pairs;   // collide the scene's first `pairs` pairs; 0: all of them
+    int pin_caller;   // pin the calling thread to caller_cpu for the run (after the context is made)
+    int caller_cpu;
 } manyfold_case;
 
-// Also the thread scaling family: a threads count above the machine's hardware threads is skipped.
+// Also the thread scaling family: a threads count above the machine's hardware threads is skipped,
+// and so is a caller CPU the process may not run on.
 void bench_collide_manyfold(bench_state *state, void *context);
 
 // mf_collide_cached on one thread with the auto ISA, every iteration the next step of

@@ -1,5 +1,6 @@
 // manyfold's benchmark body: one context per ISA and thread count, one stream allocated up front.
-// It serves collide/<scene>/manyfold_* and the thread scaling family collide_threads/<scene>/<n>.
+// It serves collide/<scene>/manyfold_*, the thread scaling family collide_threads/<scene>/<n> and
+// the caller placement family collide_caller_cpu/<scene>/cpu<k>/<n>.
 #include "collide.h"
 
 #include "machine.h"
@@ -48,11 +49,20 @@ void bench_collide_manyfold(bench_state *state, void *context)
         return;
     }
 
+    // Pinned after the context is made: a context counts the cores the process may run on.
+    if (c->pin_caller && !bench_pin_caller(c->caller_cpu)) {
+        snprintf(message, sizeof(message), "the calling thread cannot be pinned to CPU %d here", c->caller_cpu);
+        bench_skip(state, message);
+        bench_stream_destroy(&stream);
+        mf_context_destroy(mf);
+        return;
+    }
     mf_bodies bodies = {s->body_shape, s->body_transform, s->body_count};
     while (bench_keep_running(state)) {
         status = mf_collide(mf, s->bank, &bodies, s->pairs, pair_count, &stream);
         if (status != MF_OK) break;
     }
+    if (c->pin_caller) bench_unpin_caller();
 
     if (status != MF_OK) {
         snprintf(message, sizeof(message), "mf_collide: %s %s", mf_status_string(status), mf_context_message(mf));

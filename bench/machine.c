@@ -1,5 +1,10 @@
-// Machine facts for the benchmarks (see machine.h): sysconf and Linux's /proc/self.
+// Machine facts for the benchmarks (see machine.h): sysconf and Linux's /proc/self, and the
+// calling thread's affinity.
+#if defined(__linux__)
+#define _GNU_SOURCE // pthread_setaffinity_np
+#else
 #define _POSIX_C_SOURCE 200809L
+#endif
 #include "machine.h"
 
 #include <stdio.h>
@@ -8,11 +13,42 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
 
 uint32_t bench_hardware_threads(void)
 {
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     return online > 0 ? (uint32_t)online : 1u;
+}
+
+#if defined(__linux__)
+static cpu_set_t caller_affinity; // the affinity bench_pin_caller found
+#endif
+
+int bench_pin_caller(int cpu)
+{
+#if defined(__linux__)
+    if (cpu < 0 || cpu >= CPU_SETSIZE) return 0;
+    if (pthread_getaffinity_np(pthread_self(), sizeof(caller_affinity), &caller_affinity) != 0) return 0;
+    if (!CPU_ISSET(cpu, &caller_affinity)) return 0;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    return pthread_setaffinity_np(pthread_self(), sizeof(one), &one) == 0;
+#else
+    (void)cpu;
+    return 0;
+#endif
+}
+
+void bench_unpin_caller(void)
+{
+#if defined(__linux__)
+    pthread_setaffinity_np(pthread_self(), sizeof(caller_affinity), &caller_affinity);
+#endif
 }
 
 // A "Key:   1234 kB" line of /proc/self/status, in MiB.

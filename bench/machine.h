@@ -8,6 +8,12 @@
 // Hardware threads online (logical CPUs); at least 1.
 uint32_t bench_hardware_threads(void);
 
+// Pins the calling thread to one logical CPU, keeping its affinity for bench_unpin_caller; 0 where
+// the CPU is not one the thread may run on, or the system cannot pin threads (Linux only).
+int bench_pin_caller(int cpu);
+// Gives the calling thread back the affinity bench_pin_caller found.
+void bench_unpin_caller(void);
+
 // The process's resident memory in MiB now (VmRSS) and at its peak (VmHWM), from
 // /proc/self/status; negative where the system does not say.
 double bench_resident_mb(void);

@@ -3,6 +3,7 @@
 #include "suite.h"
 
 #include "collide.h"
+#include "machine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,13 @@ static const uint32_t thread_counts[] = {1, 2, 4, 8, 16};
 #define THREAD_SCENES (sizeof(thread_scenes) / sizeof(thread_scenes[0]))
 #define THREAD_COUNTS (sizeof(thread_counts) / sizeof(thread_counts[0]))
 
+// collide_caller_cpu/<scene>/cpu<k>/<n>: one thread and two with the calling thread pinned to each
+// logical CPU k in turn (the first CALLER_CPUS), so that 2 threads against 1 can be read for every
+// placement of the caller: a worker must not share the caller's core.
+static const char *const caller_scenes[] = {"box_box", "box_resting"};
+#define CALLER_SCENES (sizeof(caller_scenes) / sizeof(caller_scenes[0]))
+#define CALLER_CPUS 8
+
 // collide_size/crowd/<pairs>: 10^3 .. 10^6, and 10^7 with MANYFOLD_BENCH_HUGE=1 (a gigabyte and a
 // minute); with MANYFOLD_BENCH_PAIRS=n only n.
 #define SIZE_SCENE "crowd"
@@ -68,6 +76,7 @@ static manyfold_case manyfold_cases[MAX_SCENES][MANYFOLD_IMPLS];
 static peer_case peer_cases[MAX_SCENES][PEERS];
 static cached_case cached_cases[MAX_SCENES][2];
 static manyfold_case thread_cases[THREAD_SCENES][THREAD_COUNTS];
+static manyfold_case caller_cases[CALLER_SCENES][CALLER_CPUS][2];
 static size_case size_cases[SWEEP_SIZES];
 static manyfold_case hull_size_cases[HULL_SIZE_SCENES];
 static peer_case hull_size_peers[HULL_SIZE_SCENES];
@@ -115,9 +124,26 @@ static void register_threads(void)
         bench_scene *s = scene_named(small ? "box_box" : thread_scenes[i]);
         uint32_t pairs = s == NULL ? 0 : small && s->scene.pair_count > 256 ? 256 : s->scene.pair_count;
         for (size_t k = 0; s != NULL && k < THREAD_COUNTS; ++k) {
-            thread_cases[i][k] = (manyfold_case){s, MF_ISA_AUTO, thread_counts[k], pairs};
+            thread_cases[i][k] = (manyfold_case){s, MF_ISA_AUTO, thread_counts[k], pairs, 0, 0};
             snprintf(name, sizeof(name), "collide_threads/%s/%u", thread_scenes[i], thread_counts[k]);
             bench_register(name, bench_collide_manyfold, &thread_cases[i][k], pairs);
+        }
+    }
+}
+
+static void register_caller_cpus(void)
+{
+    char name[128];
+    uint32_t hardware = bench_hardware_threads();
+    uint32_t cpus = hardware < CALLER_CPUS ? hardware : CALLER_CPUS;
+    for (size_t i = 0; i < CALLER_SCENES; ++i) {
+        bench_scene *s = scene_named(caller_scenes[i]);
+        for (uint32_t cpu = 0; s != NULL && cpu < cpus; ++cpu) {
+            for (uint32_t threads = 1; threads <= 2; ++threads) {
+                caller_cases[i][cpu][threads - 1] = (manyfold_case){s, MF_ISA_AUTO, threads, 0, 1, (int)cpu};
+                snprintf(name, sizeof(name), "collide_caller_cpu/%s/cpu%u/%u", caller_scenes[i], cpu, threads);
+                bench_register(name, bench_collide_manyfold, &caller_cases[i][cpu][threads - 1], s->scene.pair_count);
+            }
         }
     }
 }
@@ -141,7 +167,7 @@ static void register_collide(bench_scene *s, uint32_t index)
     char name[128];
     uint32_t pairs = s->scene.pair_count;
     for (size_t i = 0; i < MANYFOLD_IMPLS; ++i) {
-        manyfold_cases[index][i] = (manyfold_case){s, manyfold_impls[i].isa, manyfold_impls[i].threads, 0};
+        manyfold_cases[index][i] = (manyfold_case){s, manyfold_impls[i].isa, manyfold_impls[i].threads, 0, 0, 0};
         snprintf(name, sizeof(name), "collide/%s/%s", s->scene.name, manyfold_impls[i].name);
         bench_register(name, bench_collide_manyfold, &manyfold_cases[index][i], pairs);
     }
@@ -176,7 +202,7 @@ static void register_hull_sizes(void)
         bench_scene *s = scene_named(hull_size_scenes[i].name);
         if (s == NULL) continue;
         uint32_t pairs = s->scene.pair_count;
-        hull_size_cases[i] = (manyfold_case){s, MF_ISA_AUTO, 1, 0};
+        hull_size_cases[i] = (manyfold_case){s, MF_ISA_AUTO, 1, 0, 0, 0};
         snprintf(name, sizeof(name), "collide_hull_size/%s/manyfold_auto", s->scene.name);
         bench_register(name, bench_collide_manyfold, &hull_size_cases[i], pairs);
         if (BENCH_HAVE_ODE) {
@@ -220,6 +246,7 @@ int bench_suite_register(void)
         ++scene_count;
     }
     register_threads();
+    register_caller_cpus();
     register_sizes();
     register_hull_sizes();
     bench_context("manyfold_version", mf_version());

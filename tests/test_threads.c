@@ -1,9 +1,21 @@
 // Worker threads: the output is byte-identical whatever the thread count, capacity errors stop
-// at the same exact pair, and a context reports the threads it runs.
+// at the same exact pair, a context reports the threads it runs, and no worker is pinned to the
+// calling thread's core.
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE // pthread_setaffinity_np, sched_getaffinity of another thread
+#endif
 #include "check.h"
 #include "scene.h"
 
 #include <math.h>
+
+#if defined(__linux__)
+#include <dirent.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 typedef struct run {
     mf_status status;
@@ -235,6 +247,132 @@ static void zero_threads_means_every_core(void)
     CHECK_EQ(mf_context_threads(NULL), 0);
 }
 
+#if defined(__linux__)
+// The logical CPUs of a thread's affinity mask.
+static int cpus_of(pid_t thread, cpu_set_t *cpus) { return sched_getaffinity(thread, sizeof(*cpus), cpus) == 0; }
+
+// The single CPU a thread is pinned to, or -1 where its mask holds more (or it is gone).
+static int pinned_cpu(pid_t thread)
+{
+    cpu_set_t cpus;
+    if (!cpus_of(thread, &cpus) || CPU_COUNT(&cpus) != 1) return -1;
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+        if (CPU_ISSET(cpu, &cpus)) return cpu;
+    return -1;
+}
+
+// The threads of this process but the calling one (the contexts' workers: each test runs in a
+// process of its own), at most `capacity` of them.
+static uint32_t other_threads(pid_t *threads, uint32_t capacity)
+{
+    pid_t self = (pid_t)syscall(SYS_gettid);
+    uint32_t count = 0;
+    DIR *tasks = opendir("/proc/self/task");
+    if (tasks == NULL) return 0;
+    for (struct dirent *entry; (entry = readdir(tasks)) != NULL;) {
+        pid_t thread = (pid_t)atoi(entry->d_name);
+        if (thread > 0 && thread != self && count < capacity) threads[count++] = thread;
+    }
+    closedir(tasks);
+    return count;
+}
+
+static void pin_caller(int cpu)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    CHECK_EQ(pthread_setaffinity_np(pthread_self(), sizeof(one), &one), 0);
+}
+
+// A threaded call (more than one chunk of pairs) on the context; the output is not looked at.
+static void collide_once(mf_context *context, const scene *s)
+{
+    uint32_t manifolds, contacts;
+    mf_stream_bound(s->pair_count, 4, &manifolds, &contacts);
+    mf_stream stream = {
+        calloc(manifolds, sizeof(mf_manifold)), manifolds, 0, calloc(contacts, sizeof(mf_contact)), contacts, 0, 0};
+    mf_bodies bodies = scene_bodies(s);
+    CHECK_EQ(mf_collide(context, s->bank, &bodies, s->pairs, s->pair_count, &stream), MF_OK);
+    free(stream.manifolds);
+    free(stream.contacts);
+}
+#endif
+
+// With the caller pinned to each CPU in turn, no worker is pinned to that CPU alone after a call:
+// the workers keep off the caller's core (two threads on a 2-core machine use both cores).
+static void workers_keep_off_the_callers_core(void)
+{
+#if defined(__linux__)
+    cpu_set_t allowed;
+    CHECK(cpus_of(0, &allowed));
+    if (CPU_COUNT(&allowed) < 2) {
+        printf("skipped: the process may run on %d CPU\n", CPU_COUNT(&allowed));
+        return;
+    }
+    scene s;
+    CHECK_EQ(scene_make("box_box", 20000, 29, &s), MF_OK);
+    mf_context *context = NULL;
+    CHECK_EQ(mf_context_create(NULL, &context), MF_OK); // threads 0, created before the caller is pinned
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+        if (!CPU_ISSET(cpu, &allowed)) continue;
+        pin_caller(cpu);
+        collide_once(context, &s);
+        pid_t workers[256];
+        uint32_t count = other_threads(workers, 256);
+        for (uint32_t w = 0; w < count; ++w)
+            CHECKF(pinned_cpu(workers[w]) != cpu, "caller pinned to CPU %d, and so is worker thread %d", cpu,
+                   (int)workers[w]);
+        CHECK_EQ(pthread_setaffinity_np(pthread_self(), sizeof(allowed), &allowed), 0);
+    }
+    mf_context_destroy(context);
+    scene_free(&s);
+#else
+    printf("skipped: thread affinity is read on Linux only\n");
+#endif
+}
+
+// Two contexts of two threads each, called from the same core, put their workers on different
+// cores where there are other cores enough (three CPUs or more).
+static void two_contexts_spread_their_workers(void)
+{
+#if defined(__linux__)
+    cpu_set_t allowed;
+    CHECK(cpus_of(0, &allowed));
+    if (CPU_COUNT(&allowed) < 3) {
+        printf("skipped: the process may run on %d CPUs\n", CPU_COUNT(&allowed));
+        return;
+    }
+    scene s;
+    CHECK_EQ(scene_make("box_box", 20000, 31, &s), MF_OK);
+    mf_config config = mf_config_default();
+    config.threads = 2;
+    mf_context *first = NULL, *second = NULL;
+    CHECK_EQ(mf_context_create(&config, &first), MF_OK);
+    CHECK_EQ(mf_context_create(&config, &second), MF_OK);
+    int caller = -1;
+    for (int cpu = 0; caller < 0 && cpu < CPU_SETSIZE; ++cpu)
+        if (CPU_ISSET(cpu, &allowed)) caller = cpu;
+    pin_caller(caller);
+    collide_once(first, &s);
+    collide_once(second, &s);
+    pid_t workers[8];
+    uint32_t count = other_threads(workers, 8);
+    CHECK_EQ(count, MF_TEST_THREADS_BUILT ? 2 : 0);
+    if (count == 2) {
+        int a = pinned_cpu(workers[0]), b = pinned_cpu(workers[1]);
+        CHECKF(a < 0 || a != b, "both contexts' workers are pinned to CPU %d", a);
+        CHECKF(a != caller && b != caller, "a worker is pinned to the caller's CPU %d", caller);
+    }
+    CHECK_EQ(pthread_setaffinity_np(pthread_self(), sizeof(allowed), &allowed), 0);
+    mf_context_destroy(first);
+    mf_context_destroy(second);
+    scene_free(&s);
+#else
+    printf("skipped: thread affinity is read on Linux only\n");
+#endif
+}
+
 static const test_case tests[] = {
     TEST_CASE(output_is_identical_for_any_thread_count),
     TEST_CASE(capacity_stops_at_the_same_pair_with_threads),
@@ -243,6 +381,8 @@ static const test_case tests[] = {
     TEST_CASE(many_chunks_give_identical_output),
     TEST_CASE(threads_report_the_first_invalid_pair),
     TEST_CASE(zero_threads_means_every_core),
+    TEST_CASE(workers_keep_off_the_callers_core),
+    TEST_CASE(two_contexts_spread_their_workers),
 };
 
 int main(int argc, char **argv) { return test_main(tests, (int)(sizeof(tests) / sizeof(tests[0])), argc, argv); }

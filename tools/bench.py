@@ -31,7 +31,7 @@ MANYFOLD_IMPLS = ["manyfold_scalar", "manyfold_sse", "manyfold_avx2", "manyfold_
                   "manyfold_auto", "manyfold_auto_threads"]
 PEER_IMPLS = ["bullet_hull", "bullet_boxbox", "ode"]
 SLOW_PEER_IMPLS = ["bullet_hull"]  # a minute an iteration on hull48: --peer-repetitions
-FAMILIES = ["collide", "collide_threads", "collide_size", "collide_hull_size"]
+FAMILIES = ["collide", "collide_threads", "collide_caller_cpu", "collide_size", "collide_hull_size"]
 NAMED_FAMILIES = ["collide", "collide_hull_size"]  # the last part of the name is an implementation
 CACHED_IMPLS = ["manyfold_auto_cached_cold", "manyfold_auto_cached_warm"]
 AGREEMENT_COUNTERS = ["both_touching", "normal_agree", "depth_agree", "only_manyfold", "only_peer",
@@ -144,6 +144,8 @@ def load_results(path):
     for entry in document.get("benchmarks", []):
         name = entry.get("run_name", entry["name"]).removesuffix("/real_time")
         parts = name.split("/")
+        if parts[0] == "collide_caller_cpu" and len(parts) == 4:  # <scene>/cpu<k>/<n>: scene and CPU as one
+            parts = [parts[0], parts[1] + "/" + parts[2], parts[3]]
         if len(parts) != 3 or parts[0] not in FAMILIES:
             continue
         second = parts[2] if parts[0] in NAMED_FAMILIES else int(parts[2])
@@ -284,6 +286,7 @@ def report(context, families):
 
     out += cache_section(results)
     out += threads_section(families["collide_threads"])
+    out += caller_cpu_section(families["collide_caller_cpu"])
     out += size_section(families["collide_size"])
     out += hull_size_section(context, families["collide_hull_size"])
 
@@ -367,6 +370,22 @@ def threads_section(threads):
                 row.append(f"{format_rate(rate)} ({format_ratio(rate, one)})" if rate else "–")
         rows.append(row)
     out += [table(["scene"] + [f"{n} thread{'s' if n > 1 else ''}" for n in counts], rows), ""]
+    return out
+
+
+def caller_cpu_section(placements):
+    if not placements:
+        return []
+    out = ["## Caller placement", "",
+           "`collide_caller_cpu/<scene>/cpu<k>/<n>`: auto ISA, `config.threads = n`, the calling thread pinned to "
+           "CPU k. 2 threads / 1 for every placement of the caller (a worker on the caller's core gives about 1×; "
+           "target: 1.7× or more on a 2-core machine).", ""]
+    rows = []
+    for key in sorted({key for key, _ in placements}):
+        scene, cpu = key.split("/")
+        one, two = (pairs_per_second(placements.get((key, n))) for n in (1, 2))
+        rows.append([scene, cpu, format_rate(one), format_rate(two), format_ratio(two, one)])
+    out += [table(["scene", "caller", "1 thread", "2 threads", "2 / 1"], rows), ""]
     return out
 
 

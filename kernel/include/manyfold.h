@@ -219,15 +219,54 @@ MF_API const char *mf_isa_best_reason(void);
 /* Whether this build and CPU can run the ISA. */
 MF_API int mf_isa_supported(mf_isa isa);
 
+/* ---- the caller's job system (Box2D v3's enqueueTask / finishTask) ----
+ * An engine with its own job system runs manyfold's work on it instead of manyfold's threads: set
+ * mf_config.enqueue_task, finish_task, task_context and worker_count. manyfold then creates no
+ * threads. A call of more than one chunk (1024 pairs) hands each of its batches to enqueue_task
+ * and waits for it in finish_task before going on: one or two batches a call where the stream
+ * holds every pair's largest manifold (mf_stream_bound), one per round of chunks otherwise.
+ * Smaller calls, and every call with worker_count 1, run on the calling thread alone.
+ * - mf_task_fn: run items [begin, end) as worker `worker`. task_context is manyfold's.
+ * - enqueue_task: run task over items [0, item_count), split into ranges of at least min_range
+ *   items (or all at once), on any threads, in any order, each range once, with worker indices
+ *   below worker_count and no two ranges running at once with the same index (the index picks
+ *   manyfold's scratch memory for that worker, allocated with the context). The calling thread may
+ *   run ranges too, under an index of its own. Return a handle for finish_task, or NULL after
+ *   running every range before returning (then finish_task is not called). user_context is
+ *   config.task_context.
+ * - finish_task: return once every range of the task enqueue_task returned has run (their writes
+ *   visible to the caller).
+ * manyfold never makes one range wait for another (a range may run before, after or alongside any
+ * other), so a job system that runs them serially, or in any order, is fine. The output is
+ * byte-identical to one thread's and to manyfold's own threads'. */
+typedef void mf_task_fn(uint32_t begin, uint32_t end, uint32_t worker, void *task_context);
+typedef void *mf_enqueue_task_fn(mf_task_fn *task, uint32_t item_count, uint32_t min_range,
+                                 void *task_context, void *user_context);
+typedef void mf_finish_task_fn(void *user_task, void *user_context);
+
+/* The most workers a job system may declare (config.worker_count). */
+#define MF_MAX_WORKERS 256
+
 typedef struct mf_config {
     float margin;          /* speculative distance: pairs closer than this get a manifold */
     float linear_slop;     /* tolerance that keeps the axis choice stable */
     uint32_t max_contacts; /* 1..MF_MAX_CONTACTS per manifold */
     mf_isa isa;
-    uint32_t threads; /* 0 = all cores */
+    /* Threads mf_collide runs on, the calling thread included. 0: one per core the process may run
+     * on (its CPU affinity when the context is made: taskset, an MPI launcher's binding; without
+     * hwloc, one per logical CPU in it). 1: no worker threads. See mf_context_threads. */
+    uint32_t threads;
+    /* The caller's job system (above): both functions or neither (NULL: manyfold's own threads).
+     * With them, worker_count is 1..MF_MAX_WORKERS and threads is 0 or worker_count; anything
+     * else is refused with MF_ERR_INVALID_ARGUMENT. Without them, task_context and worker_count
+     * are not read. */
+    mf_enqueue_task_fn *enqueue_task;
+    mf_finish_task_fn *finish_task;
+    void *task_context; /* the user context, passed to both */
+    uint32_t worker_count;
 } mf_config;
 
-/* margin 0.02, linear_slop 0.005, max_contacts 4, MF_ISA_AUTO, threads 0. */
+/* margin 0.02, linear_slop 0.005, max_contacts 4, MF_ISA_AUTO, threads 0, no job system. */
 MF_API mf_config mf_config_default(void);
 
 typedef struct mf_context mf_context;
@@ -238,8 +277,15 @@ MF_API void mf_context_destroy(mf_context *context);
 /* The ISA the context runs (never MF_ISA_AUTO). */
 MF_API mf_isa mf_context_isa(const mf_context *context);
 
-/* Threads mf_collide runs on with this context (config.threads, or one per physical core for 0),
- * the calling thread included. The workers are created with the context and pinned to cores. */
+/* Threads mf_collide runs on with this context (config.threads, or one per core the process may run
+ * on for 0; with a job system, config.worker_count), the calling thread included. The workers are created with the context; with hwloc
+ * they are pinned one per core, and never to the core the calling thread is on: each call looks
+ * where the caller runs (it is never moved or re-pinned) and the workers take the other cores,
+ * moving only when the caller has changed core since the call before. Each new context starts its
+ * workers one core further on, so contexts with fewer threads than cores spread out; contexts of
+ * threads = 0 each use every core, so several of them called at once share the cores (give each
+ * config.threads = cores / contexts). One context per MPI rank: threads = 1, or 0 with the rank
+ * bound to its cores. Without hwloc the workers are not pinned. */
 MF_API uint32_t mf_context_threads(const mf_context *context);
 
 /* Details of the context's last failed mf_collide (which pair or body, which value); "" if none. */

@@ -1,9 +1,9 @@
 // mf_collide and mf_collide_cached: input validation, rounds of chunks on the worker threads, and
 // the compact output stream in pair order.
 #include "chunk.h"
+#include "jobs.h"
 #include "lanes4.h"
 #include "placement.h"
-#include "pool.h"
 #include "staging.h"
 
 #include <stdatomic.h>
@@ -120,11 +120,11 @@ static mf_status check_pairs(mf_context *context, const mf_bank *bank, const mf_
                              uint32_t pair_count)
 {
     pair_check check = {bank, bodies, pairs, pair_count, pair_count, pair_count};
-    if (context->pool != NULL && pair_count >= MF_THREADED_PAIRS) {
+    if (mf_has_workers(context) && pair_count >= MF_THREADED_PAIRS) {
         uint32_t tasks = context->threads * MF_CHUNKS_PER_THREAD;
         check.per_task = (pair_count + tasks - 1) / tasks;
         tasks = (pair_count + check.per_task - 1) / check.per_task;
-        mf_pool_run(context->pool, tasks, check_range, &check);
+        mf_run_batch(context, tasks, check_range, &check);
     } else if (pair_count > 0) {
         check_range(&check, 0, 0);
     }
@@ -178,7 +178,7 @@ static void run_round(const mf_context *context, collide_round *round, uint32_t 
 {
     uint32_t tasks = round->copy_count + chunks;
     if (round->threaded && tasks > 1) {
-        mf_pool_run(context->pool, tasks, round_task, round);
+        mf_run_batch(context, tasks, round_task, round);
     } else {
         for (uint32_t task = 0; task < tasks; ++task) round_task(round, task, 0);
     }
@@ -263,7 +263,7 @@ static uint32_t collide_in_one_batch(mf_context *context, const mf_bank *bank, c
     mf_placement_begin(&placement, context->finished, context->finished_count, !threaded);
     in_order_call call = {context,    bank,        bodies,     pairs,      cache,    stream,    &placement,
                           pair_count, head_chunks, head_pairs, tail_pairs, validate, pair_count};
-    if (threaded) mf_pool_run(context->pool, chunks, in_order_task, &call);
+    if (threaded) mf_run_batch(context, chunks, in_order_task, &call);
     else
         for (uint32_t chunk = 0; chunk < chunks; ++chunk) in_order_task(&call, chunk, 0);
     uint32_t first_bad = atomic_load(&call.first_bad);
@@ -291,7 +291,7 @@ static mf_status collide(mf_context *context, const mf_bank *bank, const mf_bodi
     if (status != MF_OK) return status;
 
     // A call too small to pay for waking the workers runs on the calling thread.
-    int threaded = context->pool != NULL && pair_count >= MF_THREADED_PAIRS;
+    int threaded = mf_has_workers(context) && pair_count >= MF_THREADED_PAIRS;
     // Where every pair will be done, and no cache entry written before an invalid pair is known,
     // each chunk checks its own pairs while they are at hand.
     int in_order = stream_holds_all(stream, pair_count, context->config.max_contacts);

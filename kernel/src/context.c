@@ -30,6 +30,16 @@ mf_status mf_context_fail(mf_context *context, mf_status status, const char *for
     return status;
 }
 
+// A job system is both functions or neither; with one, 1..MF_MAX_WORKERS workers, and threads
+// unset or the same count.
+static int job_system_is_valid(const mf_config *c)
+{
+    if ((c->enqueue_task == NULL) != (c->finish_task == NULL)) return 0;
+    if (c->enqueue_task == NULL) return 1;
+    return c->worker_count >= 1 && c->worker_count <= MF_MAX_WORKERS &&
+           (c->threads == 0 || c->threads == c->worker_count);
+}
+
 mf_status mf_context_create(const mf_config *config, mf_context **context)
 {
     if (context == NULL) return MF_ERR_INVALID_ARGUMENT;
@@ -37,7 +47,8 @@ mf_status mf_context_create(const mf_config *config, mf_context **context)
     mf_config c = config != NULL ? *config : mf_config_default();
     if (!isfinite(c.margin) || !isfinite(c.linear_slop)) return MF_ERR_NONFINITE;
     if (c.margin < 0.0f || c.linear_slop < 0.0f || c.margin > MF_MAX_LENGTH || c.linear_slop > MF_MAX_LENGTH ||
-        c.max_contacts < 1 || c.max_contacts > MF_MAX_CONTACTS || (unsigned)c.isa > MF_ISA_NEON)
+        c.max_contacts < 1 || c.max_contacts > MF_MAX_CONTACTS || (unsigned)c.isa > MF_ISA_NEON ||
+        !job_system_is_valid(&c))
         return MF_ERR_INVALID_ARGUMENT;
     if (!mf_isa_supported(c.isa)) return MF_ERR_UNSUPPORTED_ISA;
 
@@ -47,7 +58,9 @@ mf_status mf_context_create(const mf_config *config, mf_context **context)
     created->isa = c.isa == MF_ISA_AUTO ? mf_isa_best() : c.isa;
     created->kernel = mf_dispatch(created->isa);
     created->threads = 1;
-    if (c.threads != 1) {
+    if (c.enqueue_task != NULL) {
+        created->threads = c.worker_count; // the caller's job system: no pool
+    } else if (c.threads != 1) {
         mf_status status = mf_pool_create(c.threads, &created->pool, &created->threads);
         if (status != MF_OK) {
             free(created);

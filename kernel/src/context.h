@@ -95,12 +95,12 @@ struct mf_context {
     mf_isa isa;
     mf_wide_kernel kernel;
     char message[256];
-    uint32_t threads;
+    uint32_t threads;                   // the pool's, or the job system's worker_count
     mf_worker *workers;                 // one per thread
     struct mf_chunk_output *staging;    // 2 rounds of threads * MF_CHUNKS_PER_THREAD chunks
     struct mf_finished_chunk *finished; // in-order placement: (MF_STAGED_PER_WORKER + 1) * threads + 1
     uint32_t finished_count;
-    struct mf_pool *pool; // NULL with one thread
+    struct mf_pool *pool; // NULL with one thread or the caller's job system (config.enqueue_task)
 };
 
 // Records a detailed message for mf_context_message and returns the status.

@@ -3,6 +3,9 @@
 // stream in chunk order. The worker of the chunk at the frontier becomes the placer and compacts
 // its results straight to where they land; a chunk that finishes earlier is compacted into one of
 // its worker's staging slots (MF_STAGED_PER_WORKER), and the placer copies it once its turn comes.
+// The waits here (the lock, a free staging slot) end because chunks are claimed in order
+// (mf_run_batch, jobs.h): every chunk ahead of a waiting one is finished or held by a running
+// thread, on manyfold's pool and on a caller's job system alike, whatever order it runs its items in.
 #pragma once
 
 #include "context.h"
