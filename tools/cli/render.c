@@ -14,18 +14,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-// The isometric camera: looking down the (-1, -1, -1) diagonal with y up on the screen.
+// The isometric camera: looking down the (-1, -1, -1) diagonal with the up axis up on the screen.
 typedef struct camera {
     mf_vec3 right, up, forward;
+    mf_vec3 vertical;                 // the world's up axis
+    mf_vec3 light;                    // towards the light
     double scale, offset_x, offset_y; // world units to pixels
     int height;
 } camera;
 
-static camera isometric_camera(void)
+// A direction given as if y were up, in a world with another axis up: a cyclic permutation of the
+// axes, so a rotation, and the (-1, -1, -1) diagonal stays where it is.
+static mf_vec3 from_y_up(render_up up, mf_vec3 v)
 {
-    return (camera){.right = scene_normalize((mf_vec3){1.0f, 0.0f, -1.0f}),
-                    .up = scene_normalize((mf_vec3){-1.0f, 2.0f, -1.0f}),
-                    .forward = scene_normalize((mf_vec3){-1.0f, -1.0f, -1.0f})};
+    if (up == RENDER_UP_Z) return (mf_vec3){v.z, v.x, v.y};
+    if (up == RENDER_UP_X) return (mf_vec3){v.y, v.z, v.x};
+    return v;
+}
+
+static camera isometric_camera(render_up up)
+{
+    return (camera){.right = scene_normalize(from_y_up(up, (mf_vec3){1.0f, 0.0f, -1.0f})),
+                    .up = scene_normalize(from_y_up(up, (mf_vec3){-1.0f, 2.0f, -1.0f})),
+                    .forward = scene_normalize(from_y_up(up, (mf_vec3){-1.0f, -1.0f, -1.0f})),
+                    .vertical = from_y_up(up, (mf_vec3){0.0f, 1.0f, 0.0f}),
+                    .light = scene_normalize(from_y_up(up, (mf_vec3){0.3f, 1.0f, 0.55f}))};
 }
 
 static void to_screen(const camera *c, mf_vec3 p, double *x, double *y)
@@ -40,12 +53,13 @@ static void free_geometry(scene_geometry *shapes, uint32_t count)
     free(shapes);
 }
 
-// The highest world y of a body's vertices.
-static float top_of(const scene_geometry *g, const mf_transform *t)
+// The greatest height of a body's vertices along the world's up axis.
+static float top_of(const scene_geometry *g, const mf_transform *t, mf_vec3 vertical)
 {
     scene_mat3 r = scene_mat3_from_quat(t->q);
     float top = -INFINITY;
-    for (uint32_t v = 0; v < g->vertex_count; ++v) top = fmaxf(top, scene_transform_point(t, &r, g->vertices[v]).y);
+    for (uint32_t v = 0; v < g->vertex_count; ++v)
+        top = fmaxf(top, scene_dot(scene_transform_point(t, &r, g->vertices[v]), vertical));
     return top;
 }
 
@@ -108,12 +122,11 @@ static void draw_body(cairo_t *cr, const camera *cam, const scene_geometry *g, u
         to_screen(cam, scene_transform_point(t, &r, g->vertices[v]), &screen_x[v], &screen_y[v]);
     double base[3];
     shape_colour(shape, base);
-    mf_vec3 light = scene_normalize((mf_vec3){0.3f, 1.0f, 0.55f});
     for (uint32_t f = 0; f < g->face_count; ++f) {
         mf_vec3 n = scene_mat3_mul(&r, g->normals[f]);
         front[f] = scene_dot(n, cam->forward) < 0.0f;
         if (!front[f]) continue;
-        float lit = scene_dot(n, light);
+        float lit = scene_dot(n, cam->light);
         double shade = 0.55 + 0.45 * (lit > 0.0f ? lit : 0.0f);
         const uint32_t *loop = g->loops + g->face_first[f];
         cairo_move_to(cr, screen_x[loop[0]], screen_y[loop[0]]);
@@ -211,18 +224,23 @@ void render_text(cairo_t *cr, double x, double y, double size, const char *text)
     cairo_show_text(cr, text);
 }
 
-// Title at the top; at the bottom a colour bar from the deepest contact to the margin.
-static void draw_labels(cairo_t *cr, const render_request *request, float deepest, float margin, size_t contacts)
+// Title at the top; at the bottom a colour bar from the deepest contact to the margin, unless
+// the picture has bodies only.
+static void draw_labels(cairo_t *cr, const render_request *request, const manifold_list *list, float deepest,
+                        float margin)
 {
     char text[512];
-    snprintf(text, sizeof(text), "%s  |  %u bodies, %zu manifolds, %zu contacts", request->scene->name,
-             request->scene->body_count, request->manifolds->manifold_count, contacts);
+    if (request->caption != NULL) snprintf(text, sizeof(text), "%s", request->caption);
+    else
+        snprintf(text, sizeof(text), "%s  |  %u bodies, %zu manifolds, %zu contacts", request->scene->name,
+                 request->scene->body_count, list->manifold_count, list->contact_count);
     // Translucent bands under the text, so it stays readable over a busy scene.
     cairo_set_source_rgba(cr, 0.97, 0.97, 0.95, 0.8);
     cairo_rectangle(cr, 0.0, 0.0, request->width, 28.0);
-    cairo_rectangle(cr, 0.0, request->height - 32.0, request->width, 32.0);
+    if (request->manifolds != NULL) cairo_rectangle(cr, 0.0, request->height - 32.0, request->width, 32.0);
     cairo_fill(cr);
     render_text(cr, 10.0, 19.0, 13.0, text);
+    if (request->manifolds == NULL) return;
     double x0 = 10.0, y0 = request->height - 26.0, width = 180.0;
     double rgb[3];
     for (int i = 0; i < 90; ++i) {
@@ -251,7 +269,7 @@ static bool paint(const render_request *request, const render_scratch *scratch, 
 {
     const scene *s = request->scene;
     const scene_geometry *shapes = scratch->shapes;
-    camera cam = isometric_camera();
+    camera cam = isometric_camera(request->up);
     // A backdrop (a ground slab) is twice the median radius or more and has its top below the
     // median body centre; backdrops go first, by their farthest point. Sorting a slab by its
     // centre would paint it over the bodies standing behind that centre.
@@ -262,14 +280,14 @@ static bool paint(const render_request *request, const render_scratch *scratch, 
     }
     qsort(scratch->radii, s->body_count, sizeof(float), compare_floats);
     float median_radius = s->body_count > 0 ? scratch->radii[s->body_count / 2] : 1.0f;
-    for (uint32_t i = 0; i < s->body_count; ++i) scratch->radii[i] = s->body_transform[i].p.y;
+    for (uint32_t i = 0; i < s->body_count; ++i) scratch->radii[i] = scene_dot(s->body_transform[i].p, cam.vertical);
     qsort(scratch->radii, s->body_count, sizeof(float), compare_floats);
     float median_height = s->body_count > 0 ? scratch->radii[s->body_count / 2] : 0.0f;
     for (uint32_t i = 0; i < s->body_count; ++i) {
         const scene_geometry *g = &shapes[s->body_shape[i]];
         const mf_transform *t = &s->body_transform[i];
         float depth = scene_dot(t->p, cam.forward);
-        int backdrop = g->radius >= 2.0f * median_radius && top_of(g, t) <= median_height;
+        int backdrop = g->radius >= 2.0f * median_radius && top_of(g, t, cam.vertical) <= median_height;
         scratch->order[i] = (draw_order){backdrop, backdrop ? depth + g->radius : depth, i};
     }
     qsort(scratch->order, s->body_count, sizeof(draw_order), back_to_front);
@@ -294,7 +312,8 @@ static bool paint(const render_request *request, const render_scratch *scratch, 
     }
 
     // Normals a quarter of a typical body long, within 6 to 28 pixels; dots a few pixels across.
-    const manifold_list *list = request->manifolds;
+    static const manifold_list no_manifolds = {0};
+    const manifold_list *list = request->manifolds != NULL ? request->manifolds : &no_manifolds;
     float mean_radius = s->body_count > 0 ? radii_sum / (float)s->body_count : 1.0f;
     float deepest = 0.0f;
     for (size_t c = 0; c < list->contact_count; ++c)
@@ -305,7 +324,7 @@ static bool paint(const render_request *request, const render_scratch *scratch, 
     if (normal_pixels > 28.0) normal_length = 28.0 / cam.scale;
     if (normal_pixels < 6.0) normal_length = 6.0 / cam.scale;
     draw_contacts(cr, &cam, list, s->config.margin, normal_length, dot_radius, deepest);
-    draw_labels(cr, request, deepest, s->config.margin, list->contact_count);
+    draw_labels(cr, request, list, deepest, s->config.margin);
 
     cairo_destroy(cr);
     return render_write(surface, request->path, error);

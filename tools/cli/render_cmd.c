@@ -1,12 +1,16 @@
-// `manyfold render`: loads a scene, takes its manifolds from a file or collides it, and draws it.
+// `manyfold render`: loads a scene, takes its manifolds from a file or collides it, and draws it;
+// or draws a frame of a LAMMPS dump with its shape library.
 #include "args.h"
 #include "commands.h"
+#include "lammps_dump.h"
+#include "lammps_scene.h"
 #include "manifold_file.h"
 #include "points_file.h"
 #include "render.h"
 #include "scene_collide.h"
 #include "scene_file.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +19,17 @@
 
 static const char render_help[] =
     "Usage: manyfold render SCENE -o OUT.png|OUT.svg [OPTIONS]\n"
+    "       manyfold render --lammps-dump DUMP --shapes LIBRARY.json -o OUT.png|OUT.svg [OPTIONS]\n"
     "\n"
     "Draw an isometric picture of a scene: bodies with their hull edges, contact points coloured\n"
     "by depth (red deep, green touching, blue within the margin) and their normals.\n"
     "SCENE is a JSON scene file or 'default', the built-in pile.\n"
+    "\n"
+    "Or draw a frame of a LAMMPS 'dump custom' text file of manyfold-lmp's bodies (no contacts):\n"
+    "its ATOMS columns i_shape (an index into the library's \"shapes\"), x y z (the centre of\n"
+    "mass; or xu yu zu) and d2_quat[1] to d2_quat[4] (w x y z, the principal frame's turn into\n"
+    "the world) place each body as pair_style manyfold does; other columns are ignored. Where the\n"
+    "box's lower bound along the up axis is fixed ('f'), a slab under it is drawn as the floor.\n"
     "\n"
     "Options:\n"
     "  -o, --out FILE       the picture; .png or .svg\n"
@@ -26,12 +37,21 @@ static const char render_help[] =
     "                       colliding the scene here\n"
     "  --size WxH           picture size in pixels (default 1024x768)\n"
     "  --bodies N           bodies in the default pile (default 4000)\n"
+    "  --up x|y|z           the world axis drawn upwards (default y; z with --lammps-dump)\n"
+    "  --lammps-dump DUMP   draw this LAMMPS dump's frame instead of a scene\n"
+    "  --shapes FILE        the dump's shape library: a scene file (its bodies are ignored), the\n"
+    "                       one pair_style manyfold read\n"
+    "  --step N|last        the dump's frame at timestep N (default: the last frame)\n"
     "  -h, --help           show this help\n"
     "\n"
     "Exit status: 0 drawn, 1 bad input, 2 bad usage.\n";
 
 typedef struct render_options {
     const char *scene, *manifolds, *out;
+    const char *dump, *shapes; // --lammps-dump
+    lammps_frame_choice frame;
+    bool step_given, bodies_given, up_given;
+    render_up up;
     int width, height;
     uint32_t bodies;
 } render_options;
@@ -52,6 +72,25 @@ static void parse_size(const char *text, int *width, int *height)
     *height = (int)h;
 }
 
+static lammps_frame_choice parse_step(const char *text)
+{
+    if (strcmp(text, "last") == 0) return (lammps_frame_choice){.last = true};
+    char *end = NULL;
+    errno = 0;
+    long long step = strtoll(text, &end, 10);
+    if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0)
+        usage_error("render", "--step wants a timestep (a whole number) or 'last', not '%s'", text);
+    return (lammps_frame_choice){.step = step};
+}
+
+static render_up parse_up(const char *text)
+{
+    if (strcmp(text, "x") == 0) return RENDER_UP_X;
+    if (strcmp(text, "y") == 0) return RENDER_UP_Y;
+    if (strcmp(text, "z") == 0) return RENDER_UP_Z;
+    usage_error("render", "--up wants x, y or z, not '%s'", text);
+}
+
 static render_options parse_options(int argc, char **argv)
 {
     static const struct option options[] = {{"help", no_argument, NULL, 'h'},
@@ -59,8 +98,12 @@ static render_options parse_options(int argc, char **argv)
                                             {"manifolds", required_argument, NULL, 'm'},
                                             {"size", required_argument, NULL, 's'},
                                             {"bodies", required_argument, NULL, 'b'},
+                                            {"up", required_argument, NULL, 'u'},
+                                            {"lammps-dump", required_argument, NULL, 'd'},
+                                            {"shapes", required_argument, NULL, 'S'},
+                                            {"step", required_argument, NULL, 't'},
                                             {NULL, 0, NULL, 0}};
-    render_options o = {.width = 1024, .height = 768, .bodies = 4000};
+    render_options o = {.width = 1024, .height = 768, .bodies = 4000, .frame = {.last = true}};
     for (int option; (option = arg_next("render", argc, argv, ":ho:", options)) != -1;) {
         if (option == 'h') {
             fputs(render_help, stdout);
@@ -73,21 +116,79 @@ static render_options parse_options(int argc, char **argv)
             parse_size(optarg, &o.width, &o.height);
         } else if (option == 'b') {
             o.bodies = arg_parse_count("render", "--bodies", optarg, 1, 4000000);
+            o.bodies_given = true;
+        } else if (option == 'u') {
+            o.up = parse_up(optarg);
+            o.up_given = true;
+        } else if (option == 'd') {
+            o.dump = optarg;
+        } else if (option == 'S') {
+            o.shapes = optarg;
+        } else if (option == 't') {
+            o.frame = parse_step(optarg);
+            o.step_given = true;
         }
     }
-    if (argc - optind > 1)
-        usage_error("render", "one scene at most, but got '%s' and '%s'", argv[optind], argv[optind + 1]);
-    o.scene = optind < argc ? argv[optind] : NULL;
-    if (o.scene == NULL) usage_error("render", "which scene? give a scene file or 'default'");
+    if (o.dump != NULL) {
+        if (optind < argc)
+            usage_error("render", "--lammps-dump draws a dump instead of a scene; drop '%s' or the dump", argv[optind]);
+        if (o.shapes == NULL) usage_error("render", "--lammps-dump needs the dump's shape library: --shapes FILE");
+        if (o.manifolds != NULL) usage_error("render", "--manifolds draws a scene's manifolds, not a dump's");
+        if (o.bodies_given) usage_error("render", "--bodies sizes the default pile, not a dump");
+        if (!o.up_given) o.up = RENDER_UP_Z;
+    } else if (o.shapes != NULL || o.step_given) {
+        usage_error("render", "%s goes with --lammps-dump", o.shapes != NULL ? "--shapes" : "--step");
+    } else {
+        if (argc - optind > 1)
+            usage_error("render", "one scene at most, but got '%s' and '%s'", argv[optind], argv[optind + 1]);
+        o.scene = optind < argc ? argv[optind] : NULL;
+        if (o.scene == NULL) usage_error("render", "which scene? give a scene file or 'default'");
+    }
     if (o.out == NULL) usage_error("render", "where to? give -o OUT.png or -o OUT.svg");
     if (!path_has_extension(o.out, ".png") && !path_has_extension(o.out, ".svg"))
         usage_error("render", "the picture's name must end in .png or .svg, not '%s'", o.out);
     return o;
 }
 
+static const char *const axis_names[] = {[RENDER_UP_X] = "x", [RENDER_UP_Y] = "y", [RENDER_UP_Z] = "z"};
+
+// The shape library first, so that the dump's shape indices are checked as they are read.
+static int render_dump(const render_options *o)
+{
+    cli_error error;
+    scene s;
+    if (!scene_file_load(o->shapes, &s, &error)) {
+        fprintf(stderr, "manyfold render: %s\n", error.text);
+        return CLI_EXIT_INPUT;
+    }
+    lammps_frame frame;
+    uint32_t frames = 0;
+    bool has_floor = false;
+    int up = o->up == RENDER_UP_X ? 0 : o->up == RENDER_UP_Y ? 1 : 2;
+    bool ok = lammps_dump_read(o->dump, o->frame, s.shape_count, &frame, &frames, &error) &&
+              lammps_scene_place(&s, &frame, up, &has_floor, &error);
+    if (ok) {
+        char caption[512], floor_text[96] = "";
+        if (has_floor)
+            snprintf(floor_text, sizeof(floor_text), ", the floor at %s = %g", axis_names[o->up], frame.box_low[up]);
+        snprintf(caption, sizeof(caption), "%s  |  step %lld, %u atoms of %u shapes%s", o->dump, (long long)frame.step,
+                 frame.atom_count, s.shape_count - (has_floor ? 1 : 0), floor_text);
+        render_request request = {&s, NULL, o->width, o->height, o->out, o->up, caption};
+        ok = render_picture(&request, &error);
+    }
+    if (ok)
+        printf("%s: %dx%d, step %lld (frame %u of the dump), %u atoms, %s up%s\n", o->out, o->width, o->height,
+               (long long)frame.step, frames, frame.atom_count, axis_names[o->up], has_floor ? ", floor" : "");
+    else fprintf(stderr, "manyfold render: %s\n", error.text);
+    lammps_frame_free(&frame);
+    scene_free(&s);
+    return ok ? CLI_EXIT_OK : CLI_EXIT_INPUT;
+}
+
 int render_command(int argc, char **argv)
 {
     render_options o = parse_options(argc, argv);
+    if (o.dump != NULL) return render_dump(&o);
     cli_error error;
     scene s;
     if (!scene_file_open(o.scene, o.bodies, &s, &error)) {
@@ -99,7 +200,7 @@ int render_command(int argc, char **argv)
     bool ok = o.manifolds != NULL ? manifold_file_read(o.manifolds, 0, &manifolds, &error)
                                   : scene_collide(&s, &s.config, &manifolds, &pair_count, &error);
     if (ok) {
-        render_request request = {&s, &manifolds, o.width, o.height, o.out};
+        render_request request = {&s, &manifolds, o.width, o.height, o.out, o.up, NULL};
         ok = render_picture(&request, &error);
     }
     if (ok)

@@ -196,7 +196,7 @@ static bool write_frame(const simulate_options *o, const scene *s, const uint8_t
         --view.body_count;
     }
     manifold_list none = {0};
-    render_request request = {&view, &none, SIMULATE_FRAME_WIDTH, SIMULATE_FRAME_HEIGHT, path};
+    render_request request = {&view, &none, SIMULATE_FRAME_WIDTH, SIMULATE_FRAME_HEIGHT, path, RENDER_UP_Y, NULL};
     return render_picture(&request, error);
 }
 

@@ -349,6 +349,143 @@ def test_render_usage_errors_exit_2():
         expect(code == 2, 'render %s: exit %d, expected 2' % (' '.join(args), code))
 
 
+# ---- render --lammps-dump ----
+
+LAMMPS_FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lammps')
+
+
+def lammps_fixture(name):
+    return os.path.join(LAMMPS_FIXTURES, name)
+
+
+def render_dump(dump, *args, shapes=None):
+    with tempfile.TemporaryDirectory() as tmp:
+        out_path = os.path.join(tmp, 'dump.png')
+        result = manyfold('render', '--lammps-dump', dump, '--shapes', shapes or lammps_fixture('few_shapes.json'),
+                          '-o', out_path, '--size', '320x240', *args)
+        size = png_size(out_path) if result[0] == 0 else None
+    return result, size
+
+
+def test_render_lammps_dump_draws_its_last_frame():
+    (code, out, err), size = render_dump(lammps_fixture('few.dump'))
+    expect(code == 0 and size == (320, 240), 'render --lammps-dump: exit %d, %s%s' % (code, out, err))
+    expect('step 200 (frame 3 of the dump), 4 atoms, z up, floor' in out, 'the last frame, z up, a floor: ' + out)
+
+
+def test_render_lammps_dump_step():
+    (code, out, err), size = render_dump(lammps_fixture('few.dump'), '--step', 100, '--up', 'y')
+    expect(code == 0 and 'step 100 (frame 2 of the dump), 4 atoms, y up' in out, 'the frame at step 100: ' + out + err)
+    expect('floor' not in out, 'no floor along y: the box bounds y periodically: ' + out)
+    (code, out, err), _ = render_dump(lammps_fixture('few.dump'), '--step', 50)
+    expect(code == 1 and err == 'manyfold render: %s: no frame at step 50 (3 frames, at steps 0 to 200)\n'
+           % lammps_fixture('few.dump'), 'a step without a frame: %r' % err)
+
+
+def test_render_lammps_settled_pile():
+    (code, out, err), size = render_dump(lammps_fixture('settled.dump'), shapes=lammps_fixture('rocks.json'))
+    expect(code == 0 and size == (320, 240) and 'step 30000 (frame 2 of the dump), 40 atoms' in out,
+           'a pile manyfold-lmp settled: %s%s' % (out, err))
+
+
+def test_render_lammps_dump_svg():
+    with tempfile.TemporaryDirectory() as tmp:
+        out_path = os.path.join(tmp, 'few.svg')
+        expect_exit(manyfold('render', '--lammps-dump', lammps_fixture('few.dump'), '--shapes',
+                             lammps_fixture('few_shapes.json'), '-o', out_path, '--size', '300x200'), 0, 'dump to svg')
+        expect(svg_size(out_path) == (300, 200), 'SVG size %s, asked 300x200' % (svg_size(out_path),))
+
+
+def test_render_scene_with_z_up():
+    with tempfile.TemporaryDirectory() as tmp:
+        out_path = os.path.join(tmp, 'stack.png')
+        expect_exit(manyfold('render', scene_path('box_stack'), '--up', 'z', '-o', out_path, '--size', '200x100'), 0,
+                    'render --up z')
+
+
+# Each bad dump: the line of few.dump to change (1-based), what it becomes (None: the file ends
+# before it), the line the message names, and the message.
+BAD_DUMPS = {
+    'missing_shape_column': (11, 'ITEM: ATOMS id type d2_quat[1] x y z vx kind d2_quat[2] d2_quat[3] d2_quat[4]', 11,
+                             'ITEM: ATOMS lacks i_shape (manyfold render needs i_shape, x y z and d2_quat[1] to '
+                             'd2_quat[4]'),
+    'missing_quaternion_columns': (11, 'ITEM: ATOMS id type x y z vx i_shape d2_quat[2]', 11,
+                                   'ITEM: ATOMS lacks d2_quat[1], d2_quat[3], d2_quat[4] ('),
+    'shape_beyond_library': (13, '2 1 1 1 1 0.8 0 3 0 0 0', 13,
+                             'atom 2: i_shape 3 is not in the shape library (it holds 3 shapes, 0 to 2)'),
+    'negative_shape': (13, '2 1 1 1 1 0.8 0 -1 0 0 0', 13, 'atom 2: i_shape -1 is not in the shape library'),
+    'fractional_shape': (13, '2 1 1 1 1 0.8 0 1.5 0 0 0', 13, "atom 2: i_shape '1.5' is not a whole number"),
+    'nan_position': (14, '3 1 1 1.5 nan 1.1 0 2 0 0 0', 14, 'atom 3: y = nan is not finite'),
+    'infinite_quaternion': (14, '3 1 1 1.5 1.5 1.1 0 2 inf 0 0', 14, 'atom 3: d2_quat[2] = inf is not finite'),
+    'huge_position': (14, '3 1 1 1.5 1.5 1e30 0 2 0 0 0', 14, 'atom 3: z = 1e+30 is beyond 1e+07 in size'),
+    'word_position': (14, '3 1 1 1.5 1.5 high 0 2 0 0 0', 14, "atom 3: z 'high' is not a number"),
+    'zero_quaternion': (15, '4 1 0 1.5 0.5 1.4 0 0 0 0 0', 15, 'atom 4: the quaternion d2_quat is zero'),
+    'short_atom_line': (12, '1 1 1 0.5 0.5 0.5 0 0 0 0', 12, '10 values on an atom line, but ITEM: ATOMS names 11'),
+    'truncated_atoms': (15, None, 14, 'the frame at step 0 ends after 3 of its 4 atoms (truncated?)'),
+    'truncated_header': (7, None, 6, 'the file ends in the frame at step 0, before its ITEM: ATOMS (truncated?)'),
+    'atoms_before_count': (5, 'ITEM: FLAVOUR', 11, 'ITEM: ATOMS before ITEM: NUMBER OF ATOMS in the frame at step 0'),
+    'bad_count': (6, 'four', 6, "ITEM: NUMBER OF ATOMS wants a whole number, not 'four'"),
+    'fewer_atoms_than_counted': (19, '5', 29, 'the frame at step 100 ends after 4 of its 5 atoms (truncated?)'),
+    'bad_box': (9, '0 nan', 9, "ITEM: BOX BOUNDS: 'nan' is not a finite number"),
+    'not_a_dump': (1, '{"shapes": []}', 1, "expected ITEM: TIMESTEP to begin a frame, not '{\"shapes\": []}'"),
+}
+
+
+def check_bad_dump(case):
+    line, replacement, at, message = BAD_DUMPS[case]
+    with open(lammps_fixture('few.dump')) as f:
+        lines = f.read().split('\n')
+    lines = lines[:line - 1] + ([replacement] + lines[line:] if replacement is not None else [])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write(os.path.join(tmp, case + '.dump'), '\n'.join(lines))
+        (code, out, err), _ = render_dump(path)
+        expected = '%s:%d: %s' % (path, at, message)
+        expect(code == 1, '%s: exit %d, expected 1 (%r)' % (case, code, err))
+        expect(err.count('\n') == 1, '%s: the message should be one line: %r' % (case, err))
+        expect(expected in err, '%s: expected %r in %r' % (case, expected, err))
+
+
+for _case in BAD_DUMPS:
+    globals()['test_render_bad_dump_' + _case] = (lambda case: lambda: check_bad_dump(case))(_case)
+
+
+def test_render_empty_or_absent_dump_exits_1():
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = write(os.path.join(tmp, 'empty.dump'), '\n')
+        (code, out, err), _ = render_dump(empty)
+        expect(code == 1 and err == 'manyfold render: %s: no frames: the file is empty\n' % empty, 'empty: %r' % err)
+        (code, out, err), _ = render_dump(os.path.join(tmp, 'absent.dump'))
+        expect(code == 1 and 'absent.dump: cannot open: ' in err, 'absent: %r' % err)
+        bad_library = write(os.path.join(tmp, 'bad.json'), '{"shapes": [{"name": "x", "box": [1, 1]}], "bodies": []}')
+        (code, out, err), _ = render_dump(lammps_fixture('few.dump'), shapes=bad_library)
+        expect(code == 1 and bad_library + ':1: shape "x": "box" must be an array of 3 numbers' in err,
+               'a bad library: %r' % err)
+
+
+def test_render_lammps_dump_usage_errors_exit_2():
+    dump, shapes = lammps_fixture('few.dump'), lammps_fixture('few_shapes.json')
+    for args, message in (
+            (['--lammps-dump', dump, '-o', 'x.png'], '--lammps-dump needs the dump\'s shape library'),
+            (['--lammps-dump', dump, '--shapes', shapes, scene_path('box_stack'), '-o', 'x.png'],
+             'draws a dump instead of a scene'),
+            (['--lammps-dump', dump, '--shapes', shapes, '--manifolds', 'm.jsonl', '-o', 'x.png'], '--manifolds'),
+            (['--lammps-dump', dump, '--shapes', shapes, '--bodies', '5', '-o', 'x.png'], '--bodies'),
+            (['--lammps-dump', dump, '--shapes', shapes], 'where to?'),
+            (['--lammps-dump', dump, '--shapes', shapes, '--step', 'first', '-o', 'x.png'], "not 'first'"),
+            (['--lammps-dump', dump, '--shapes', shapes, '--step', '-1', '-o', 'x.png'], "not '-1'"),
+            (['--lammps-dump', dump, '--shapes', shapes, '--up', 'w', '-o', 'x.png'], "--up wants x, y or z"),
+            ([scene_path('box_stack'), '--shapes', shapes, '-o', 'x.png'], '--shapes goes with --lammps-dump'),
+            ([scene_path('box_stack'), '--step', '5', '-o', 'x.png'], '--step goes with --lammps-dump')):
+        code, out, err = manyfold('render', *args)
+        expect(code == 2 and message in err, 'render %s: exit %d, %r' % (' '.join(args), code, err))
+
+
+def test_render_help_names_the_lammps_options():
+    code, out, err = manyfold('render', '--help')
+    for option in ('--lammps-dump DUMP', '--shapes FILE', '--step N|last', '--up x|y|z'):
+        expect(code == 0 and option in out, 'render --help lacks %s' % option)
+
+
 # ---- hull ----
 
 def write(path, text):
