@@ -29,6 +29,7 @@ atom_modify map array
 boundary {boundary}
 comm_modify vel yes
 newton on
+processors * * 1
 region domain block {domain}
 create_box 1 domain
 fix prop all property/atom i_shape d2_quat 4 d2_angmom 3 ghost yes
