@@ -249,6 +249,57 @@ print "RESULT v2 ${{v2}}"
               f"angular momentum along {axis} stays ({found[f'l{axis}0']:.12g} -> {found[f'l{axis}1']:.12g})", output)
 
 
+def pushed_box_holds_by_static_friction(run):
+    """A cube on a plate on the floor, pushed sideways with a third of what friction holds: the
+    tangential springs, kept per contact from step to step by feature id, hold it after a shift of
+    about F / (4 kt); springs that were forgotten would let it creep on."""
+    (run.workdir / "shapes.json").write_text(BOXES)
+    mass_cube = DENSITY * 0.1 ** 3
+    push = mass_cube * G * 0.5 / 3.0  # mu = 0.5
+    kt = KN * 2.0 / 7.0
+    script = PREAMBLE.format(boundary="p p f", domain="-0.5 0.5 -0.5 0.5 0 1") + f"""
+create_atoms 1 single 0 0 0.0199
+create_atoms 1 single 0 0 0.0897
+set atom 1 i_shape 1
+set atom 2 i_shape 0
+pair_style manyfold shapes.json
+pair_coeff * * {LAW}
+neighbor 0.01 bin
+fix integrate all nve/manyfold density {DENSITY}
+fix walls all wall/manyfold {LAW} zplane 0 NULL
+fix gravity all gravity {G} vector 0 0 -1
+group cube id 2
+timestep 1e-5
+variable shift equal x[2]-x[1]
+variable creep equal vx[2]-vx[1]
+thermo_style custom step ke v_shift v_creep
+thermo 10000
+run 20000
+variable before equal x[2]-x[1]
+print "RESULT before ${{before}}"
+fix push cube addforce {push} 0 0
+run 30000
+print "RESULT middle ${{shift}}"
+run 30000
+print "RESULT after ${{shift}}"
+print "RESULT creep ${{creep}}"
+"""
+    found, output = run.lammps(script)
+    # The cube's centre moves by the springs' shear, F / (4 kt), and by two small tilts under the
+    # push's moment: the cube's on its four normal springs (half width a = 0.05 m, centre h = 0.05 m
+    # above them) and the plate's on the floor's (half width 0.2 m; the push 0.09 m above the
+    # floor, the cube's centre 0.07 m above the plate's).
+    shear = push / (4.0 * kt)
+    cube_tilt = push * 0.05 / (4.0 * KN * 0.05 ** 2)
+    plate_tilt = push * 0.09 / (4.0 * KN * 0.2 ** 2)
+    expected = shear + cube_tilt * 0.05 + plate_tilt * 0.07
+    moved = found["after"] - found["before"]
+    later = found["after"] - found["middle"]
+    check(abs(moved - expected) < 0.01 * expected,
+          f"the cube shifts by the springs' shear and the tilts, {expected:.4e} m, within 1% ({moved:.4e})", output)
+    check(abs(later) < 0.01 * expected, f"and then holds: {later:.2e} m over the last 0.3 s", output)
+
+
 PILE = """variable every index 1000
 units si
 atom_style sphere
@@ -256,6 +307,7 @@ atom_modify map array
 boundary f f f
 comm_modify vel yes
 newton on
+processors * * 1
 region domain block 0 0.7 0 0.7 0 1.6
 create_box 1 domain
 fix prop all property/atom i_shape d2_quat 4 d2_angmom 3 ghost yes
@@ -355,6 +407,7 @@ run 1000
 """
     _, output_through = run.lammps(through, name="through.lmp", variables=[("every", 100)])
     resumed = """units si
+processors * * 1
 read_restart pile.restart
 comm_modify vel yes
 fix prop all property/atom i_shape d2_quat 4 d2_angmom 3 ghost yes
@@ -416,6 +469,7 @@ run 10
 
 CASES = {f.__name__: f for f in [resting_box_stays_put, dropped_box_rests_at_its_overlap,
                                   stacked_boxes_rest_at_their_overlaps, colliding_boxes_conserve_momentum,
+                                  pushed_box_holds_by_static_friction,
                                   rock_pile_settles, one_and_two_ranks_agree,
                                   restart_continues_as_an_uninterrupted_run, bad_input_is_refused_by_name]}
 
