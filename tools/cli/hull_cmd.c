@@ -120,6 +120,16 @@ int hull_command(int argc, char **argv)
     printf("centroid         %.6g %.6g %.6g\n", (double)info.centroid.x, (double)info.centroid.y,
            (double)info.centroid.z);
     printf("radius           %.6g (largest vertex distance from the file's origin)\n", (double)info.radius);
+    // Density 1: the inertia per density an engine scales; the principal frame turns into the
+    // file's by the rotation (x, y, z, w), as mf_bank_shape_mass gives it.
+    mf_mass mass;
+    if (mf_bank_shape_mass(bank, shape, 1.0f, &mass) == MF_OK) {
+        printf("principal        %.9g %.9g %.9g (moments of inertia at density 1, ascending)\n",
+               (double)mass.principal.x, (double)mass.principal.y, (double)mass.principal.z);
+        printf("principal frame  %.9g %.9g %.9g %.9g (x y z w: turns the principal axes into the file's)\n",
+               (double)mass.principal_rotation.x, (double)mass.principal_rotation.y, (double)mass.principal_rotation.z,
+               (double)mass.principal_rotation.w);
+    }
     print_warnings(&info);
     mf_bank_destroy(bank);
     return CLI_EXIT_OK;
