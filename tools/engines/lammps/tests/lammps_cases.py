@@ -98,14 +98,14 @@ def check(condition, message, output=""):
 
 # ---- the cases ----
 
-def box_on_the_floor(run, start_height, steps, extra=""):
+def box_on_the_floor(run, start_height, steps, extra="", law=LAW):
     script = PREAMBLE.format(boundary="p p f", domain="-0.5 0.5 -0.5 0.5 0 1") + f"""
 create_atoms 1 single 0 0 {start_height}
 pair_style manyfold shapes.json
-pair_coeff * * {LAW}
+pair_coeff * * {law}
 neighbor 0.01 bin
 fix integrate all nve/manyfold density {DENSITY}
-fix walls all wall/manyfold {LAW} zplane 0 NULL
+fix walls all wall/manyfold {law} zplane 0 NULL
 fix gravity all gravity {G} vector 0 0 -1
 timestep 1e-5
 variable z equal z[1]
@@ -147,6 +147,21 @@ def dropped_box_rests_at_its_overlap(run):
     sunk = 0.05 - found["z"]
     check(abs(sunk - overlap) < 0.01 * overlap,
           f"the cube sinks by m g / (4 kn) = {overlap:.6e} m within 1% (it sinks {sunk:.6e})", output)
+    check(found["speed"] < 1e-5, "the cube has come to rest", output)
+
+
+def dropped_box_rests_at_its_hertz_overlap(run):
+    """Under Hertz each of the four corners carries Kn sqrt(R d) d, R the cube's reach (the floor's
+    is infinite): the cube sinks by (m g / (4 Kn sqrt(R)))^(2/3)."""
+    mass = DENSITY * 0.1 ** 3
+    reach = math.sqrt(3.0) * 0.05
+    kn = 1e7
+    overlap = (mass * G / (4 * kn * math.sqrt(reach))) ** (2.0 / 3.0)
+    law = f"hertz {kn} NULL 2e5 NULL 0.5"  # damping scales with sqrt(R d) too
+    found, output = box_on_the_floor(run, 0.07, 60000, law=law)
+    sunk = 0.05 - found["z"]
+    check(abs(sunk - overlap) < 0.01 * overlap,
+          f"the cube sinks by (m g / (4 Kn sqrt(R)))^(2/3) = {overlap:.6e} m within 1% (it sinks {sunk:.6e})", output)
     check(found["speed"] < 1e-5, "the cube has come to rest", output)
 
 
@@ -468,6 +483,7 @@ run 10
 
 
 CASES = {f.__name__: f for f in [resting_box_stays_put, dropped_box_rests_at_its_overlap,
+                                  dropped_box_rests_at_its_hertz_overlap,
                                   stacked_boxes_rest_at_their_overlaps, colliding_boxes_conserve_momentum,
                                   pushed_box_holds_by_static_friction,
                                   rock_pile_settles, one_and_two_ranks_agree,
