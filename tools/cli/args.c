@@ -45,3 +45,10 @@ uint32_t arg_parse_count(const char *command, const char *option, const char *te
         usage_error(command, "%s wants a whole number from %u to %u, not '%s'", option, min, max, text);
     return (uint32_t)value;
 }
+
+scene_axis arg_parse_axis(const char *command, const char *option, const char *text)
+{
+    for (int axis = SCENE_AXIS_X; axis <= SCENE_AXIS_Z; ++axis)
+        if (strcmp(text, scene_axis_name((scene_axis)axis)) == 0) return (scene_axis)axis;
+    usage_error(command, "%s wants x, y or z, not '%s'", option, text);
+}

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cli_error.h"
+#include "scene.h"
 
 #include <getopt.h>
 #include <stdint.h>
@@ -22,3 +23,6 @@ _Noreturn void usage_error(const char *command, const char *format, ...)
 
 // A whole number in [min, max], or a usage error naming the option.
 uint32_t arg_parse_count(const char *command, const char *option, const char *text, uint32_t min, uint32_t max);
+
+// x, y or z, or a usage error naming the option.
+scene_axis arg_parse_axis(const char *command, const char *option, const char *text);

@@ -5,8 +5,14 @@
 #include "manyfold.h"
 #include "points_file.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+// The most input points mf_bank_add_hull takes (its MF_ERR_HULL_TOO_LARGE sentence; the
+// library's header does not name the constant).
+#define HULL_MAX_INPUT_POINTS 4194304u
 
 static const char hull_help[] =
     "Usage: manyfold hull FILE [--list]\n"
@@ -66,6 +72,54 @@ static void print_warnings(const mf_shape_info *info)
     if (warnings == 0) printf("warnings         none: every point is a hull vertex\n");
 }
 
+static int compare_points(const void *a, const void *b)
+{
+    const mf_vec3 *p = a, *q = b;
+    if (p->x != q->x) return p->x < q->x ? -1 : 1;
+    if (p->y != q->y) return p->y < q->y ? -1 : 1;
+    return (p->z > q->z) - (p->z < q->z);
+}
+
+// Which of the library's hull limits the points exceed, as far as the points tell: the input
+// count and coordinate range exactly; past those the hull's own size. A hull of more than
+// MF_MAX_HULL_FACES faces has more than MF_MAX_HULL_VERTICES vertices too (a hull of V vertices
+// has at most 2V - 4 faces), and one of at most that many distinct points has no more vertices,
+// so only its faces' size can be at fault.
+// todo: the library's own detail of the refusal, once the bank reports one (#32 item 7).
+static void explain_too_large(const mf_vec3 *points, uint32_t count, char *text, size_t size)
+{
+    if (count > HULL_MAX_INPUT_POINTS) {
+        snprintf(text, size, "%u points: at most %u", count, HULL_MAX_INPUT_POINTS);
+        return;
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+        const float c[3] = {points[i].x, points[i].y, points[i].z};
+        for (int k = 0; k < 3; ++k)
+            if (fabsf(c[k]) > MF_MAX_LENGTH) {
+                snprintf(text, size, "point %u has %c = %g: coordinates stay within MF_MAX_LENGTH (%g)", i + 1,
+                         "xyz"[k], (double)c[k], (double)MF_MAX_LENGTH);
+                return;
+            }
+    }
+    mf_vec3 *sorted = malloc((count > 0 ? count : 1) * sizeof(mf_vec3));
+    uint32_t distinct = count;
+    if (sorted != NULL && count > 0) {
+        memcpy(sorted, points, count * sizeof(mf_vec3));
+        qsort(sorted, count, sizeof(mf_vec3), compare_points);
+        distinct = 1;
+        for (uint32_t i = 1; i < count; ++i) distinct += compare_points(&sorted[i - 1], &sorted[i]) != 0;
+    }
+    free(sorted);
+    if (distinct <= MF_MAX_HULL_VERTICES)
+        snprintf(text, size, "a face of its hull has more than MF_MAX_FACE_VERTICES (%d) vertices",
+                 MF_MAX_FACE_VERTICES);
+    else
+        snprintf(text, size,
+                 "its hull has more than MF_MAX_HULL_VERTICES (%d) vertices (%u distinct points), or a face of "
+                 "more than MF_MAX_FACE_VERTICES (%d)",
+                 MF_MAX_HULL_VERTICES, distinct, MF_MAX_FACE_VERTICES);
+}
+
 int hull_command(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -94,13 +148,17 @@ int hull_command(int argc, char **argv)
     uint32_t shape;
     mf_status status = mf_bank_create(&bank);
     if (status == MF_OK) status = mf_bank_add_hull(bank, points, point_count, &shape);
-    free(points);
     if (status != MF_OK) {
-        fprintf(stderr, "manyfold hull: %s: the hull of %u points cannot be built: %s\n", path, point_count,
-                mf_status_string(status));
+        char why[256];
+        if (status == MF_ERR_HULL_TOO_LARGE) explain_too_large(points, point_count, why, sizeof(why));
+        else snprintf(why, sizeof(why), "%s", mf_status_string(status));
+        fprintf(stderr, "manyfold hull: %s: the hull of %u points cannot be built: %s%s\n", path, point_count,
+                status == MF_ERR_HULL_TOO_LARGE ? "hull too large: " : "", why);
+        free(points);
         mf_bank_destroy(bank);
         return CLI_EXIT_INPUT;
     }
+    free(points);
 
     mf_shape_info info;
     mf_bank_shape_info(bank, shape, &info);

@@ -64,7 +64,7 @@ bool manifold_writer_write(manifold_writer *writer, uint32_t step, const mf_pair
             put_vec3_json(f, contacts[k].point);
             fputs(",\"separation\":", f);
             put_float(f, contacts[k].separation);
-            fprintf(f, ",\"id\":%u}", contacts[k].id);
+            fprintf(f, ",\"id\":[%u,%u]}", MF_ID_FEATURE_A(contacts[k].id), MF_ID_FEATURE_B(contacts[k].id));
         }
         fputs("]}\n", f);
     }
@@ -125,9 +125,23 @@ static bool json_contact(line_reader *r, const cJSON *c, mf_contact *contact)
         !json_float(r, cJSON_GetObjectItemCaseSensitive(c, "separation"), "a contact's \"separation\"",
                     &contact->separation))
         return false;
-    if (!cJSON_IsNumber(id) || !(id->valuedouble >= 0.0) || id->valuedouble > 4294967295.0)
-        return cli_fail(r->error, "%s:%u: a contact's \"id\" must be a whole number", r->path, r->line);
-    contact->id = (uint32_t)id->valuedouble;
+    // [a's feature, b's feature]; or, as files written before the halves were, the whole id.
+    if (cJSON_IsNumber(id) && id->valuedouble >= 0.0 && id->valuedouble <= 4294967295.0 &&
+        id->valuedouble == floor(id->valuedouble)) {
+        contact->id = (uint32_t)id->valuedouble;
+        return true;
+    }
+    double half[2] = {-1.0, -1.0};
+    if (cJSON_IsArray(id) && cJSON_GetArraySize(id) == 2)
+        for (int k = 0; k < 2; ++k)
+            if (cJSON_IsNumber(cJSON_GetArrayItem(id, k))) half[k] = cJSON_GetArrayItem(id, k)->valuedouble;
+    for (int k = 0; k < 2; ++k)
+        if (!(half[k] >= 0.0 && half[k] <= 65535.0 && half[k] == floor(half[k])))
+            return cli_fail(r->error,
+                            "%s:%u: a contact's \"id\" must be [a's feature, b's feature], two whole numbers "
+                            "from 0 to 65535",
+                            r->path, r->line);
+    contact->id = (uint32_t)half[0] << 16 | (uint32_t)half[1];
     return true;
 }
 

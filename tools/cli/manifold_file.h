@@ -1,9 +1,12 @@
 // Manifold files, as `run --out` writes them and `render --manifolds` reads them:
 // - JSON Lines (any extension but .csv): one manifold per line,
 //   {"step":0,"pair":12,"a":3,"b":7,"normal":[x,y,z],
-//    "contacts":[{"point":[x,y,z],"separation":s,"id":n}, ...]}
+//    "contacts":[{"point":[x,y,z],"separation":s,"id":[fa,fb]}, ...]}
+//   where fa and fb are the contact's feature id's halves, a's and b's (MF_ID_FEATURE_A and _B);
+//   the reader also takes the whole id as one number, as files written before the halves have it;
 // - CSV (.csv): a header, then one row per contact:
 //   step,pair,a,b,normal_x,normal_y,normal_z,point_x,point_y,point_z,separation,id
+//   (id the whole feature id, a's half times 65536 plus b's)
 // Floats are written with 9 significant digits, which read back to the same float.
 #pragma once
 

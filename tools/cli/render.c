@@ -25,14 +25,14 @@ typedef struct camera {
 
 // A direction given as if y were up, in a world with another axis up: a cyclic permutation of the
 // axes, so a rotation, and the (-1, -1, -1) diagonal stays where it is.
-static mf_vec3 from_y_up(render_up up, mf_vec3 v)
+static mf_vec3 from_y_up(scene_axis up, mf_vec3 v)
 {
-    if (up == RENDER_UP_Z) return (mf_vec3){v.z, v.x, v.y};
-    if (up == RENDER_UP_X) return (mf_vec3){v.y, v.z, v.x};
+    if (up == SCENE_AXIS_Z) return (mf_vec3){v.z, v.x, v.y};
+    if (up == SCENE_AXIS_X) return (mf_vec3){v.y, v.z, v.x};
     return v;
 }
 
-static camera isometric_camera(render_up up)
+static camera isometric_camera(scene_axis up)
 {
     return (camera){.right = scene_normalize(from_y_up(up, (mf_vec3){1.0f, 0.0f, -1.0f})),
                     .up = scene_normalize(from_y_up(up, (mf_vec3){-1.0f, 2.0f, -1.0f})),

@@ -9,15 +9,12 @@
 #include <cairo.h>
 #include <stdbool.h>
 
-// The world axis drawn upwards. The command line's scenes fall along -y; LAMMPS runs along -z.
-typedef enum render_up { RENDER_UP_Y = 0, RENDER_UP_Z, RENDER_UP_X } render_up;
-
 typedef struct render_request {
     const scene *scene;
     const manifold_list *manifolds; // NULL: the bodies only, without the contacts' colour bar
     int width, height;              // pixels
     const char *path;               // .png or .svg decides the format
-    render_up up;                   // RENDER_UP_Y unless set
+    scene_axis up;                  // the world axis drawn upwards: the scene's own, as a rule
     const char *caption;            // the title; NULL: the scene's name and its counts
 } render_request;
 

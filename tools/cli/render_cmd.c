@@ -11,6 +11,7 @@
 #include "scene_file.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,10 +35,12 @@ static const char render_help[] =
     "Options:\n"
     "  -o, --out FILE       the picture; .png or .svg\n"
     "  --manifolds FILE     draw the manifolds of a 'run --out' file (its step 0) instead of\n"
-    "                       colliding the scene here\n"
+    "                       colliding the scene here; refused where they are not this scene's\n"
+    "                       (a body it lacks, a contact beyond the reach of its two bodies)\n"
     "  --size WxH           picture size in pixels (default 1024x768)\n"
     "  --bodies N           bodies in the default pile (default 4000)\n"
-    "  --up x|y|z           the world axis drawn upwards (default y; z with --lammps-dump)\n"
+    "  --up x|y|z           the world axis drawn upwards (default: the scene's \"up\", z unless\n"
+    "                       it says; y for the default pile; z with --lammps-dump)\n"
     "  --lammps-dump DUMP   draw this LAMMPS dump's frame instead of a scene\n"
     "  --shapes FILE        the dump's shape library: a scene file (its bodies are ignored), the\n"
     "                       one pair_style manyfold read\n"
@@ -51,7 +54,7 @@ typedef struct render_options {
     const char *dump, *shapes; // --lammps-dump
     lammps_frame_choice frame;
     bool step_given, bodies_given, up_given;
-    render_up up;
+    scene_axis up;
     int width, height;
     uint32_t bodies;
 } render_options;
@@ -83,14 +86,6 @@ static lammps_frame_choice parse_step(const char *text)
     return (lammps_frame_choice){.step = step};
 }
 
-static render_up parse_up(const char *text)
-{
-    if (strcmp(text, "x") == 0) return RENDER_UP_X;
-    if (strcmp(text, "y") == 0) return RENDER_UP_Y;
-    if (strcmp(text, "z") == 0) return RENDER_UP_Z;
-    usage_error("render", "--up wants x, y or z, not '%s'", text);
-}
-
 static render_options parse_options(int argc, char **argv)
 {
     static const struct option options[] = {{"help", no_argument, NULL, 'h'},
@@ -118,7 +113,7 @@ static render_options parse_options(int argc, char **argv)
             o.bodies = arg_parse_count("render", "--bodies", optarg, 1, 4000000);
             o.bodies_given = true;
         } else if (option == 'u') {
-            o.up = parse_up(optarg);
+            o.up = arg_parse_axis("render", "--up", optarg);
             o.up_given = true;
         } else if (option == 'd') {
             o.dump = optarg;
@@ -135,7 +130,7 @@ static render_options parse_options(int argc, char **argv)
         if (o.shapes == NULL) usage_error("render", "--lammps-dump needs the dump's shape library: --shapes FILE");
         if (o.manifolds != NULL) usage_error("render", "--manifolds draws a scene's manifolds, not a dump's");
         if (o.bodies_given) usage_error("render", "--bodies sizes the default pile, not a dump");
-        if (!o.up_given) o.up = RENDER_UP_Z;
+        if (!o.up_given) o.up = SCENE_AXIS_Z;
     } else if (o.shapes != NULL || o.step_given) {
         usage_error("render", "%s goes with --lammps-dump", o.shapes != NULL ? "--shapes" : "--step");
     } else {
@@ -150,8 +145,6 @@ static render_options parse_options(int argc, char **argv)
     return o;
 }
 
-static const char *const axis_names[] = {[RENDER_UP_X] = "x", [RENDER_UP_Y] = "y", [RENDER_UP_Z] = "z"};
-
 // The shape library first, so that the dump's shape indices are checked as they are read.
 static int render_dump(const render_options *o)
 {
@@ -164,13 +157,14 @@ static int render_dump(const render_options *o)
     lammps_frame frame;
     uint32_t frames = 0;
     bool has_floor = false;
-    int up = o->up == RENDER_UP_X ? 0 : o->up == RENDER_UP_Y ? 1 : 2;
+    int up = (int)o->up;
     bool ok = lammps_dump_read(o->dump, o->frame, s.shape_count, &frame, &frames, &error) &&
               lammps_scene_place(&s, &frame, up, &has_floor, &error);
     if (ok) {
         char caption[512], floor_text[96] = "";
         if (has_floor)
-            snprintf(floor_text, sizeof(floor_text), ", the floor at %s = %g", axis_names[o->up], frame.box_low[up]);
+            snprintf(floor_text, sizeof(floor_text), ", the floor at %s = %g", scene_axis_name(o->up),
+                     frame.box_low[up]);
         snprintf(caption, sizeof(caption), "%s  |  step %lld, %u atoms of %u shapes%s", o->dump, (long long)frame.step,
                  frame.atom_count, s.shape_count - (has_floor ? 1 : 0), floor_text);
         render_request request = {&s, NULL, o->width, o->height, o->out, o->up, caption};
@@ -178,11 +172,47 @@ static int render_dump(const render_options *o)
     }
     if (ok)
         printf("%s: %dx%d, step %lld (frame %u of the dump), %u atoms, %s up%s\n", o->out, o->width, o->height,
-               (long long)frame.step, frames, frame.atom_count, axis_names[o->up], has_floor ? ", floor" : "");
+               (long long)frame.step, frames, frame.atom_count, scene_axis_name(o->up), has_floor ? ", floor" : "");
     else fprintf(stderr, "manyfold render: %s\n", error.text);
     lammps_frame_free(&frame);
     scene_free(&s);
     return ok ? CLI_EXIT_OK : CLI_EXIT_INPUT;
+}
+
+// Manifolds read from a file must be this scene's: drawn on another scene, they would hang in mid
+// air. Each must name two of its bodies, and each contact lie within the reach of both: the
+// body's bounding sphere about its origin, grown by the margin and a little for rounding.
+static bool check_manifolds_fit(const scene *s, const manifold_list *list, const char *path, cli_error *error)
+{
+    for (size_t m = 0; m < list->manifold_count; ++m) {
+        const listed_manifold *manifold = &list->manifolds[m];
+        uint32_t bodies[2] = {manifold->a, manifold->b};
+        for (int k = 0; k < 2; ++k)
+            if (bodies[k] >= s->body_count)
+                return cli_fail(error,
+                                "%s: pair %u names body %u, but %s has %u bodies: these manifolds are another "
+                                "scene's",
+                                path, manifold->pair, bodies[k], s->name, s->body_count);
+        for (uint32_t c = 0; c < manifold->count; ++c) {
+            mf_vec3 p = list->contacts[manifold->first + c].point;
+            for (int k = 0; k < 2; ++k) {
+                mf_shape_info info;
+                if (mf_bank_shape_info(s->bank, s->body_shape[bodies[k]], &info) != MF_OK) continue;
+                mf_vec3 o = s->body_transform[bodies[k]].p;
+                double distance =
+                    sqrt(((double)p.x - o.x) * ((double)p.x - o.x) + ((double)p.y - o.y) * ((double)p.y - o.y) +
+                         ((double)p.z - o.z) * ((double)p.z - o.z));
+                double reach = 1.01 * info.radius + s->config.margin + 1e-4;
+                if (distance > reach)
+                    return cli_fail(error,
+                                    "%s: pair %u's contact at (%g, %g, %g) lies %.3g from body %u, beyond its "
+                                    "reach (%.3g): these manifolds are not %s's",
+                                    path, manifold->pair, (double)p.x, (double)p.y, (double)p.z, distance, bodies[k],
+                                    reach, s->name);
+            }
+        }
+    }
+    return true;
 }
 
 int render_command(int argc, char **argv)
@@ -197,10 +227,11 @@ int render_command(int argc, char **argv)
     }
     manifold_list manifolds = {0};
     uint32_t pair_count = 0;
-    bool ok = o.manifolds != NULL ? manifold_file_read(o.manifolds, 0, &manifolds, &error)
+    bool ok = o.manifolds != NULL ? manifold_file_read(o.manifolds, 0, &manifolds, &error) &&
+                                        check_manifolds_fit(&s, &manifolds, o.manifolds, &error)
                                   : scene_collide(&s, &s.config, &manifolds, &pair_count, &error);
     if (ok) {
-        render_request request = {&s, &manifolds, o.width, o.height, o.out, o.up, NULL};
+        render_request request = {&s, &manifolds, o.width, o.height, o.out, o.up_given ? o.up : s.up, NULL};
         ok = render_picture(&request, &error);
     }
     if (ok)

@@ -227,9 +227,11 @@ int run_command(int argc, char **argv)
     mf_context *context;
     mf_status status = mf_context_create(&config, &context);
     if (status != MF_OK) {
-        if (status == MF_ERR_UNSUPPORTED_ISA)
-            fprintf(stderr, "manyfold run: --isa %s: %s\n", mf_isa_name(o.isa), mf_status_string(status));
-        else
+        if (status == MF_ERR_UNSUPPORTED_ISA) {
+            char why[256];
+            isa_why_unsupported(o.isa, why, sizeof(why));
+            fprintf(stderr, "manyfold run: --isa %s: unsupported ISA: %s\n", mf_isa_name(o.isa), why);
+        } else
             fprintf(stderr, "manyfold run: %s: the library refused the configuration: %s\n", s.name,
                     mf_status_string(status));
         scene_free(&s);

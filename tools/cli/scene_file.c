@@ -51,11 +51,17 @@ static const char *type_name(const cJSON *node)
     return "an unknown value";
 }
 
-// Refuses keys outside `allowed` (NULL-terminated): a misspelt optional key would otherwise be
-// ignored without a word.
+// Refuses keys outside `allowed` (NULL-terminated), and a key given twice: a misspelt optional key,
+// or the second of two, would otherwise be ignored without a word (lookups find the first).
 static bool check_keys(scene_reader *reader, const cJSON *object, const char *what, const char *const *allowed)
 {
     for (const cJSON *member = object->child; member != NULL; member = member->next) {
+        for (const cJSON *earlier = object->child; earlier != member; earlier = earlier->next) {
+            if (strcmp(earlier->string, member->string) != 0) continue;
+            uint32_t line = json_source_line(&reader->json, earlier);
+            return fail_at(reader, member, "%s: \"%s\" is given twice (first on line %u); give it once", what,
+                           member->string, line);
+        }
         bool known = false;
         for (const char *const *key = allowed; *key != NULL && !known; ++key) known = strcmp(member->string, *key) == 0;
         if (known) continue;
@@ -288,15 +294,30 @@ static bool read_config(scene_reader *reader, const cJSON *config)
     return true;
 }
 
+// "up": "x", "y" or "z", the axis pointing away from the ground (gravity pulls along its
+// negative); +z when the scene does not say.
+static bool read_up(scene_reader *reader, const cJSON *up)
+{
+    if (cJSON_IsString(up))
+        for (int axis = SCENE_AXIS_X; axis <= SCENE_AXIS_Z; ++axis)
+            if (strcmp(up->valuestring, scene_axis_name((scene_axis)axis)) == 0) {
+                reader->scene->up = (scene_axis)axis;
+                return true;
+            }
+    if (cJSON_IsString(up))
+        return fail_at(reader, up, "\"up\" must be \"x\", \"y\" or \"z\", not \"%.40s\"", up->valuestring);
+    return fail_at(reader, up, "\"up\" must be \"x\", \"y\" or \"z\", not %s", type_name(up));
+}
+
 static bool read_scene(scene_reader *reader)
 {
     const cJSON *root = reader->json.root;
     if (!cJSON_IsObject(root))
         return fail_at(reader, root, "a scene must be a JSON object with \"shapes\" and \"bodies\", not %s",
                        type_name(root));
-    static const char *const keys[] = {"comment", "config", "shapes", "bodies", NULL};
+    static const char *const keys[] = {"comment", "up", "config", "shapes", "bodies", NULL};
     if (!check_keys(reader, root, "scene", keys)) return false;
-    const cJSON *shapes, *bodies, *config = member_of(root, "config");
+    const cJSON *shapes, *bodies, *config = member_of(root, "config"), *up = member_of(root, "up");
     if (!require_member(reader, root, "shapes", "scene", &shapes)) return false;
     if (!require_member(reader, root, "bodies", "scene", &bodies)) return false;
     if (!cJSON_IsArray(shapes))
@@ -309,6 +330,7 @@ static bool read_scene(scene_reader *reader)
     if (reader->shape_names == NULL || scene_store_create(reader->scene, reader->path, body_count, 0) != MF_OK)
         return cli_fail(reader->error, "%s: out of memory", reader->path);
     if (config != NULL && !read_config(reader, config)) return false;
+    if (up != NULL && !read_up(reader, up)) return false;
     uint32_t i = 0;
     for (const cJSON *shape = shapes->child; shape != NULL; shape = shape->next, ++i) {
         if (!read_shape(reader, shape, i)) return false;

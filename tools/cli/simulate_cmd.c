@@ -7,6 +7,8 @@
 #include "progress.h"
 #include "render.h"
 #include "scene_file.h"
+#include "scene_math.h"
+#include "scene_store.h"
 #include "sim_plot.h"
 #include "sim_run.h"
 #include "sim_scene.h"
@@ -31,9 +33,10 @@ static const char simulate_help[] =
     "the engine's poses after every step, whichever narrow phase ran), the mean and largest\n"
     "speed over the last second, the drift of the top body (the moving body that starts\n"
     "highest) from where it started, bodies that escaped, and the collision time per step.\n"
-    "SCENE is box, tower, pyramid or rocks (tools/engines/sim_scene.h), or a JSON scene file\n"
-    "(tools/scenes/README.md), whose ground is found: every body whose top lies below the\n"
-    "centre of every other body is static.\n"
+    "SCENE is box, tower, pyramid or rocks (tools/engines/sim_scene.h; their up is y), or a\n"
+    "JSON scene file (tools/scenes/README.md; its \"up\", z unless it says), whose ground is\n"
+    "found: every body whose top lies below the middle of every other body, along the up\n"
+    "axis, is static. Gravity pulls along the negative up axis.\n"
     "\n"
     "Options:\n"
     "  --engine NAME        ode or bullet (default ode)\n"
@@ -46,8 +49,9 @@ static const char simulate_help[] =
     "                       in ODE its own colliders' too; Bullet's own keep up to 4 (its\n"
     "                       persistent manifold's size) whatever N\n"
     "  --seed N             the rocks' seed (default 1)\n"
+    "  --up x|y|z           the scene's up axis instead of its own (gravity along its negative)\n"
     "  --frames DIR         write a picture every 1/30 s to DIR/frame_00000.png ... (the ground\n"
-    "                       is left out)\n"
+    "                       is left out; the caption gives the time and the step's contacts)\n"
     "  --plot FILE          draw the figures over time to FILE (.png or .svg)\n"
     "  -h, --help           show this help\n"
     "\n"
@@ -58,6 +62,8 @@ typedef struct simulate_options {
     sim_settings settings;
     double seconds;
     uint64_t seed;
+    bool up_given;
+    scene_axis up;
 } simulate_options;
 
 static double parse_seconds(const char *text)
@@ -82,6 +88,7 @@ static simulate_options parse_options(int argc, char **argv)
                                             {"seed", required_argument, NULL, 'r'},
                                             {"frames", required_argument, NULL, 'f'},
                                             {"plot", required_argument, NULL, 'p'},
+                                            {"up", required_argument, NULL, 'U'},
                                             {NULL, 0, NULL, 0}};
     simulate_options o = {.engine = "ode", .settings = sim_settings_default(), .seconds = 10.0, .seed = 1};
     for (int option; (option = arg_next("simulate", argc, argv, ":h", options)) != -1;) {
@@ -108,6 +115,9 @@ static simulate_options parse_options(int argc, char **argv)
             o.frames = optarg;
         } else if (option == 'p') {
             o.plot = optarg;
+        } else if (option == 'U') {
+            o.up = arg_parse_axis("simulate", "--up", optarg);
+            o.up_given = true;
         }
     }
     if (argc - optind > 1)
@@ -132,35 +142,40 @@ static const sim_engine *find_engine(const char *name)
     return NULL;
 }
 
-// A scene file's static bodies: those whose top lies below the centre of every other body.
+// The lowest and highest points of body i along the scene's up axis.
+static void body_extent(const scene *s, uint32_t i, float *low, float *high)
+{
+    mf_transform t = s->body_transform[i];
+    mf_vec3 axis = {s->up == SCENE_AXIS_X, s->up == SCENE_AXIS_Y, s->up == SCENE_AXIS_Z};
+    mf_vec3 local_up = scene_unrotate(t.q, axis); // the up axis in the shape's frame
+    float centre = scene_along(t.p, s->up);
+    *high = centre + scene_store_support(s, s->body_shape[i], local_up);
+    *low = centre - scene_store_support(s, s->body_shape[i], scene_scale(local_up, -1.0f));
+}
+
+// A scene file's static bodies: those whose top lies below the middle (halfway from the lowest to
+// the highest point along up) of every other body. The middle, not the origin: a mesh's origin may
+// lie at its foot (the bunny's does), below the top of the ground it stands on.
 static bool find_ground(const scene *s, uint8_t *is_static, cli_error *error)
 {
+    float *low = malloc((s->body_count > 0 ? s->body_count : 1) * 2 * sizeof(float)), *high = low + s->body_count;
+    if (low == NULL) return cli_fail(error, "out of memory");
+    for (uint32_t i = 0; i < s->body_count; ++i) body_extent(s, i, &low[i], &high[i]);
     uint32_t found = 0;
     for (uint32_t i = 0; i < s->body_count; ++i) {
-        mf_transform t = s->body_transform[i];
-        // The body's top: the support of its shape along world +y, turned into the shape's frame.
-        mf_vec3 up = {2.0f * (t.q.x * t.q.y + t.q.w * t.q.z), 1.0f - 2.0f * (t.q.x * t.q.x + t.q.z * t.q.z),
-                      2.0f * (t.q.y * t.q.z - t.q.w * t.q.x)};
-        uint32_t shape = s->body_shape[i];
-        float top = t.p.y;
-        if (s->shapes[shape].kind == SCENE_BOX) {
-            mf_vec3 h = s->shapes[shape].half_extents;
-            top += fabsf(up.x) * h.x + fabsf(up.y) * h.y + fabsf(up.z) * h.z;
-        } else {
-            float highest = -INFINITY;
-            for (uint32_t k = 0; k < s->shapes[shape].point_count; ++k) {
-                mf_vec3 p = s->shapes[shape].points[k];
-                highest = fmaxf(highest, p.x * up.x + p.y * up.y + p.z * up.z);
-            }
-            top += highest;
-        }
         bool below_all = true;
-        for (uint32_t j = 0; j < s->body_count && below_all; ++j) below_all = j == i || top < s->body_transform[j].p.y;
+        for (uint32_t j = 0; j < s->body_count && below_all; ++j)
+            below_all = j == i || high[i] < 0.5f * (low[j] + high[j]);
         is_static[i] = below_all;
         found += below_all;
     }
+    free(low);
+    const char *axis = scene_axis_name(s->up);
     if (found == 0)
-        return cli_fail(error, "%s: found no ground (a body whose top lies below every other body's centre)", s->name);
+        return cli_fail(error,
+                        "%s: found no ground below the bodies along -%s: no body's top lies below the middle of "
+                        "every other body along %s (is the scene's \"up\" right? --up x|y|z sets another)",
+                        s->name, axis, axis);
     return true;
 }
 
@@ -170,21 +185,30 @@ static bool open_scene(const simulate_options *o, scene *s, uint8_t **is_static,
         if (strcmp(*name, o->scene) != 0) continue;
         mf_status status = sim_scene_make(o->scene, o->seed, s, is_static);
         if (status != MF_OK) return cli_fail(error, "scene %s: %s", o->scene, mf_status_string(status));
+        if (o->up_given) s->up = o->up;
         return true;
     }
     if (!path_has_extension(o->scene, ".json"))
         return cli_fail(error, "no scene '%s': box, tower, pyramid, rocks or a .json scene file", o->scene);
     if (!scene_file_load(o->scene, s, error)) return false;
+    if (o->up_given) s->up = o->up;
     *is_static = calloc(s->body_count > 0 ? s->body_count : 1, 1);
     if (*is_static == NULL) return cli_fail(error, "out of memory");
     return find_ground(s, *is_static, error);
 }
 
 // One picture of the bodies as they are now; the ground (a static body 0) is left out so that
-// the camera frames the rest.
+// the camera frames the rest. The engine's contacts are not drawn (only their count: the solver's
+// contacts of the last step, which manyfold or the engine's colliders gave it).
 static bool write_frame(const simulate_options *o, const scene *s, const uint8_t *is_static, const sim_run *run,
                         uint32_t frame, cli_error *error)
 {
+    uint32_t sample_count;
+    const sim_sample *samples = sim_run_samples(run, &sample_count);
+    sim_sample last = sample_count > 0 ? samples[sample_count - 1] : (sim_sample){0};
+    char caption[512];
+    snprintf(caption, sizeof(caption), "%s  |  %.2f s, %u bodies, %u contacts in the last step", s->name, last.time,
+             s->body_count, last.contact_count);
     char path[4096];
     if (snprintf(path, sizeof(path), "%s/frame_%05u.png", o->frames, frame) >= (int)sizeof(path))
         return cli_fail(error, "--frames: the directory name is too long");
@@ -195,8 +219,7 @@ static bool write_frame(const simulate_options *o, const scene *s, const uint8_t
         ++view.body_transform;
         --view.body_count;
     }
-    manifold_list none = {0};
-    render_request request = {&view, &none, SIMULATE_FRAME_WIDTH, SIMULATE_FRAME_HEIGHT, path, RENDER_UP_Y, NULL};
+    render_request request = {&view, NULL, SIMULATE_FRAME_WIDTH, SIMULATE_FRAME_HEIGHT, path, s->up, caption};
     return render_picture(&request, error);
 }
 

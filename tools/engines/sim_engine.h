@@ -16,7 +16,7 @@ typedef enum sim_narrowphase {
 
 typedef struct sim_settings {
     double step;     // seconds per step
-    double gravity;  // m/s^2, along -y
+    double gravity;  // m/s^2, along the scene's -up (scene.up)
     double density;  // kg/m^3 of every moving body
     double friction; // Coulomb coefficient of every contact
     // manyfold's contacts per pair (1 to 8); 0: the scene's config. Bullet's own colliders

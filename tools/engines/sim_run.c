@@ -2,6 +2,8 @@
 #include "sim_run.h"
 
 #include "scene_broadphase.h"
+#include "scene_math.h"
+#include "scene_store.h"
 #include "sim_scene.h"
 
 #include <math.h>
@@ -16,7 +18,9 @@ struct sim_run {
     const uint8_t *is_static;
     double step;
     mf_transform *poses;
-    float start_low[2], start_high[2]; // x and z of the moving bodies at the start, shapes included
+    int horizontal[2];                 // the axes other than the scene's up, in order
+    float start_low[2], start_high[2]; // along them, the moving bodies at the start, shapes included
+    float ground_top;                  // along up: the lowest top of a static body
 
     // The penetration measure: its own broad phase and context, margin 0.
     scene_broadphase *broadphase;
@@ -52,22 +56,35 @@ static float shape_radius(const scene *s, uint32_t shape)
     return mf_bank_shape_info(s->bank, shape, &info) == MF_OK ? info.radius : 0.0f;
 }
 
+static float coordinate(mf_vec3 p, int axis) { return axis == 0 ? p.x : axis == 1 ? p.y : p.z; }
+
 static void find_start_box_and_top(sim_run *run)
 {
     const scene *s = run->s;
+    run->horizontal[0] = s->up == SCENE_AXIS_X ? 1 : 0;
+    run->horizontal[1] = s->up == SCENE_AXIS_Z ? 1 : 2;
     run->start_low[0] = run->start_low[1] = INFINITY;
     run->start_high[0] = run->start_high[1] = -INFINITY;
     float top_height = -INFINITY;
+    mf_vec3 up = {s->up == SCENE_AXIS_X, s->up == SCENE_AXIS_Y, s->up == SCENE_AXIS_Z};
+    run->ground_top = INFINITY;
+    for (uint32_t i = 0; i < s->body_count; ++i) {
+        if (!run->is_static[i]) continue;
+        mf_transform t = s->body_transform[i];
+        float top = scene_along(t.p, s->up) + scene_store_support(s, s->body_shape[i], scene_unrotate(t.q, up));
+        run->ground_top = fminf(run->ground_top, top);
+    }
     for (uint32_t i = 0; i < s->body_count; ++i) {
         if (run->is_static[i]) continue;
         mf_vec3 p = s->body_transform[i].p;
         float r = shape_radius(s, s->body_shape[i]);
-        const float horizontal[2] = {p.x, p.z};
         for (int k = 0; k < 2; ++k) {
-            run->start_low[k] = fminf(run->start_low[k], horizontal[k] - r);
-            run->start_high[k] = fmaxf(run->start_high[k], horizontal[k] + r);
+            float h = coordinate(p, run->horizontal[k]);
+            run->start_low[k] = fminf(run->start_low[k], h - r);
+            run->start_high[k] = fmaxf(run->start_high[k], h + r);
         }
-        if (p.y >= top_height) top_height = p.y, run->top = i;
+        float height = scene_along(p, s->up);
+        if (height >= top_height) top_height = height, run->top = i;
     }
 }
 
@@ -164,8 +181,10 @@ mf_status sim_run_step(sim_run *run)
     }
     sample.mean_speed = moving > 0 ? speed_sum / moving : 0.0;
     mf_vec3 start = run->s->body_transform[run->top].p, now = run->poses[run->top].p;
-    sample.drift = hypot((double)now.x - start.x, (double)now.z - start.z);
-    sample.sink = (double)start.y - now.y;
+    const int *h = run->horizontal;
+    sample.drift = hypot((double)coordinate(now, h[0]) - coordinate(start, h[0]),
+                         (double)coordinate(now, h[1]) - coordinate(start, h[1]));
+    sample.sink = (double)scene_along(start, run->s->up) - scene_along(now, run->s->up);
     status = measure_penetration(run, &sample.penetration);
     if (status != MF_OK) return status;
     run->samples[run->sample_count++] = sample;
@@ -188,11 +207,11 @@ static uint32_t count_escaped(const sim_run *run)
     for (uint32_t i = 0; i < run->s->body_count; ++i) {
         if (run->is_static[i]) continue;
         mf_vec3 p = run->poses[i].p;
-        const float horizontal[2] = {p.x, p.z};
-        int out = p.y < 0.0f;
-        for (int k = 0; k < 2; ++k)
-            out |= horizontal[k] < run->start_low[k] - SIM_ESCAPE_DISTANCE ||
-                   horizontal[k] > run->start_high[k] + SIM_ESCAPE_DISTANCE;
+        int out = scene_along(p, run->s->up) < run->ground_top - SIM_ESCAPE_DISTANCE;
+        for (int k = 0; k < 2; ++k) {
+            float h = coordinate(p, run->horizontal[k]);
+            out |= h < run->start_low[k] - SIM_ESCAPE_DISTANCE || h > run->start_high[k] + SIM_ESCAPE_DISTANCE;
+        }
         escaped += (uint32_t)out;
     }
     return escaped;

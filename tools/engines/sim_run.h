@@ -8,8 +8,10 @@
 // - drift: the horizontal distance of the top body (the moving body that starts highest) from
 //   where it started;
 // - sink: how far the top body's origin went down from where it started (negative: up);
-// - escaped: moving bodies that end below the ground's top (y < 0) or more than
-//   SIM_ESCAPE_DISTANCE outside the horizontal box the moving bodies started in.
+// - escaped: moving bodies whose origin ends more than SIM_ESCAPE_DISTANCE below the ground's top
+//   (the lowest top of a static body) or outside the horizontal box the moving bodies started in.
+//   (An origin a little below the ground's top is no escape: a mesh's origin may lie at its foot.)
+// Up, high and horizontal are along the scene's up axis (scene.up) and across it.
 #pragma once
 
 #include "sim_engine.h"

@@ -175,6 +175,7 @@ mf_status sim_scene_make(const char *name, uint64_t seed, scene *out, uint8_t **
         if (strcmp(name, recipes[i].name) != 0) continue;
         mf_status status = scene_store_create(out, name, recipes[i].body_count, 0);
         if (status != MF_OK) return status;
+        out->up = SCENE_AXIS_Y;
         uint8_t *flags = calloc(recipes[i].body_count, 1);
         if (flags == NULL) {
             scene_free(out);

@@ -12,6 +12,7 @@ extern "C" {
 //   "tower"   10 equal boxes stacked on the ground
 //   "pyramid" a 6-level pyramid of equal boxes on the ground
 //   "rocks"   200 rocks (convex hulls of 8 to 48 points) dropped into a walled pen
+// Up is +y (out->up): they were built, pinned and measured that way, as scene files say their own.
 // Fills `out` (its bodies, no pairs: the engine's broad phase finds them) and *is_static, a
 // malloc'd flag per body (1: fixed), freed by the caller. The same scene for a (name, seed) on
 // every machine.

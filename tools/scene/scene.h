@@ -19,6 +19,21 @@ typedef struct scene_shape {
     uint32_t point_count;
 } scene_shape;
 
+// A world axis. A scene's up axis points away from its ground: gravity pulls along its negative.
+typedef enum scene_axis { SCENE_AXIS_X, SCENE_AXIS_Y, SCENE_AXIS_Z } scene_axis;
+
+// "x", "y" or "z".
+static inline const char *scene_axis_name(scene_axis axis)
+{
+    return axis == SCENE_AXIS_X ? "x" : axis == SCENE_AXIS_Y ? "y" : "z";
+}
+
+// A point's coordinate along the axis.
+static inline float scene_along(mf_vec3 p, scene_axis axis)
+{
+    return axis == SCENE_AXIS_X ? p.x : axis == SCENE_AXIS_Y ? p.y : p.z;
+}
+
 typedef struct scene {
     char *name; // owned: the recipe's name, a scene file's path or the heap's description
     mf_bank *bank;
@@ -30,6 +45,9 @@ typedef struct scene {
     mf_pair *pairs; // empty for the heap and scene files: a broad phase finds theirs (scene_broadphase.h)
     uint32_t pair_count;
     mf_config config; // mf_config_default() but where a scene file asks for another margin, slop or count
+    // Up: a scene file's "up" (+z unless it says), +y for the built-in heap and settling scenes,
+    // which were built that way. The collision scenes of scene_make have no gravity; they keep +z.
+    scene_axis up;
 } scene;
 
 static inline mf_bodies scene_bodies(const scene *s)

@@ -1,7 +1,7 @@
 // The command line's default scene (scene_make_heap): a cone of layers on a grid, centre first, so
 // any body count gives a heap. Neighbours sit a little closer than their sizes, so the heap has
 // resting, penetrating and near-miss pairs, in random orientations (face-face and edge-edge
-// contacts alike).
+// contacts alike). Up is +y.
 #include "scene.h"
 
 #include "scene_random.h"
@@ -156,6 +156,7 @@ mf_status scene_make_heap(uint32_t body_count, scene *out)
     scene_random random = {HEAP_SEED};
     mf_status status = make_cells(body_count - 1u, &cells, &cell_count, &base_radius);
     if (status == MF_OK) status = scene_store_create(out, "default pile", body_count, 0);
+    if (status == MF_OK) out->up = SCENE_AXIS_Y; // the heap rises along +y
     if (status == MF_OK) status = add_shapes(out, base_radius + 2.0f, &random);
     if (status == MF_OK) status = place_bodies(out, cells, cell_count, base_radius, &random);
     free(cells);

@@ -7,7 +7,7 @@
 
 mf_status scene_store_create(scene *s, const char *name, uint32_t body_count, uint32_t pair_count)
 {
-    *s = (scene){.body_count = body_count, .pair_count = pair_count, .config = mf_config_default()};
+    *s = (scene){.body_count = body_count, .pair_count = pair_count, .config = mf_config_default(), .up = SCENE_AXIS_Z};
     mf_status status = mf_bank_create(&s->bank);
     if (status == MF_OK) status = scene_store_rename(s, name);
     if (status != MF_OK) {

@@ -73,8 +73,11 @@ def check_json_lines(path, steps=1):
                 expect(len(contact['point']) == 3 and all(math.isfinite(x) for x in contact['point']),
                        '%s:%d: a bad contact point' % (path, number))
                 expect(math.isfinite(contact['separation']), '%s:%d: a bad separation' % (path, number))
-                expect(isinstance(contact['id'], int), '%s:%d: a bad id' % (path, number))
-                ids.add(contact['id'])
+                halves = contact['id']
+                expect(isinstance(halves, list) and len(halves) == 2 and
+                       all(isinstance(h, int) and 0 <= h <= 0xffff for h in halves),
+                       '%s:%d: the id should be its two feature halves, [a\'s, b\'s]: %r' % (path, number, halves))
+                ids.add(tuple(halves))
             expect(len(ids) == len(record['contacts']), '%s:%d: repeated feature ids' % (path, number))
             records.append(record)
     return records
@@ -163,7 +166,7 @@ def test_run_readme_example_scene():
     with tempfile.TemporaryDirectory() as tmp:
         path = write(os.path.join(tmp, 'example.json'), example.replace('meshes/bunny.obj', mesh))
         code, out, err = manyfold('run', path)
-        expect(code == 0 and report_field(out, 'bodies') == '2', 'the README\'s example fails: %s%s' % (out, err))
+        expect(code == 0 and report_field(out, 'bodies') == '3', 'the README\'s example fails: %s%s' % (out, err))
 
 
 def test_run_and_render_an_empty_scene():
@@ -219,7 +222,14 @@ def test_run_unsupported_isa_exits_1():
         return
     code, out, err = manyfold('run', '--bodies', 10, '--isa', unsupported[0])
     expect(code == 1, '--isa %s: exit %d, expected 1' % (unsupported[0], code))
-    expect('unsupported ISA' in err and err.count('\n') == 1, 'expected the library\'s one-line sentence: %r' % err)
+    expect('unsupported ISA' in err and err.count('\n') == 1, 'expected one line: %r' % err)
+    # In the command line's words: its ISA names, no C API names, and what runs here instead.
+    expect('MF_ISA' not in err and 'mf_isa' not in err, 'C API names in %r' % err)
+    expect(('here: auto (%s)' % report_field(manyfold('run', '--bodies', 10)[1], 'isa')) in err and
+           all(isa in err for isa in supported_isas()), 'the ISAs that run here should be named: %r' % err)
+    if 'neon' in unsupported and 'avx2' in supported_isas():
+        code, out, err = manyfold('run', '--bodies', 10, '--isa', 'neon')
+        expect("neon is ARM's (aarch64) and this program is built for x86-64" in err, '--isa neon: %r' % err)
 
 
 def test_run_threads_option():
@@ -533,8 +543,15 @@ def test_hull_too_large_exits_1_with_the_limit():
         path = write(os.path.join(tmp, 'sphere.txt'), '\n'.join(points) + '\n')
         code, out, err = manyfold('hull', path)
         expect(code == 1, 'exit %d, expected 1' % code)
-        expect(err.startswith('manyfold hull: %s: ' % path) and 'hull too large' in err and '1024' in err,
+        expect(err.startswith('manyfold hull: %s: ' % path) and 'hull too large' in err and
+               'more than MF_MAX_HULL_VERTICES (1024) vertices (3000 distinct points)' in err,
                'the message should name the file and the limit: %r' % err)
+        # Not the limits the points do not reach.
+        expect('4194304' not in err and '1e7' not in err and '2048' not in err, 'limits not exceeded: %r' % err)
+        far = write(os.path.join(tmp, 'far.txt'), '0 0 0\n1 0 0\n0 1 0\n0 0 2e7\n')
+        code, out, err = manyfold('hull', far)
+        expect(code == 1 and 'point 4 has z = 2e+07: coordinates stay within MF_MAX_LENGTH' in err and
+               '1024' not in err, 'a coordinate beyond the limit: %r' % err)
 
 
 def test_hull_bad_inputs_exit_1():
@@ -556,6 +573,158 @@ def test_hull_bad_inputs_exit_1():
                    'hull %s: exit %d, expected 1 with %r in one line: %r' % (name, code, message, err))
         code, out, err = manyfold('hull', os.path.join(tmp, 'missing.obj'))
         expect(code == 1 and 'missing.obj: cannot open' in err, 'missing file: %r' % err)
+
+
+# ---- simulate and the up axis ----
+
+# The README's example program as a scene: a crate on a floor, stacked along +z (the default up).
+README_PROGRAM_SCENE = ('{"shapes": [{"name": "crate", "box": [0.5, 0.5, 0.5]}, {"name": "floor", "box": [10, 10, 0.5]}],\n'
+                        ' "bodies": [{"shape": "floor", "position": [0, 0, 0]},\n'
+                        '            {"shape": "crate", "position": [0, 0, 0.99]}]}\n')
+
+
+def simulate(*args):
+    """Runs manyfold simulate; None where ODE is not built into the program."""
+    result = manyfold('simulate', *args)
+    if result[0] == 1 and 'is not built into this program' in result[2]:
+        print('ODE is not built in; nothing to simulate')
+        return None
+    return result
+
+
+def expect_settled(result, what, bodies, moving):
+    code, out, err = result
+    expect(code == 0, '%s: exit %d: %s%s' % (what, code, out, err))
+    expect(': %d bodies, %d moving;' % (bodies, moving) in out, '%s: the ground found: %s' % (what, out))
+    expect(report_field(out, 'escaped') == '0', '%s: bodies escaped: %s' % (what, out))
+    speed = float(re.search(r'^speed\s+\S+ mm/s mean, (\S+) mm/s largest', out, re.M).group(1))
+    expect(speed < 50, '%s: still moving at %g mm/s after the run: %s' % (what, speed, out))
+
+
+def test_simulate_the_readme_program_along_z():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write(os.path.join(tmp, 'program.json'), README_PROGRAM_SCENE)
+        for engine in ('ode', 'bullet'):
+            result = simulate(path, '--engine', engine, '--seconds', 2)
+            if result is None or (result[0] == 1 and 'not built' in result[2]):
+                continue
+            expect_settled(result, 'the README program in ' + engine, 2, 1)
+
+
+def test_simulate_the_scenes_readme_example():
+    with open(os.path.join(ARGS.scenes, 'README.md')) as f:
+        example = re.search(r'```json\n(.*?)```', f.read(), re.S).group(1)
+    mesh = os.path.join(os.path.abspath(ARGS.scenes), 'meshes', 'bunny.obj')
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write(os.path.join(tmp, 'example.json'), example.replace('meshes/bunny.obj', mesh))
+        result = simulate(path, '--seconds', 2)
+        if result is not None:
+            expect_settled(result, 'the scenes README\'s example', 3, 2)
+
+
+def test_simulate_shipped_bunnies():
+    result = simulate(scene_path('bunnies'), '--seconds', 2)
+    if result is not None:
+        expect_settled(result, 'bunnies.json', 7, 6)
+
+
+def test_shipped_scenes_say_up_is_z():
+    for name in SCENE_NAMES:
+        with open(scene_path(name)) as f:
+            expect(json.load(f).get('up') == 'z', '%s should say "up": "z"' % name)
+
+
+def test_simulate_up_option_overrides_the_scene():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write(os.path.join(tmp, 'program.json'), README_PROGRAM_SCENE)
+        result = simulate(path, '--up', 'y', '--seconds', 1)
+        if result is None:
+            return
+        code, out, err = result
+        expect(code == 1 and err.count('\n') == 1 and 'found no ground below the bodies along -y' in err,
+               'along -y the README program has no ground: exit %d, %r' % (code, err))
+        # The same bodies turned to stand along +y, which the file says.
+        turned = README_PROGRAM_SCENE.replace('[10, 10, 0.5]', '[10, 0.5, 10]').replace('[0, 0, 0.99]', '[0, 0.99, 0]')
+        turned = turned.replace('{"shapes"', '{"up": "y", "shapes"')
+        y_path = write(os.path.join(tmp, 'turned.json'), turned)
+        expect_settled(simulate(y_path, '--seconds', 2), '"up": "y"', 2, 1)
+        code, out, err = simulate(y_path, '--seconds', 1, '--up', 'z')
+        expect(code == 1 and 'found no ground below the bodies along -z' in err, '--up z on a y-up scene: %r' % err)
+        code, out, err = manyfold('simulate', path, '--up', 'w')
+        expect(code == 2 and "--up wants x, y or z, not 'w'" in err, '--up w: exit %d, %r' % (code, err))
+
+
+def test_simulate_builtin_scenes_stay_along_y():
+    result = simulate('box', '--seconds', 1)
+    if result is not None:
+        expect_settled(result, 'box', 2, 1)
+
+
+def test_simulate_frames_and_plot():
+    with tempfile.TemporaryDirectory() as tmp:
+        frames, plot = os.path.join(tmp, 'frames'), os.path.join(tmp, 'plot.svg')
+        result = simulate(scene_path('box_stack'), '--seconds', 0.2, '--frames', frames, '--plot', plot)
+        if result is None:
+            return
+        expect(result[0] == 0, 'simulate --frames --plot: %s%s' % (result[1], result[2]))
+        expect(report_field(result[1], 'frames') == '7', 'frames at 0, 1/30, ... 0.2 s: %s' % result[1])
+        expect(png_size(os.path.join(frames, 'frame_00006.png')) == (800, 600), 'the last frame')
+        expect(ElementTree.parse(plot).getroot().tag.endswith('svg'), 'the plot is an SVG')
+
+
+def test_render_takes_the_scenes_up_axis():
+    with open(scene_path('box_stack')) as f:
+        scene = json.load(f)
+    with tempfile.TemporaryDirectory() as tmp:
+        pictures = []
+        for up, option in (('y', []), (None, ['--up', 'y'])):
+            if up is None:
+                scene.pop('up')
+            else:
+                scene['up'] = up
+            path = write(os.path.join(tmp, 'stack.json'), json.dumps(scene))
+            out_path = os.path.join(tmp, 'stack%d.png' % len(pictures))
+            expect_exit(manyfold('render', path, '-o', out_path, '--size', '200x150', *option), 0, 'render')
+            with open(out_path, 'rb') as f:
+                pictures.append(f.read())
+        expect(pictures[0] == pictures[1], '"up": "y" should draw as --up y does')
+
+
+def test_render_refuses_another_scenes_manifolds():
+    with tempfile.TemporaryDirectory() as tmp:
+        manifolds = os.path.join(tmp, 'rocks.jsonl')
+        expect_exit(manyfold('run', scene_path('rock_pile'), '--out', manifolds), 0, 'run --out')
+        for other in ('box_stack', 'bunnies'):
+            code, out, err = manyfold('render', scene_path(other), '--manifolds', manifolds, '-o',
+                                      os.path.join(tmp, 'x.png'))
+            expect(code == 1 and err.count('\n') == 1 and manifolds in err and
+                   ("these manifolds are another scene's" in err or "are not %s's" % scene_path(other) in err),
+                   'render %s with rock_pile\'s manifolds: exit %d, %r' % (other, code, err))
+        # As many bodies, moved: the contacts would hang in mid-air.
+        with open(scene_path('rock_pile')) as f:
+            scene = json.load(f)
+        for body in scene['bodies'][1:]:
+            body['position'][0] += 2
+        moved = write(os.path.join(tmp, 'moved.json'), json.dumps(scene))
+        code, out, err = manyfold('render', moved, '--manifolds', manifolds, '-o', os.path.join(tmp, 'x.png'))
+        expect(code == 1 and err.count('\n') == 1 and "beyond its reach" in err and
+               "these manifolds are not %s's" % moved in err, 'moved rocks: exit %d, %r' % (code, err))
+        # The scene they came from draws them.
+        expect_exit(manyfold('render', scene_path('rock_pile'), '--manifolds', manifolds, '-o',
+                             os.path.join(tmp, 'x.png')), 0, 'render rock_pile with its own manifolds')
+
+
+def test_render_reads_whole_ids_of_older_files():
+    with tempfile.TemporaryDirectory() as tmp:
+        manifolds = os.path.join(tmp, 'stack.jsonl')
+        expect_exit(manyfold('run', scene_path('box_stack'), '--out', manifolds), 0, 'run --out')
+        records = check_json_lines(manifolds)
+        with open(manifolds, 'w') as f:
+            for record in records:
+                for contact in record['contacts']:
+                    contact['id'] = contact['id'][0] << 16 | contact['id'][1]
+                f.write(json.dumps(record) + '\n')
+        check_against_library(scene_path('box_stack'), manifolds)
 
 
 # ---- bad scene files: exit 1 with "FILE:LINE: problem" on one line ----
@@ -608,6 +777,12 @@ BAD_SCENES = {
     'negative_margin': ('{"config": {"margin": -1}, ' + GOOD_SHAPES + ', "bodies": []}',
                         ':1: config: "margin" = -1 is outside'),
     'nul_byte': ('{"shapes": [], "bodies": []}\0', 'a NUL byte'),
+    'second_bodies': ('{' + GOOD_SHAPES + ',\n"bodies": [],\n"bodies": [{"shape": "crate", "position": [0, 0, 0]}]}',
+                      ':3: scene: "bodies" is given twice (first on line 2); give it once'),
+    'second_position': ('{' + GOOD_SHAPES + ',\n"bodies": [{"shape": "crate", "position": [0, 0, 0],\n'
+                        ' "position": [0, 0, 1]}]}', ':3: bodies[0]: "position" is given twice (first on line 2)'),
+    'bad_up': ('{"up": "-z",\n' + GOOD_SHAPES + ', "bodies": []}', ':1: "up" must be "x", "y" or "z", not "-z"'),
+    'up_not_string': ('{' + GOOD_SHAPES + ',\n"up": 2, "bodies": []}', ':2: "up" must be "x", "y" or "z", not a number'),
 }
 
 

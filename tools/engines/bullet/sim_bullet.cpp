@@ -161,7 +161,9 @@ static mf_status buildWorld(sim_world *w, const scene *s, const uint8_t *is_stat
     w->solver.reset(new btSequentialImpulseConstraintSolver());
     w->world.reset(
         new btDiscreteDynamicsWorld(w->dispatcher.get(), w->broadphase.get(), w->solver.get(), w->configuration.get()));
-    w->world->setGravity(btVector3(0, btScalar(-settings.gravity), 0));
+    btVector3 gravity(0, 0, 0);
+    gravity[s->up] = btScalar(-settings.gravity); // along the scene's -up
+    w->world->setGravity(gravity);
     w->world->getSolverInfo().m_numIterations = solverIterations;
     w->world->getSolverInfo().m_solverMode = solverMode;
 

@@ -158,7 +158,9 @@ static mf_status ode_create(const scene *s, const uint8_t *is_static, const sim_
     // same figures whatever ran before it in the process.
     dRandSetSeed(0);
     w->world = dWorldCreate();
-    dWorldSetGravity(w->world, 0.0, -settings->gravity, 0.0);
+    dReal gravity[3] = {0.0, 0.0, 0.0};
+    gravity[s->up] = -settings->gravity; // along the scene's -up
+    dWorldSetGravity(w->world, gravity[0], gravity[1], gravity[2]);
     dWorldSetERP(w->world, ODE_ERP);
     dWorldSetCFM(w->world, ODE_CFM);
     dWorldSetQuickStepNumIterations(w->world, ODE_ITERATIONS);
