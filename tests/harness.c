@@ -19,7 +19,7 @@ mf_status test_collide_pair(const mf_bank *bank, const mf_config *config, uint32
     mf_pair pair = {0, 1};
     mf_manifold manifolds[2];
     mf_contact contacts[MF_MAX_CONTACTS + 1];
-    mf_stream stream = {manifolds, 2, 0, contacts, MF_MAX_CONTACTS + 1, 0, 0};
+    mf_stream stream = {manifolds, 2, 0, contacts, MF_MAX_CONTACTS + 1, 0, 0, NULL, 0, 0};
     status = mf_collide(context, bank, &bodies, &pair, 1, &stream);
     if (status == MF_OK) {
         if (stream.manifold_count > 1 || (stream.manifold_count == 1 && manifolds[0].pair != 0) ||

@@ -42,7 +42,7 @@ static void fixture_make(fixture *f)
     f->bodies = (mf_bodies){f->shapes, f->transforms, 4};
     f->pairs[0] = (mf_pair){0, 1};
     f->pairs[1] = (mf_pair){2, 3};
-    f->stream = (mf_stream){f->manifolds, 2, 0, f->contacts, 2 * MF_MAX_CONTACTS, 0, 0};
+    f->stream = (mf_stream){f->manifolds, 2, 0, f->contacts, 2 * MF_MAX_CONTACTS, 0, 0, NULL, 0, 0};
 }
 
 static void fixture_free(fixture *f)
@@ -322,6 +322,130 @@ static void invalid_configs_are_refused(void)
     mf_context_destroy(context);
 }
 
+static void no_finish(void *user_task, void *user_context) { (void)user_task, (void)user_context; }
+
+// mf_config_check: the status mf_context_create gives, and a detail naming the field and value.
+static void config_check_names_the_field_and_value(void)
+{
+    typedef struct config_case {
+        const char *field;
+        mf_config config;
+        mf_status status;
+        const char *detail;
+    } config_case;
+    config_case cases[12];
+    int n = 0;
+    mf_config c;
+#define CHECKED_CONFIG(field_name, change, expected_status, expected_detail)                                           \
+    do {                                                                                                               \
+        c = mf_config_default();                                                                                       \
+        change;                                                                                                        \
+        cases[n++] = (config_case){field_name, c, expected_status, expected_detail};                                   \
+    } while (0)
+    CHECKED_CONFIG("margin", c.margin = NAN, MF_ERR_NONFINITE,
+                   "margin is nan: it must be finite, >= 0 and <= MF_MAX_LENGTH (1e+07)");
+    CHECKED_CONFIG("margin", c.margin = -0.5f, MF_ERR_INVALID_ARGUMENT,
+                   "margin is -0.5: it must be >= 0 and <= MF_MAX_LENGTH (1e+07)");
+    CHECKED_CONFIG("linear_slop", c.linear_slop = INFINITY, MF_ERR_NONFINITE,
+                   "linear_slop is inf: it must be finite, >= 0 and <= MF_MAX_LENGTH (1e+07)");
+    CHECKED_CONFIG("linear_slop", c.linear_slop = 2e7f, MF_ERR_INVALID_ARGUMENT,
+                   "linear_slop is 2e+07: it must be >= 0 and <= MF_MAX_LENGTH (1e+07)");
+    CHECKED_CONFIG("max_contacts", c.max_contacts = 9, MF_ERR_INVALID_ARGUMENT,
+                   "max_contacts is 9: it must be 1..MF_MAX_CONTACTS (8)");
+    CHECKED_CONFIG("isa", c.isa = (mf_isa)1000, MF_ERR_INVALID_ARGUMENT,
+                   "isa is 1000: it must be a value of mf_isa (MF_ISA_AUTO..MF_ISA_NEON)");
+    CHECKED_CONFIG("on_fault", c.on_fault = (mf_fault_mode)7, MF_ERR_INVALID_ARGUMENT,
+                   "on_fault is 7: it must be MF_FAULT_STOP or MF_FAULT_SKIP");
+    CHECKED_CONFIG("finish_task", c.finish_task = no_finish, MF_ERR_INVALID_ARGUMENT,
+                   "finish_task is set but enqueue_task is NULL: give both or neither");
+#undef CHECKED_CONFIG
+    for (int i = 0; i < n; ++i) {
+        char detail[160];
+        memset(detail, 'x', sizeof(detail));
+        CHECKF(mf_config_check(&cases[i].config, detail, sizeof(detail)) == cases[i].status, "%s", cases[i].field);
+        CHECKF(strcmp(detail, cases[i].detail) == 0, "%s: detail \"%s\", expected \"%s\"", cases[i].field, detail,
+               cases[i].detail);
+        // mf_context_create gives the same status, with no context to ask.
+        mf_context *context = NULL;
+        CHECK_EQ(mf_context_create(&cases[i].config, &context), cases[i].status);
+        // A short buffer gets the detail's start, terminated; none at all is fine.
+        char short_detail[8];
+        CHECK_EQ(mf_config_check(&cases[i].config, short_detail, sizeof(short_detail)), cases[i].status);
+        CHECK(strlen(short_detail) == 7 && strncmp(short_detail, cases[i].detail, 7) == 0);
+        CHECK_EQ(mf_config_check(&cases[i].config, NULL, 0), cases[i].status);
+    }
+    char detail[64] = "stale";
+    c = mf_config_default();
+    CHECK_EQ(mf_config_check(&c, detail, sizeof(detail)), MF_OK);
+    CHECK_EQ(strlen(detail), 0);
+    CHECK_EQ(mf_config_check(NULL, detail, sizeof(detail)), MF_ERR_INVALID_ARGUMENT);
+    CHECK(strcmp(detail, "config is NULL") == 0);
+    for (int isa = MF_ISA_SCALAR; isa <= MF_ISA_NEON; ++isa) {
+        if (mf_isa_supported((mf_isa)isa)) continue;
+        c.isa = (mf_isa)isa;
+        CHECK_EQ(mf_config_check(&c, detail, sizeof(detail)), MF_ERR_UNSUPPORTED_ISA);
+        CHECKF(strstr(detail, mf_isa_name((mf_isa)isa)) != NULL, "detail \"%s\"", detail);
+    }
+}
+
+// mf_bank_message: the detail of the last add if it failed, naming the value at fault.
+static void bank_message_names_the_value_at_fault(void)
+{
+    mf_bank *bank = NULL;
+    CHECK_EQ(mf_bank_create(&bank), MF_OK);
+    CHECK_EQ(strlen(mf_bank_message(bank)), 0);
+    uint32_t shape = 77;
+    struct {
+        mf_vec3 half;
+        mf_status status;
+        const char *detail;
+    } boxes[] = {
+        {{0, 1, 1},
+         MF_ERR_DEGENERATE_HULL,
+         "half_extents.x is 0: every half extent must be > 0 and <= MF_MAX_LENGTH (1e+07)"},
+        {{1, -2, 1},
+         MF_ERR_DEGENERATE_HULL,
+         "half_extents.y is -2: every half extent must be > 0 and <= MF_MAX_LENGTH (1e+07)"},
+        {{1, 1, 2e7f},
+         MF_ERR_HULL_TOO_LARGE,
+         "half_extents.z is 2e+07: every half extent must be > 0 and <= MF_MAX_LENGTH (1e+07)"},
+        {{0, NAN, 1},
+         MF_ERR_NONFINITE,
+         "half_extents.y is nan: every half extent must be > 0 and <= MF_MAX_LENGTH (1e+07)"},
+    };
+    for (size_t i = 0; i < sizeof(boxes) / sizeof(boxes[0]); ++i) {
+        CHECK_EQ(mf_bank_add_box(bank, boxes[i].half, &shape), boxes[i].status);
+        CHECKF(strcmp(mf_bank_message(bank), boxes[i].detail) == 0, "box %zu: \"%s\"", i, mf_bank_message(bank));
+    }
+    // A successful add clears it.
+    CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){1, 1, 1}, &shape), MF_OK);
+    CHECK_EQ(strlen(mf_bank_message(bank)), 0);
+    mf_vec3 points[8];
+    memcpy(points, cube_points, sizeof(points));
+    CHECK_EQ(mf_bank_add_hull(bank, points, 3, &shape), MF_ERR_DEGENERATE_HULL);
+    CHECK(strcmp(mf_bank_message(bank), "point_count is 3: a hull needs at least 4 points") == 0);
+    points[5].z = INFINITY;
+    CHECK_EQ(mf_bank_add_hull(bank, points, 8, &shape), MF_ERR_NONFINITE);
+    CHECK(strcmp(mf_bank_message(bank), "points[5].z is inf: every coordinate must be finite") == 0);
+    points[5].z = -3e7f;
+    CHECK_EQ(mf_bank_add_hull(bank, points, 8, &shape), MF_ERR_HULL_TOO_LARGE);
+    CHECK(strcmp(mf_bank_message(bank), "points[5].z is -3e+07: every coordinate must be within MF_MAX_LENGTH (1e+07) "
+                                        "of 0") == 0);
+    for (int i = 0; i < 8; ++i) points[i].z = 0.0f; // a square, twice over
+    CHECK_EQ(mf_bank_add_hull(bank, points, 8, &shape), MF_ERR_DEGENERATE_HULL);
+    CHECKF(strstr(mf_bank_message(bank), "span no volume") != NULL, "\"%s\"", mf_bank_message(bank));
+    for (int i = 0; i < 8; ++i) points[i] = (mf_vec3){1, 2, 3};
+    CHECK_EQ(mf_bank_add_hull(bank, points, 8, &shape), MF_ERR_DEGENERATE_HULL);
+    CHECKF(strcmp(mf_bank_message(bank), "all 8 points are the same point: they span no volume") == 0, "\"%s\"",
+           mf_bank_message(bank));
+    CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){1, 1, 1}, NULL), MF_ERR_INVALID_ARGUMENT);
+    CHECK(strcmp(mf_bank_message(bank), "shape is NULL") == 0);
+    CHECK_EQ(mf_bank_add_hull(bank, cube_points, 8, &shape), MF_OK);
+    CHECK_EQ(strlen(mf_bank_message(bank)), 0);
+    CHECK(strcmp(mf_bank_message(NULL), "no bank") == 0);
+    mf_bank_destroy(bank);
+}
+
 static void unsupported_isa_is_refused(void)
 {
     for (int isa = MF_ISA_SCALAR; isa <= MF_ISA_NEON; ++isa) {
@@ -375,7 +499,7 @@ static void collide_refuses_null_pointers(void)
     expect_collide(&f, f.context, f.bank, &f.bodies, f.pairs, 2, &stream, MF_ERR_INVALID_ARGUMENT,
                    "NULL contacts with capacity");
     // NULL arrays with zero capacity are fine while nothing touches.
-    stream = (mf_stream){NULL, 0, 0, NULL, 0, 0, 0};
+    stream = (mf_stream){NULL, 0, 0, NULL, 0, 0, 0, NULL, 0, 0};
     mf_transform far = f.transforms[1];
     f.transforms[1].p.y = 100.0f;
     CHECK_EQ(mf_collide(f.context, f.bank, &f.bodies, f.pairs, 1, &stream), MF_OK);
@@ -486,7 +610,7 @@ static void parked_bodies_touch_nothing(void)
         for (int cached = 0; cached < 3; ++cached) { // no cache, then an empty and a filled one
             mf_manifold manifolds[6];
             mf_contact contacts[6 * MF_MAX_CONTACTS];
-            mf_stream stream = {manifolds, 6, 0, contacts, 6 * MF_MAX_CONTACTS, 0, 0};
+            mf_stream stream = {manifolds, 6, 0, contacts, 6 * MF_MAX_CONTACTS, 0, 0, NULL, 0, 0};
             mf_status status = cached ? mf_collide_cached(context, bank, &bodies, pairs, 6, cache, &stream)
                                       : mf_collide(context, bank, &bodies, pairs, 6, &stream);
             CHECKF(status == MF_OK, "%s, cached %d: %s", mf_isa_name((mf_isa)isa), cached, mf_status_string(status));
@@ -543,6 +667,9 @@ static void late_bad_input_leaves_the_stream_empty(void)
                         malloc(PAIRS * MF_MAX_CONTACTS * sizeof(mf_contact)),
                         PAIRS * MF_MAX_CONTACTS,
                         0,
+                        0,
+                        NULL,
+                        0,
                         0};
     CHECK_EQ(mf_collide(f.context, f.bank, &f.bodies, pairs, PAIRS, &stream), MF_OK);
     CHECK_EQ(stream.manifold_count, PAIRS);
@@ -595,6 +722,8 @@ static const test_case tests[] = {
     TEST_CASE(too_large_hulls_are_refused),
     TEST_CASE(failed_adds_leave_the_bank_unchanged),
     TEST_CASE(invalid_configs_are_refused),
+    TEST_CASE(config_check_names_the_field_and_value),
+    TEST_CASE(bank_message_names_the_value_at_fault),
     TEST_CASE(unsupported_isa_is_refused),
     TEST_CASE(collide_refuses_null_pointers),
     TEST_CASE(nonfinite_transforms_are_refused),

@@ -18,7 +18,7 @@ static output output_make(uint32_t pairs, uint32_t max_contacts)
     uint32_t manifolds, contacts;
     mf_stream_bound(pairs, max_contacts, &manifolds, &contacts);
     return (output){{calloc(manifolds + 1, sizeof(mf_manifold)), manifolds, 0, calloc(contacts + 1, sizeof(mf_contact)),
-                     contacts, 0, 0}};
+                     contacts, 0, 0, NULL, 0, 0}};
 }
 
 static void output_free(output *o)
@@ -142,7 +142,7 @@ static void resting_box_keeps_its_ids_for_a_hundred_steps(void)
         moved[0] = rest[0];
         mf_manifold manifold;
         mf_contact contacts[4];
-        mf_stream stream = {&manifold, 1, 0, contacts, 4, 0, 0};
+        mf_stream stream = {&manifold, 1, 0, contacts, 4, 0, 0, NULL, 0, 0};
         CHECK_EQ(mf_collide_cached(context, bank, &bodies, &pair, 1, &cache, &stream), MF_OK);
         CHECK_EQ(stream.contact_count, 4);
         uint32_t ids[4] = {0};
@@ -203,7 +203,7 @@ static void tower_of_equal_boxes_keeps_its_ids(void)
     mf_contact contacts[4 * (BOXES - 1)];
     for (int step = 0; step < STEPS; ++step) {
         jitter(moved, rest, BOXES, &random, 3e-4, 5e-4);
-        mf_stream stream = {manifolds, BOXES - 1, 0, contacts, 4 * (BOXES - 1), 0, 0};
+        mf_stream stream = {manifolds, BOXES - 1, 0, contacts, 4 * (BOXES - 1), 0, 0, NULL, 0, 0};
         CHECK_EQ(mf_collide_cached(context, bank, &bodies, pairs, BOXES - 1, cache, &stream), MF_OK);
         CHECK_EQ(stream.manifold_count, BOXES - 1);
         for (uint32_t m = 0; m < stream.manifold_count; ++m) {
@@ -261,8 +261,8 @@ static void corner_beside_an_edge_keeps_its_normal(void)
         jitter(&moved[1], &rest[1], 1, &random, 4e-4, 1e-3);
         ref_pair_set(reference, &hulls[0], moved[0], &hulls[1], moved[1]);
         double distance = ref_distance(reference);
-        mf_stream plain = {&manifold[0], 1, 0, &contacts[0], 4, 0, 0};
-        mf_stream cached = {&manifold[1], 1, 0, &contacts[4], 4, 0, 0};
+        mf_stream plain = {&manifold[0], 1, 0, &contacts[0], 4, 0, 0, NULL, 0, 0};
+        mf_stream cached = {&manifold[1], 1, 0, &contacts[4], 4, 0, 0, NULL, 0, 0};
         CHECK_EQ(mf_collide(context, bank, &bodies, &pair, 1, &plain), MF_OK);
         CHECK_EQ(mf_collide_cached(context, bank, &bodies, &pair, 1, &cache, &cached), MF_OK);
         CHECKF(plain.manifold_count == 1 && cached.manifold_count == 1, "step %d: %u manifolds, %u cached", step,

@@ -21,7 +21,7 @@ int main(void)
     mf_pair pair = {0, 1};
     mf_manifold manifold;
     mf_contact contacts[MF_MAX_CONTACTS];
-    mf_stream stream = {&manifold, 1, 0, contacts, MF_MAX_CONTACTS, 0, 0};
+    mf_stream stream = {&manifold, 1, 0, contacts, MF_MAX_CONTACTS, 0, 0, NULL, 0, 0};
     mf_status status = mf_collide(context, bank, &bodies, &pair, 1, &stream);
     mf_mass mass = {0};
     int ok = status == MF_OK && stream.manifold_count == 1 && strlen(mf_version()) > 0 &&

@@ -32,7 +32,7 @@ int main()
     const mf_pair pair{0, 1};
     mf_manifold manifold{};
     mf_contact contacts[MF_MAX_CONTACTS]{};
-    mf_stream stream{&manifold, 1, 0, contacts, MF_MAX_CONTACTS, 0, 0};
+    mf_stream stream{&manifold, 1, 0, contacts, MF_MAX_CONTACTS, 0, 0, nullptr, 0, 0};
     const mf_status status = mf_collide(context, bank, &bodies, &pair, 1, &stream);
     const bool ok = status == MF_OK && stream.manifold_count == 1 && std::strlen(mf_status_string(status)) > 0 &&
                     MF_ID_FEATURE_B(0x12345678u) == 0x5678u && std::strcmp(mf_isa_name(MF_ISA_SCALAR), "scalar") == 0;

@@ -185,7 +185,7 @@ static run collide_with(const scene *sc, const mf_config *config, uint32_t manif
     if (manifold_capacity < manifolds) manifolds = manifold_capacity;
     run r = {MF_OK,
              {calloc(manifolds + 1, sizeof(mf_manifold)), manifolds, 0, calloc(contacts + 1, sizeof(mf_contact)),
-              contacts, 0, 0}};
+              contacts, 0, 0, NULL, 0, 0}};
     mf_bodies bodies = scene_bodies(sc);
     if (cache != NULL)
         r.status = mf_collide_cached(context, sc->bank, &bodies, sc->pairs, sc->pair_count, cache, &r.stream);
@@ -333,6 +333,9 @@ static void job_system_reports_the_first_invalid_pair(void)
                             calloc(contacts, sizeof(mf_contact)),
                             contacts,
                             0,
+                            0,
+                            NULL,
+                            0,
                             0};
         CHECK_EQ(mf_collide(context, sc.bank, &bodies, sc.pairs, sc.pair_count, &stream), MF_ERR_INVALID_ARGUMENT);
         CHECKF(strcmp(mf_context_message(context), expected) == 0, "message \"%s\", expected \"%s\"",
@@ -379,8 +382,16 @@ static void job_system_replaces_the_pool(void)
 #endif
         uint32_t manifolds, contacts;
         mf_stream_bound(sc.pair_count, config.max_contacts, &manifolds, &contacts);
-        mf_stream stream = {
-            calloc(manifolds, sizeof(mf_manifold)), manifolds, 0, calloc(contacts, sizeof(mf_contact)), contacts, 0, 0};
+        mf_stream stream = {calloc(manifolds, sizeof(mf_manifold)),
+                            manifolds,
+                            0,
+                            calloc(contacts, sizeof(mf_contact)),
+                            contacts,
+                            0,
+                            0,
+                            NULL,
+                            0,
+                            0};
         mf_bodies bodies = scene_bodies(&sc);
         CHECK_EQ(mf_collide(context, sc.bank, &bodies, sc.pairs, 1000, &stream), MF_OK);
         CHECK_EQ(s.enqueued, 0);

@@ -318,9 +318,17 @@ static void swapped_pairs_give_exactly_mirrored_manifolds(void)
             config.isa = (mf_isa)isa;
             mf_context *context;
             CHECK_EQ(mf_context_create(&config, &context), MF_OK);
-            mf_stream ab = {manifolds, pairs, 0, contacts, pairs * MF_MAX_CONTACTS, 0, 0};
-            mf_stream ba = {manifolds + pairs,       pairs, 0, contacts + pairs * MF_MAX_CONTACTS,
-                            pairs * MF_MAX_CONTACTS, 0,     0};
+            mf_stream ab = {manifolds, pairs, 0, contacts, pairs * MF_MAX_CONTACTS, 0, 0, NULL, 0, 0};
+            mf_stream ba = {manifolds + pairs,
+                            pairs,
+                            0,
+                            contacts + pairs * MF_MAX_CONTACTS,
+                            pairs * MF_MAX_CONTACTS,
+                            0,
+                            0,
+                            NULL,
+                            0,
+                            0};
             CHECK_EQ(mf_collide(context, pool.bank, &bodies, forward, pairs, &ab), MF_OK);
             CHECK_EQ(mf_collide(context, pool.bank, &bodies, backward, pairs, &ba), MF_OK);
             mf_context_destroy(context);
@@ -551,6 +559,9 @@ static output collide_all(const batch *b, const mf_config *config)
                         malloc(contact_capacity * sizeof(mf_contact)),
                         contact_capacity,
                         0,
+                        0,
+                        NULL,
+                        0,
                         0};
     mf_context *context;
     CHECK_EQ(mf_context_create(config, &context), MF_OK);
@@ -576,6 +587,9 @@ static output collide_in_pieces(const batch *b, const mf_config *config, uint32_
                         0,
                         malloc(contact_capacity * sizeof(mf_contact) + 1),
                         contact_capacity,
+                        0,
+                        0,
+                        NULL,
                         0,
                         0};
     mf_context *context;
@@ -673,7 +687,7 @@ static void capacity_error_keeps_the_complete_prefix(void)
     CHECK(whole.manifold_count > 3);
     mf_manifold manifolds[3];
     mf_contact contacts[3 * MF_MAX_CONTACTS];
-    mf_stream stream = {manifolds, 3, 0, contacts, 3 * MF_MAX_CONTACTS, 0, 0};
+    mf_stream stream = {manifolds, 3, 0, contacts, 3 * MF_MAX_CONTACTS, 0, 0, NULL, 0, 0};
     mf_context *context;
     CHECK_EQ(mf_context_create(&config, &context), MF_OK);
     mf_bodies bodies = {b.shapes, b.transforms, 2 * b.pair_count};
@@ -724,6 +738,9 @@ static void stream_bound_never_gives_capacity_error(void)
                             0,
                             malloc(contact_capacity * sizeof(mf_contact)),
                             contact_capacity,
+                            0,
+                            0,
+                            NULL,
                             0,
                             0};
         mf_context *context;
@@ -782,7 +799,7 @@ static void collide_overwrites_the_stream(void)
     mf_bodies bodies = {shapes, transforms, 2};
     mf_manifold manifolds[4];
     mf_contact contacts[16];
-    mf_stream stream = {manifolds, 4, 0, contacts, 16, 0, 0};
+    mf_stream stream = {manifolds, 4, 0, contacts, 16, 0, 0, NULL, 0, 0};
     mf_context *context;
     CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
     CHECK_EQ(mf_collide(context, w.bank, &bodies, &pair, 1, &stream), MF_OK);
@@ -803,7 +820,7 @@ static void no_pairs_give_an_empty_stream(void)
 {
     world w = world_make();
     mf_bodies bodies = {NULL, NULL, 0};
-    mf_stream stream = {NULL, 0, 7, NULL, 0, 7, 7};
+    mf_stream stream = {NULL, 0, 7, NULL, 0, 7, 7, NULL, 0, 0};
     mf_context *context;
     CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
     CHECK_EQ(mf_collide(context, w.bank, &bodies, NULL, 0, &stream), MF_OK);
@@ -828,7 +845,7 @@ static void manifolds_follow_input_pair_order(void)
     mf_bodies bodies = {shapes, transforms, 4};
     mf_manifold manifolds[6];
     mf_contact contacts[6 * MF_MAX_CONTACTS];
-    mf_stream stream = {manifolds, 6, 0, contacts, 6 * MF_MAX_CONTACTS, 0, 0};
+    mf_stream stream = {manifolds, 6, 0, contacts, 6 * MF_MAX_CONTACTS, 0, 0, NULL, 0, 0};
     mf_context *context;
     CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
     CHECK_EQ(mf_collide(context, w.bank, &bodies, pairs, 6, &stream), MF_OK);

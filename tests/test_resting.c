@@ -55,7 +55,7 @@ static int collide_one(mf_context *context, const mf_bank *bank, uint32_t shapes
 {
     mf_bodies bodies = {shapes, transforms, 2};
     mf_pair one = {0, 1};
-    mf_stream stream = {manifold, 1, 0, contacts, MF_MAX_CONTACTS, 0, 0};
+    mf_stream stream = {manifold, 1, 0, contacts, MF_MAX_CONTACTS, 0, 0, NULL, 0, 0};
     CHECK_EQ(mf_collide(context, bank, &bodies, &one, 1, &stream), MF_OK);
     return stream.manifold_count == 1;
 }

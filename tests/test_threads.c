@@ -40,7 +40,7 @@ static run collide_into(const scene *s, uint32_t threads, mf_isa isa, uint32_t m
     if (contact_capacity < contacts) contacts = contact_capacity;
     run r = {MF_OK,
              {calloc(manifolds + 1, sizeof(mf_manifold)), manifolds, 0, calloc(contacts + 1, sizeof(mf_contact)),
-              contacts, 0, 0}};
+              contacts, 0, 0, NULL, 0, 0}};
     mf_bodies bodies = {s->body_shape, s->body_transform, s->body_count};
     if (cache != NULL)
         r.status = mf_collide_cached(context, s->bank, &bodies, s->pairs, s->pair_count, cache, &r.stream);
@@ -218,8 +218,16 @@ static void threads_report_the_first_invalid_pair(void)
     CHECK_EQ(mf_context_create(&config, &context), MF_OK);
     uint32_t manifolds, contacts;
     mf_stream_bound(s.pair_count, config.max_contacts, &manifolds, &contacts);
-    mf_stream stream = {
-        calloc(manifolds, sizeof(mf_manifold)), manifolds, 0, calloc(contacts, sizeof(mf_contact)), contacts, 0, 0};
+    mf_stream stream = {calloc(manifolds, sizeof(mf_manifold)),
+                        manifolds,
+                        0,
+                        calloc(contacts, sizeof(mf_contact)),
+                        contacts,
+                        0,
+                        0,
+                        NULL,
+                        0,
+                        0};
     mf_bodies bodies = {s.body_shape, s.body_transform, s.body_count};
     char expected[128];
     snprintf(expected, sizeof(expected), "body %u has a non-finite transform", s.pairs[7001].a);
@@ -290,8 +298,16 @@ static void collide_once(mf_context *context, const scene *s)
 {
     uint32_t manifolds, contacts;
     mf_stream_bound(s->pair_count, 4, &manifolds, &contacts);
-    mf_stream stream = {
-        calloc(manifolds, sizeof(mf_manifold)), manifolds, 0, calloc(contacts, sizeof(mf_contact)), contacts, 0, 0};
+    mf_stream stream = {calloc(manifolds, sizeof(mf_manifold)),
+                        manifolds,
+                        0,
+                        calloc(contacts, sizeof(mf_contact)),
+                        contacts,
+                        0,
+                        0,
+                        NULL,
+                        0,
+                        0};
     mf_bodies bodies = scene_bodies(s);
     CHECK_EQ(mf_collide(context, s->bank, &bodies, s->pairs, s->pair_count, &stream), MF_OK);
     free(stream.manifolds);

@@ -14,7 +14,8 @@
  * - Pair (b, a) gets exactly the mirror of pair (a, b)'s manifold: the normal negated, the same
  *   points and separations, each id's halves exchanged. (Every pair is collided with the lower
  *   body index as a, so the order a broad phase emits pairs in does not change the answer.)
- * - Quaternions are normalised on use; a zero or non-finite quaternion is refused.
+ * - Quaternions are normalised on use; a zero or non-finite quaternion is refused (or, under
+ *   MF_FAULT_SKIP, its pairs are skipped: mf_config.on_fault).
  * - Lengths stay within MF_MAX_LENGTH (hull coordinates, box half extents, margin, linear_slop),
  *   so that no product the kernel forms overflows float. Bodies whose origins are MF_PARKED_DISTANCE
  *   or more apart along an axis are apart without a query: a body parked far away, even at FLT_MAX,
@@ -92,13 +93,20 @@ typedef struct mf_bank mf_bank;
 MF_API mf_status mf_bank_create(mf_bank **bank);
 MF_API void mf_bank_destroy(mf_bank *bank);
 
-/* A box centred on its local origin. */
+/* A box centred on its local origin. Every half extent is > 0 and <= MF_MAX_LENGTH. */
 MF_API mf_status mf_bank_add_box(mf_bank *bank, mf_vec3 half_extents, uint32_t *shape);
 
 /* The convex hull of the points, in the points' own frame: interior points are dropped,
  * near-duplicates welded and coplanar facets merged into polygonal faces. */
 MF_API mf_status mf_bank_add_hull(mf_bank *bank, const mf_vec3 *points, uint32_t point_count,
                                   uint32_t *shape);
+
+/* Details of the bank's last add (mf_bank_add_box, mf_bank_add_hull) if it failed: the value at
+ * fault and the rule it broke, e.g. "half_extents.x is 0: every half extent must be > 0 and <=
+ * MF_MAX_LENGTH (1e7)"; "" after an add that succeeded, or before any. The bank keeps it, as it
+ * keeps its shapes: adds are made by one thread at a time (see the conventions above), so the
+ * thread that added reads its own add's detail. Never NULL ("no bank" for a NULL bank). */
+MF_API const char *mf_bank_message(const mf_bank *bank);
 
 MF_API uint32_t mf_bank_shape_count(const mf_bank *bank);
 
@@ -247,6 +255,23 @@ typedef void mf_finish_task_fn(void *user_task, void *user_context);
 /* The most workers a job system may declare (config.worker_count). */
 #define MF_MAX_WORKERS 256
 
+/* What mf_collide and mf_collide_cached do with a pair that names an invalid body: a body index
+ * out of range, a body paired with itself, a shape out of range, a non-finite transform or a zero
+ * quaternion.
+ * - MF_FAULT_STOP (0, the default): the call fails with MF_ERR_INVALID_ARGUMENT or
+ *   MF_ERR_NONFINITE, its stream empty and mf_context_message naming the first such pair. Nothing
+ *   is collided; an input error is never silent.
+ * - MF_FAULT_SKIP: the pair is skipped, and the call goes on: a skipped pair gets no manifold and
+ *   is listed in mf_stream.faults with the status STOP would have returned for it. Every other
+ *   pair's manifold is byte for byte what the call gives it without the skipped pairs (only the
+ *   pair indices count from the full list), for every ISA, thread count and job system. So one
+ *   exploding body in a world of 20,000 costs its own pairs, not the step. The call returns MF_OK
+ *   (or MF_ERR_CAPACITY) and mf_context_message describes the first skipped pair.
+ * STOP is the default so that a caller who never looks at mf_stream.faults still hears of bad
+ * input, and so that a zero-initialised mf_config keeps the behaviour manyfold always had. An
+ * engine that steps many bodies and reads the faults (the ODE and Bullet adapters do) sets SKIP. */
+typedef enum mf_fault_mode { MF_FAULT_STOP = 0, MF_FAULT_SKIP } mf_fault_mode;
+
 typedef struct mf_config {
     float margin;          /* speculative distance: pairs closer than this get a manifold */
     float linear_slop;     /* tolerance that keeps the axis choice stable */
@@ -264,10 +289,21 @@ typedef struct mf_config {
     mf_finish_task_fn *finish_task;
     void *task_context; /* the user context, passed to both */
     uint32_t worker_count;
+    mf_fault_mode on_fault; /* a pair naming an invalid body: fail the call (0) or skip the pair */
 } mf_config;
 
-/* margin 0.02, linear_slop 0.005, max_contacts 4, MF_ISA_AUTO, threads 0, no job system. */
+/* margin 0.02, linear_slop 0.005, max_contacts 4, MF_ISA_AUTO, threads 0, no job system,
+ * MF_FAULT_STOP. */
 MF_API mf_config mf_config_default(void);
+
+/* Checks a config as mf_context_create does, without creating anything, and says what is wrong:
+ * the status mf_context_create would return for it (MF_OK, MF_ERR_INVALID_ARGUMENT,
+ * MF_ERR_NONFINITE or MF_ERR_UNSUPPORTED_ISA), and in `detail` the field at fault, its value and
+ * the rule, e.g. "max_contacts is 9: it must be 1..MF_MAX_CONTACTS (8)"; "" for MF_OK. detail
+ * gets at most detail_capacity bytes, its terminating NUL included (a longer detail is cut); it
+ * may be NULL with detail_capacity 0. A NULL config is refused (MF_ERR_INVALID_ARGUMENT). A config
+ * mf_context_create refuses gives no context to ask, so this is where its details are. */
+MF_API mf_status mf_config_check(const mf_config *config, char *detail, uint32_t detail_capacity);
 
 typedef struct mf_context mf_context;
 
@@ -288,7 +324,8 @@ MF_API mf_isa mf_context_isa(const mf_context *context);
  * bound to its cores. Without hwloc the workers are not pinned. */
 MF_API uint32_t mf_context_threads(const mf_context *context);
 
-/* Details of the context's last failed mf_collide (which pair or body, which value); "" if none. */
+/* Details of the context's last failed mf_collide (which pair or body, which value), or under
+ * MF_FAULT_SKIP of the last call's first skipped pair; "" if none. */
 MF_API const char *mf_context_message(const mf_context *context);
 
 /* ---- collision ---- */
@@ -316,7 +353,18 @@ typedef struct mf_manifold {
     mf_vec3 normal;
 } mf_manifold;
 
-/* The output. mf_collide overwrites it from the start: the counts are set, not appended to. */
+/* A pair skipped under MF_FAULT_SKIP: its index in the call's pairs, and why (the status
+ * MF_FAULT_STOP would have failed the call with). */
+typedef struct mf_fault {
+    uint32_t pair;
+    mf_status status;
+} mf_fault;
+
+/* The output. mf_collide overwrites it from the start: the counts are set, not appended to.
+ * faults: the pairs skipped under MF_FAULT_SKIP, in increasing pair order, the first
+ * fault_capacity of them written to faults (NULL with capacity 0 asks for the count alone);
+ * fault_count is exact even past the capacity, which is not an error. On MF_ERR_CAPACITY they are
+ * those of pairs [0, pairs_done). Under MF_FAULT_STOP, and on any other error, fault_count is 0. */
 typedef struct mf_stream {
     mf_manifold *manifolds;
     uint32_t manifold_capacity;
@@ -325,6 +373,9 @@ typedef struct mf_stream {
     uint32_t contact_capacity;
     uint32_t contact_count;
     uint32_t pairs_done;
+    mf_fault *faults;
+    uint32_t fault_capacity;
+    uint32_t fault_count;
 } mf_stream;
 
 /* Worst-case stream sizes for pair_count pairs: a stream this large never returns
@@ -336,7 +387,9 @@ MF_API void mf_stream_bound(uint32_t pair_count, uint32_t max_contacts, uint32_t
  * pairs [0, pairs_done) and nothing else; resume with pairs + pairs_done. On any other error the
  * stream is left empty (counts and pairs_done 0): a stream that holds every pair's largest
  * manifold (mf_stream_bound) has its pairs checked chunk by chunk as they are collided, so its
- * arrays may have been written to; a smaller one is checked before anything is written. */
+ * arrays may have been written to; a smaller one is checked before anything is written. A pair
+ * naming an invalid body is such an error under MF_FAULT_STOP (the default), and is skipped and
+ * listed in stream->faults under MF_FAULT_SKIP (mf_config.on_fault). */
 MF_API mf_status mf_collide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
                             const mf_pair *pairs, uint32_t pair_count, mf_stream *stream);
 
@@ -424,7 +477,9 @@ typedef struct mf_pair_cache {
  * contact that carries no kept id (never the deepest), so the reduction does not take turns
  * between sets of about equal worth. Contacts may thus lie up to linear_slop past the margin.
  * Results match mf_collide's up to those bounds (the same pairs have manifolds; normals within the
- * slop of the best axis). Entries are updated for pairs [0, pairs_done) only. */
+ * slop of the best axis). Entries are updated for pairs [0, pairs_done) only. A pair skipped under
+ * MF_FAULT_SKIP has its entry emptied (as a zero-initialised one): the bodies it named may come
+ * back anywhere, and the pair's next call searches afresh. */
 MF_API mf_status mf_collide_cached(mf_context *context, const mf_bank *bank,
                                    const mf_bodies *bodies, const mf_pair *pairs,
                                    uint32_t pair_count, mf_pair_cache *cache, mf_stream *stream);

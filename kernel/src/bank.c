@@ -7,6 +7,8 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +53,18 @@ void mf_bank_destroy(mf_bank *bank)
 }
 
 uint32_t mf_bank_shape_count(const mf_bank *bank) { return bank != NULL ? bank->shape_count : 0; }
+
+const char *mf_bank_message(const mf_bank *bank) { return bank != NULL ? bank->message : "no bank"; }
+
+mf_status mf_bank_fail(mf_bank *bank, mf_status status, const char *format, ...)
+{
+    if (bank->message[0] != '\0') return status;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(bank->message, sizeof(bank->message), format, args);
+    va_end(args);
+    return status;
+}
 
 // Grows every array of one group to hold `needed` elements. On failure the arrays that did grow
 // keep their new size, which is harmless: the group's capacity only changes when all succeeded.
@@ -277,22 +291,39 @@ static mf_vec3 edge_direction(const mf_bank *bank, uint32_t face0, uint32_t face
 mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint32_t *shape)
 {
     uint32_t vertex_count = poly->vertex_count, face_count = poly->face_count;
-    if (vertex_count < 4 || face_count < 4) return MF_ERR_DEGENERATE_HULL;
-    if (vertex_count > MF_MAX_HULL_VERTICES || face_count > MF_MAX_HULL_FACES) return MF_ERR_HULL_TOO_LARGE;
+    if (vertex_count < 4 || face_count < 4)
+        return mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
+                            "the hull has %u vertices and %u faces: a solid has at least 4 of each", vertex_count,
+                            face_count);
+    if (vertex_count > MF_MAX_HULL_VERTICES || face_count > MF_MAX_HULL_FACES)
+        return mf_bank_fail(bank, MF_ERR_HULL_TOO_LARGE,
+                            "the hull has %u vertices and %u faces: at most MF_MAX_HULL_VERTICES (%u) and "
+                            "MF_MAX_HULL_FACES (%u)",
+                            vertex_count, face_count, (unsigned)MF_MAX_HULL_VERTICES, (unsigned)MF_MAX_HULL_FACES);
 
     uint32_t loop_count = 0;
     for (uint32_t f = 0; f < face_count; ++f) {
-        if (poly->loop_counts[f] < 3) return MF_ERR_DEGENERATE_HULL;
-        if (poly->loop_counts[f] > MF_MAX_FACE_VERTICES) return MF_ERR_HULL_TOO_LARGE;
+        if (poly->loop_counts[f] < 3)
+            return mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL, "face %u has %u vertices: a face needs at least 3", f,
+                                (unsigned)poly->loop_counts[f]);
+        if (poly->loop_counts[f] > MF_MAX_FACE_VERTICES)
+            return mf_bank_fail(bank, MF_ERR_HULL_TOO_LARGE,
+                                "face %u has %u vertices: at most MF_MAX_FACE_VERTICES (%u) on one face", f,
+                                (unsigned)poly->loop_counts[f], (unsigned)MF_MAX_FACE_VERTICES);
         loop_count += poly->loop_counts[f];
     }
     uint32_t edge_count = loop_count / 2;
     // A closed convex polyhedron has one twin per directed edge and satisfies Euler's formula.
-    if (loop_count % 2 != 0 || vertex_count + face_count != edge_count + 2) return MF_ERR_DEGENERATE_HULL;
+    if (loop_count % 2 != 0 || vertex_count + face_count != edge_count + 2)
+        return mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
+                            "the faces do not close a solid: %u vertices, %u faces and %u face corners break "
+                            "Euler's formula",
+                            vertex_count, face_count, loop_count);
 
     float radius = 0.0f;
     for (uint32_t i = 0; i < vertex_count; ++i) {
-        if (!mf_is_finite3(poly->vertices[i])) return MF_ERR_NONFINITE;
+        if (!mf_is_finite3(poly->vertices[i]))
+            return mf_bank_fail(bank, MF_ERR_NONFINITE, "vertex %u is not finite", i);
         radius = fmaxf(radius, mf_length(poly->vertices[i]));
     }
 
@@ -305,10 +336,10 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     uint32_t fan_rows = MF_FAN_ROWS * mf_fan_stride(loop_count);
     uint32_t row_count = wide_rows + fan_rows + (bundled ? MF_IMAGE_FLOATS : 0);
     directed_edge *directed = malloc(loop_count * sizeof(directed_edge));
-    if (directed == NULL) return MF_ERR_OUT_OF_MEMORY;
-    if (!reserve(bank, vertex_count, face_count, loop_count, edge_count, row_count)) {
+    if (directed == NULL || !reserve(bank, vertex_count, face_count, loop_count, edge_count, row_count)) {
         free(directed);
-        return MF_ERR_OUT_OF_MEMORY;
+        return mf_bank_fail(bank, MF_ERR_OUT_OF_MEMORY, "no memory for a hull of %u vertices and %u faces",
+                            vertex_count, face_count);
     }
 
     mf_shape s = {
@@ -353,7 +384,9 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         }
         double length = sqrt(nx * nx + ny * ny + nz * nz);
         if (status != MF_OK || !(length > 0.0)) {
-            status = MF_ERR_DEGENERATE_HULL;
+            status = mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
+                                  "face %u is degenerate: a vertex index beyond the %u vertices, or no area", f,
+                                  vertex_count);
             break;
         }
         mf_vec3 normal = {(float)(nx / length), (float)(ny / length), (float)(nz / length)};
@@ -362,7 +395,10 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         // The face's own vertices must lie on that plane: this catches loops given clockwise.
         for (uint32_t k = 0; k < n; ++k)
             if (offset - mf_dot(normal, poly->vertices[loop[k]]) > 1e-3f * radius) status = MF_ERR_DEGENERATE_HULL;
-        if (status != MF_OK) break;
+        if (status != MF_OK) {
+            mf_bank_fail(bank, status, "face %u is not convex or not counter-clockwise from outside", f);
+            break;
+        }
         uint32_t g = s.face_first + f;
         bank->normal_x[g] = normal.x;
         bank->normal_y[g] = normal.y;
@@ -387,7 +423,10 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
             int closed = first.key == second.key && first.from == second.to && first.to == second.from &&
                          first.from != first.to && (e + 1 == edge_count || directed[2 * e + 2].key != first.key);
             if (!closed) {
-                status = MF_ERR_DEGENERATE_HULL;
+                status = mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
+                                      "the edge between vertices %u and %u does not join exactly two faces in opposite "
+                                      "directions: the faces do not close a solid",
+                                      (unsigned)first.from, (unsigned)first.to);
                 break;
             }
             uint32_t g = s.edge_first + e;
@@ -411,7 +450,10 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         mf_solid solid = mf_solid_of(poly->vertices, vertex_count, poly->loops, poly->loop_counts, face_count);
         // Flat, or so small that the volume has no normal float (about 2e-13 m across).
         if (!(solid.volume > 1e-9 * (double)radius * radius * radius) || !((float)solid.volume >= FLT_MIN)) {
-            status = MF_ERR_DEGENERATE_HULL;
+            status = mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
+                                  "the hull's volume %g is too small for its radius %g: it must exceed 1e-9 radius^3 "
+                                  "(the points are nearly flat) and FLT_MIN",
+                                  solid.volume, (double)radius);
         } else {
             s.volume = (float)solid.volume;
             s.centroid = mf_solid_center(&solid);

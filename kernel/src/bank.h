@@ -80,7 +80,21 @@ struct mf_bank {
     // Per shape its view (mf_bank_hull), so that a pair's setup points at it instead of building
     // one. Views point into the arrays above: all are built again when an array moves.
     struct mf_hull_view *views;
+
+    char message[256]; // mf_bank_message: the detail of the last add, if it failed
 };
+
+// Records the detail of a failed add for mf_bank_message and returns the status. The first detail
+// of an add stands: the add's outer layers (box.c, hull.c) keep what an inner one (the polyhedron
+// check) found.
+mf_status mf_bank_fail(mf_bank *bank, mf_status status, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+// An add's start: its detail is "" until something fails.
+static inline void mf_bank_clear_message(mf_bank *bank) { bank->message[0] = '\0'; }
 
 // An edge's direction is its faces' normal0 x normal1 (normalised in double) where that cross
 // product is at least this long, and the direction between its vertices otherwise.

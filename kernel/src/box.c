@@ -40,11 +40,23 @@ static void mark_box(mf_bank *bank, uint32_t shape, mf_vec3 half_extents)
 
 mf_status mf_bank_add_box(mf_bank *bank, mf_vec3 half_extents, uint32_t *shape)
 {
-    if (bank == NULL || shape == NULL) return MF_ERR_INVALID_ARGUMENT;
-    if (!mf_is_finite3(half_extents)) return MF_ERR_NONFINITE;
-    if (!(half_extents.x > 0.0f && half_extents.y > 0.0f && half_extents.z > 0.0f)) return MF_ERR_DEGENERATE_HULL;
-    if (half_extents.x > MF_MAX_LENGTH || half_extents.y > MF_MAX_LENGTH || half_extents.z > MF_MAX_LENGTH)
-        return MF_ERR_HULL_TOO_LARGE;
+    if (bank == NULL) return MF_ERR_INVALID_ARGUMENT;
+    mf_bank_clear_message(bank);
+    if (shape == NULL) return mf_bank_fail(bank, MF_ERR_INVALID_ARGUMENT, "shape is NULL");
+    // NaN or infinity first, then zero or less, then too long: the statuses boxes always had.
+    const float half[3] = {half_extents.x, half_extents.y, half_extents.z};
+    for (int rule = 0; rule < 3; ++rule) {
+        for (int k = 0; k < 3; ++k) {
+            int broken = rule == 0 ? !isfinite(half[k]) : rule == 1 ? !(half[k] > 0.0f) : half[k] > MF_MAX_LENGTH;
+            if (broken)
+                return mf_bank_fail(bank,
+                                    rule == 0   ? MF_ERR_NONFINITE
+                                    : rule == 1 ? MF_ERR_DEGENERATE_HULL
+                                                : MF_ERR_HULL_TOO_LARGE,
+                                    "half_extents.%c is %g: every half extent must be > 0 and <= MF_MAX_LENGTH (%g)",
+                                    "xyz"[k], (double)half[k], (double)MF_MAX_LENGTH);
+        }
+    }
 
     // Vertex i has x, y, z signs from bits 0, 1, 2; loops run counter-clockwise from outside.
     mf_vec3 vertices[8];
@@ -63,5 +75,6 @@ mf_status mf_bank_add_box(mf_bank *bank, mf_vec3 half_extents, uint32_t *shape)
                          .input_points = 8};
     mf_status status = mf_bank_add_polyhedron(bank, &box, shape);
     if (status == MF_OK) mark_box(bank, *shape, half_extents);
+    else mf_bank_fail(bank, status, "%s", mf_status_string(status)); // where no detail was given
     return status;
 }

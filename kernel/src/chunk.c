@@ -4,6 +4,7 @@
 
 #include "box_pass.h"
 #include "cache.h"
+#include "fault.h"
 #include "pair.h"
 #include "reuse_pass.h"
 
@@ -215,4 +216,35 @@ void mf_collide_chunk(const mf_context *context, mf_worker *worker, const mf_ban
     collide_in_order(context, worker, bank, bodies, worker->canonical, count, cache, results);
     for (uint32_t i = 0; i < count; ++i)
         if (pairs[i].a > pairs[i].b) mirror(&results[i]);
+}
+
+// A pair's manifold does not depend on the pairs beside it in its chunk (the output is the same
+// for every chunking: thread counts split calls differently), so the runs between invalid pairs
+// are collided as chunks of their own. Only a chunk that holds an invalid pair pays for this.
+uint32_t mf_collide_chunk_skipping(const mf_context *context, mf_worker *worker, const mf_bank *bank,
+                                   const mf_bodies *bodies, const mf_pair *pairs, uint32_t count,
+                                   const mf_pair_cache *cache, mf_pair_cache *in_place, mf_pair_result *results)
+{
+    uint32_t first_bad = mf_first_invalid_pair(bank, bodies, pairs, 0, count);
+    if (first_bad == count) {
+        mf_collide_chunk(context, worker, bank, bodies, pairs, count, cache, in_place, results);
+        return count;
+    }
+    // Where the new entries go, by the chunk's pair index (mf_collide_chunk's choice, made here
+    // for the whole chunk so that the runs do not share the worker's first entries).
+    mf_pair_cache *entries = in_place != NULL ? in_place : cache != NULL ? worker->entries : NULL;
+    uint32_t start = 0;
+    for (uint32_t i = first_bad; i <= count; i = mf_first_invalid_pair(bank, bodies, pairs, i + 1, count)) {
+        if (i > start)
+            mf_collide_chunk(context, worker, bank, bodies, pairs + start, i - start,
+                             cache != NULL ? cache + start : NULL, entries != NULL ? entries + start : NULL,
+                             results + start);
+        if (i == count) break;
+        results[i].count = 0;
+        results[i].previous = NULL;
+        results[i].cache = entries != NULL ? &entries[i] : NULL;
+        if (entries != NULL) entries[i] = (mf_pair_cache){0};
+        start = i + 1;
+    }
+    return first_bad;
 }

@@ -10,3 +10,12 @@
 void mf_collide_chunk(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
                       const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_cache *in_place,
                       mf_pair_result *results);
+
+// As mf_collide_chunk, for a call that skips invalid pairs (MF_FAULT_SKIP): checks the pairs first,
+// and where one is invalid (fault.h) it gets no manifold and its new cache entry (where the call
+// has a cache) is empty, while the runs of valid pairs between are collided as chunks of their
+// own, so they get exactly what they would get without the invalid ones. Returns the first invalid
+// pair, count for none.
+uint32_t mf_collide_chunk_skipping(const mf_context *context, mf_worker *worker, const mf_bank *bank,
+                                   const mf_bodies *bodies, const mf_pair *pairs, uint32_t count,
+                                   const mf_pair_cache *cache, mf_pair_cache *in_place, mf_pair_result *results);

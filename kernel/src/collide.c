@@ -1,8 +1,8 @@
 // mf_collide and mf_collide_cached: input validation, rounds of chunks on the worker threads, and
 // the compact output stream in pair order.
 #include "chunk.h"
+#include "fault.h"
 #include "jobs.h"
-#include "lanes4.h"
 #include "placement.h"
 #include "staging.h"
 
@@ -17,56 +17,21 @@ void mf_stream_bound(uint32_t pair_count, uint32_t max_contacts, uint32_t *manif
     if (contact_capacity != NULL) *contact_capacity = contacts > UINT32_MAX ? UINT32_MAX : (uint32_t)contacts;
 }
 
-static int is_finite_transform(const mf_transform *t)
-{
-    return mf_is_finite3(t->p) && isfinite(t->q.x) && isfinite(t->q.y) && isfinite(t->q.z) && isfinite(t->q.w);
-}
-
-// As is_finite_transform with a quaternion not zero, in two overlapping loads (p and q.x, then
-// q): every pair's two bodies are checked before the call collides anything.
-static int transform_is_valid(const mf_transform *t)
-{
-    simde__m128 head, q, zero = simde_mm_setzero_ps();
-    mf_transform_load4(t, &head, &q);
-    // x - x is 0 for a finite x, NaN for an infinite one or a NaN.
-    simde__m128 finite = simde_mm_and_ps(simde_mm_cmpeq_ps(simde_mm_sub_ps(head, head), zero),
-                                         simde_mm_cmpeq_ps(simde_mm_sub_ps(q, q), zero));
-    return (simde_mm_movemask_ps(finite) == 15) & (simde_mm_movemask_ps(simde_mm_cmpneq_ps(q, zero)) != 0);
-}
-
-static int body_is_valid(const mf_bank *bank, const mf_bodies *bodies, uint32_t body)
-{
-    if (body >= bodies->count || bodies->shape[body] >= bank->shape_count) return 0;
-    return transform_is_valid(&bodies->transform[body]);
-}
-
-static int pair_is_valid(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair)
-{
-    return pair.a != pair.b && body_is_valid(bank, bodies, pair.a) && body_is_valid(bank, bodies, pair.b);
-}
-
-// What is wrong with a body that body_is_valid refused, as the call's message.
-static mf_status explain_body(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, uint32_t body,
-                              uint32_t pair)
-{
-    if (body >= bodies->count)
-        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "pair %u names body %u but there are %u bodies", pair,
-                               body, bodies->count);
-    if (bodies->shape[body] >= bank->shape_count)
-        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "body %u has shape %u but the bank holds %u shapes",
-                               body, bodies->shape[body], bank->shape_count);
-    if (!is_finite_transform(&bodies->transform[body]))
-        return mf_context_fail(context, MF_ERR_NONFINITE, "body %u has a non-finite transform", body);
-    return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "body %u has a zero quaternion", body);
-}
-
+// The context's message for pairs[i], a pair mf_pair_is_valid refused: the call fails with it.
 static mf_status explain_pair(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,
                               uint32_t i)
 {
-    if (pairs[i].a == pairs[i].b)
-        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "pair %u names body %u twice", i, pairs[i].a);
-    if (!body_is_valid(bank, bodies, pairs[i].a)) return explain_body(context, bank, bodies, pairs[i].a, i);
-    return explain_body(context, bank, bodies, pairs[i].b, i);
+    char text[sizeof(context->message)];
+    mf_status status = mf_describe_fault(bank, bodies, pairs, i, text, sizeof(text));
+    return mf_context_fail(context, status, "%s", text);
+}
+
+// Lowers *first to pair where that is lower (threads find pairs in any order).
+static void lower_to(atomic_uint *first, uint32_t pair)
+{
+    uint32_t seen = atomic_load_explicit(first, memory_order_relaxed);
+    while (pair < seen && !atomic_compare_exchange_weak(first, &seen, pair)) {
+    }
 }
 
 // The pair check, split over the workers for large calls: each task scans a range and lowers
@@ -84,14 +49,10 @@ typedef struct pair_check {
 static int find_invalid(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, uint32_t begin,
                         uint32_t end, atomic_uint *first_bad)
 {
-    for (uint32_t i = begin; i < end; ++i) {
-        if (pair_is_valid(bank, bodies, pairs[i])) continue;
-        uint32_t seen = atomic_load_explicit(first_bad, memory_order_relaxed);
-        while (i < seen && !atomic_compare_exchange_weak(first_bad, &seen, i)) {
-        }
-        return 1;
-    }
-    return 0;
+    uint32_t bad = mf_first_invalid_pair(bank, bodies, pairs, begin, end);
+    if (bad == end) return 0;
+    lower_to(first_bad, bad);
+    return 1;
 }
 
 static void check_range(void *data, uint32_t task, uint32_t worker_index)
@@ -109,7 +70,8 @@ static mf_status check_pointers(mf_context *context, const mf_bank *bank, const 
     if (bank == NULL || bodies == NULL || stream == NULL || (pairs == NULL && pair_count > 0))
         return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "bank, bodies, stream or pairs is NULL");
     if ((stream->manifolds == NULL && stream->manifold_capacity > 0) ||
-        (stream->contacts == NULL && stream->contact_capacity > 0))
+        (stream->contacts == NULL && stream->contact_capacity > 0) ||
+        (stream->faults == NULL && stream->fault_capacity > 0))
         return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "a stream array is NULL but its capacity is not 0");
     if (bodies->count > 0 && (bodies->shape == NULL || bodies->transform == NULL))
         return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "bodies.shape or bodies.transform is NULL");
@@ -145,7 +107,8 @@ typedef struct collide_round {
     uint32_t copy_count;
     mf_chunk_output *chunks;
     uint32_t first, chunk_pairs, end;
-    int threaded; // the call is large enough to wake the workers
+    int threaded;         // the call is large enough to wake the workers
+    atomic_uint *skipped; // MF_FAULT_SKIP: the first pair skipped; NULL under MF_FAULT_STOP
 } collide_round;
 
 static void collide_chunk(const collide_round *round, uint32_t chunk, uint32_t worker_index)
@@ -155,8 +118,14 @@ static void collide_chunk(const collide_round *round, uint32_t chunk, uint32_t w
     uint32_t first = round->first + chunk * round->chunk_pairs;
     uint32_t count = round->end - first < round->chunk_pairs ? round->end - first : round->chunk_pairs;
     const mf_pair_cache *cache = round->cache != NULL ? round->cache + first : NULL;
-    mf_collide_chunk(context, worker, round->bank, round->bodies, round->pairs + first, count, cache, NULL,
-                     worker->results);
+    if (round->skipped == NULL) {
+        mf_collide_chunk(context, worker, round->bank, round->bodies, round->pairs + first, count, cache, NULL,
+                         worker->results);
+    } else {
+        uint32_t bad = mf_collide_chunk_skipping(context, worker, round->bank, round->bodies, round->pairs + first,
+                                                 count, cache, NULL, worker->results);
+        if (bad < count) lower_to(round->skipped, first + bad);
+    }
     // On one thread the chunk is placed right after what the stream holds now: where there is room
     // for the worst, it goes there at once instead of through staging.
     const mf_stream *stream = round->stream;
@@ -199,7 +168,8 @@ typedef struct in_order_call {
     uint32_t head_chunks, head_pairs; // even chunks first, then chunks of tail_pairs
     uint32_t tail_pairs;
     int validate;          // each chunk checks its pairs first (no one checked them before the call)
-    atomic_uint first_bad; // the first invalid pair found, pair_count for none
+    int skip;              // MF_FAULT_SKIP: each chunk skips its invalid pairs
+    atomic_uint first_bad; // the first invalid pair found (or skipped), pair_count for none
 } in_order_call;
 
 // The chunk's first invalid pair lowers first_bad; 1 if there is one, or one was found before the
@@ -219,11 +189,15 @@ static void in_order_task(void *data, uint32_t chunk, uint32_t worker_index)
                          : call->head_chunks * call->head_pairs + (chunk - call->head_chunks) * call->tail_pairs;
     uint32_t size = chunk < call->head_chunks ? call->head_pairs : call->tail_pairs;
     uint32_t count = call->pair_count - first < size ? call->pair_count - first : size;
-    // Every pair was checked before the call began and the stream holds every manifold: nothing
-    // can fail, so the chunk writes its cache entries in place.
+    // Every pair was checked before the call began (or is skipped if invalid) and the stream holds
+    // every manifold: nothing can fail, so the chunk writes its cache entries in place.
     mf_pair_cache *cache = call->cache != NULL ? call->cache + first : NULL;
     mf_pair_result *results = worker->results;
-    if (call->validate && chunk_is_invalid(call, first, count)) {
+    if (call->skip) {
+        uint32_t bad = mf_collide_chunk_skipping(call->context, worker, call->bank, call->bodies, call->pairs + first,
+                                                 count, cache, cache, results);
+        if (bad < count) lower_to(&call->first_bad, first + bad);
+    } else if (call->validate && chunk_is_invalid(call, first, count)) {
         // Placed empty all the same, so that the chunks after it are written out.
         for (uint32_t i = 0; i < count; ++i) results[i].count = 0;
     } else {
@@ -240,10 +214,11 @@ static int stream_holds_all(const mf_stream *stream, uint32_t pair_count, uint32
     return stream->manifold_capacity >= pair_count && stream->contact_capacity >= (uint64_t)pair_count * max_contacts;
 }
 
-// Returns 0, or the first invalid pair + 1 where validate asked the chunks to check their pairs.
+// Returns the first invalid pair the chunks found (validate or skip), pair_count for none. Under
+// MF_FAULT_STOP one means that the call failed and the stream's counts are unset.
 static uint32_t collide_in_one_batch(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
                                      const mf_pair *pairs, uint32_t pair_count, mf_pair_cache *cache, mf_stream *stream,
-                                     int threaded, int validate)
+                                     int threaded, int validate, int skip)
 {
     // Even chunks of up to MF_CHUNK_PAIRS, then, with threads, a quarter of that for the last
     // MF_CHUNK_PAIRS pairs per thread: the threads run out of work within a small chunk of each other.
@@ -261,17 +236,39 @@ static uint32_t collide_in_one_batch(mf_context *context, const mf_bank *bank, c
     uint32_t chunks = head_chunks + (rest + tail_pairs - 1) / tail_pairs;
     mf_placement placement;
     mf_placement_begin(&placement, context->finished, context->finished_count, !threaded);
-    in_order_call call = {context,    bank,        bodies,     pairs,      cache,    stream,    &placement,
-                          pair_count, head_chunks, head_pairs, tail_pairs, validate, pair_count};
+    in_order_call call = {context,    bank,        bodies,     pairs,      cache,    stream, &placement,
+                          pair_count, head_chunks, head_pairs, tail_pairs, validate, skip,   pair_count};
     if (threaded) mf_run_batch(context, chunks, in_order_task, &call);
     else
         for (uint32_t chunk = 0; chunk < chunks; ++chunk) in_order_task(&call, chunk, 0);
     uint32_t first_bad = atomic_load(&call.first_bad);
-    if (first_bad < pair_count) return first_bad + 1;
+    if (first_bad < pair_count && !skip) return first_bad;
     stream->manifold_count = placement.manifold_count;
     stream->contact_count = placement.contact_count;
     stream->pairs_done = pair_count;
-    return 0;
+    return first_bad;
+}
+
+static void empty_stream(mf_stream *stream)
+{
+    stream->manifold_count = 0;
+    stream->contact_count = 0;
+    stream->pairs_done = 0;
+    stream->fault_count = 0;
+}
+
+// Under MF_FAULT_SKIP, after the chunks: the skipped pairs of [0, pairs_done), listed from the first
+// one a chunk found (a serial pass over the pairs after it, only in a call that skipped any), and
+// the first one's description as the context's message where the call succeeded.
+static void report_skipped(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,
+                           uint32_t first_skipped, mf_stream *stream, mf_status status)
+{
+    if (first_skipped >= stream->pairs_done) return;
+    uint32_t count = mf_list_faults(bank, bodies, pairs, first_skipped, stream->pairs_done, stream);
+    if (status != MF_OK) return; // the message says why the call stopped
+    char text[sizeof(context->message)];
+    mf_describe_fault(bank, bodies, pairs, first_skipped, text, sizeof(text));
+    mf_context_fail(context, MF_OK, "%u pair%s skipped, the first: %s", count, count == 1 ? "" : "s", text);
 }
 
 // Both entry points: validation, then rounds of chunks collided in parallel into staging, placed
@@ -280,11 +277,7 @@ static uint32_t collide_in_one_batch(mf_context *context, const mf_bank *bank, c
 static mf_status collide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs,
                          uint32_t pair_count, mf_pair_cache *cache, mf_stream *stream)
 {
-    if (stream != NULL) {
-        stream->manifold_count = 0;
-        stream->contact_count = 0;
-        stream->pairs_done = 0;
-    }
+    if (stream != NULL) empty_stream(stream);
     if (context == NULL) return MF_ERR_INVALID_ARGUMENT;
     context->message[0] = '\0';
     mf_status status = check_pointers(context, bank, bodies, pairs, pair_count, stream);
@@ -295,21 +288,26 @@ static mf_status collide(mf_context *context, const mf_bank *bank, const mf_bodi
     // Where every pair will be done, and no cache entry written before an invalid pair is known,
     // each chunk checks its own pairs while they are at hand.
     int in_order = stream_holds_all(stream, pair_count, context->config.max_contacts);
-    int validate_first = !in_order || cache != NULL;
+    // Under MF_FAULT_SKIP nothing fails for a pair: each chunk checks its own and skips the invalid.
+    int skip = context->config.on_fault == MF_FAULT_SKIP;
+    int validate_first = !skip && (!in_order || cache != NULL);
     if (validate_first) {
         status = check_pairs(context, bank, bodies, pairs, pair_count);
         if (status != MF_OK) return status;
     }
     if (in_order) {
-        uint32_t bad =
-            collide_in_one_batch(context, bank, bodies, pairs, pair_count, cache, stream, threaded, !validate_first);
-        if (bad == 0) return MF_OK;
-        *stream = (mf_stream){
-            stream->manifolds, stream->manifold_capacity, 0, stream->contacts, stream->contact_capacity, 0, 0};
-        return explain_pair(context, bank, bodies, pairs, bad - 1);
+        uint32_t bad = collide_in_one_batch(context, bank, bodies, pairs, pair_count, cache, stream, threaded,
+                                            !validate_first, skip);
+        if (skip) report_skipped(context, bank, bodies, pairs, bad, stream, MF_OK);
+        if (bad >= pair_count || skip) return MF_OK;
+        empty_stream(stream);
+        return explain_pair(context, bank, bodies, pairs, bad);
     }
+    atomic_uint skipped;
+    atomic_init(&skipped, pair_count);
     uint32_t slots = threaded ? context->threads * MF_CHUNKS_PER_THREAD : 1;
-    collide_round round = {context, bank, bodies, pairs, cache, stream, NULL, 0, NULL, 0, MF_CHUNK_PAIRS, 0, threaded};
+    collide_round round = {context, bank, bodies, pairs,          cache, stream,   NULL,
+                           0,       NULL, 0,      MF_CHUNK_PAIRS, 0,     threaded, skip ? &skipped : NULL};
     uint32_t buffer = 0;
     for (;;) {
         uint32_t chunks = 0;
@@ -337,9 +335,11 @@ static mf_status collide(mf_context *context, const mf_bank *bank, const mf_bodi
             for (uint32_t k = 0; k < c; ++k) mf_staging_copy(&round.chunks[k], stream, cache);
             uint32_t needed;
             stream->pairs_done = mf_staging_copy_prefix(&round.chunks[c], stream, cache, &needed);
-            return mf_context_fail(context, MF_ERR_CAPACITY,
-                                   "stream full at pair %u: it needs room for 1 more manifold and %u more contacts",
-                                   stream->pairs_done, needed);
+            status = mf_context_fail(context, MF_ERR_CAPACITY,
+                                     "stream full at pair %u: it needs room for 1 more manifold and %u more contacts",
+                                     stream->pairs_done, needed);
+            report_skipped(context, bank, bodies, pairs, atomic_load(&skipped), stream, status);
+            return status;
         }
         round.copies = round.chunks;
         round.copy_count = chunks;
@@ -347,6 +347,7 @@ static mf_status collide(mf_context *context, const mf_bank *bank, const mf_bodi
         buffer ^= 1u;
     }
     stream->pairs_done = pair_count;
+    report_skipped(context, bank, bodies, pairs, atomic_load(&skipped), stream, MF_OK);
     return MF_OK;
 }
 
@@ -360,9 +361,7 @@ mf_status mf_collide_cached(mf_context *context, const mf_bank *bank, const mf_b
                             uint32_t pair_count, mf_pair_cache *cache, mf_stream *stream)
 {
     if (cache == NULL && pair_count > 0) {
-        if (stream != NULL)
-            *stream = (mf_stream){
-                stream->manifolds, stream->manifold_capacity, 0, stream->contacts, stream->contact_capacity, 0, 0};
+        if (stream != NULL) empty_stream(stream);
         if (context != NULL) return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "cache is NULL");
         return MF_ERR_INVALID_ARGUMENT;
     }

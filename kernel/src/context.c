@@ -12,7 +12,12 @@
 
 mf_config mf_config_default(void)
 {
-    return (mf_config){.margin = 0.02f, .linear_slop = 0.005f, .max_contacts = 4, .isa = MF_ISA_AUTO, .threads = 0};
+    return (mf_config){.margin = 0.02f,
+                       .linear_slop = 0.005f,
+                       .max_contacts = 4,
+                       .isa = MF_ISA_AUTO,
+                       .threads = 0,
+                       .on_fault = MF_FAULT_STOP};
 }
 
 const char *mf_isa_name(mf_isa isa)
@@ -30,14 +35,83 @@ mf_status mf_context_fail(mf_context *context, mf_status status, const char *for
     return status;
 }
 
+// Writes a config's detail (cut to capacity) and returns the status.
+static mf_status refuse(char *detail, uint32_t capacity, mf_status status, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static mf_status refuse(char *detail, uint32_t capacity, mf_status status, const char *format, ...)
+{
+    if (detail == NULL || capacity == 0) return status;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(detail, capacity, format, args);
+    va_end(args);
+    return status;
+}
+
+// A length of the config (margin, linear_slop): finite, >= 0, within MF_MAX_LENGTH.
+static mf_status check_length(const char *name, float value, char *detail, uint32_t capacity)
+{
+    if (!isfinite(value))
+        return refuse(detail, capacity, MF_ERR_NONFINITE, "%s is %g: it must be finite, >= 0 and <= MF_MAX_LENGTH (%g)",
+                      name, (double)value, (double)MF_MAX_LENGTH);
+    if (value < 0.0f || value > MF_MAX_LENGTH)
+        return refuse(detail, capacity, MF_ERR_INVALID_ARGUMENT, "%s is %g: it must be >= 0 and <= MF_MAX_LENGTH (%g)",
+                      name, (double)value, (double)MF_MAX_LENGTH);
+    return MF_OK;
+}
+
 // A job system is both functions or neither; with one, 1..MF_MAX_WORKERS workers, and threads
 // unset or the same count.
-static int job_system_is_valid(const mf_config *c)
+static mf_status check_job_system(const mf_config *c, char *detail, uint32_t capacity)
 {
-    if ((c->enqueue_task == NULL) != (c->finish_task == NULL)) return 0;
-    if (c->enqueue_task == NULL) return 1;
-    return c->worker_count >= 1 && c->worker_count <= MF_MAX_WORKERS &&
-           (c->threads == 0 || c->threads == c->worker_count);
+    if ((c->enqueue_task == NULL) != (c->finish_task == NULL))
+        return refuse(detail, capacity, MF_ERR_INVALID_ARGUMENT, "%s is set but %s is NULL: give both or neither",
+                      c->enqueue_task != NULL ? "enqueue_task" : "finish_task",
+                      c->enqueue_task != NULL ? "finish_task" : "enqueue_task");
+    if (c->enqueue_task == NULL) return MF_OK;
+    if (c->worker_count < 1 || c->worker_count > MF_MAX_WORKERS)
+        return refuse(detail, capacity, MF_ERR_INVALID_ARGUMENT,
+                      "worker_count is %u: with a job system it must be 1..MF_MAX_WORKERS (%u)", c->worker_count,
+                      (unsigned)MF_MAX_WORKERS);
+    if (c->threads != 0 && c->threads != c->worker_count)
+        return refuse(detail, capacity, MF_ERR_INVALID_ARGUMENT,
+                      "threads is %u but worker_count is %u: with a job system threads must be 0 or worker_count",
+                      c->threads, c->worker_count);
+    return MF_OK;
+}
+
+mf_status mf_config_check(const mf_config *config, char *detail, uint32_t detail_capacity)
+{
+    if (detail != NULL && detail_capacity > 0) detail[0] = '\0';
+    if (config == NULL) return refuse(detail, detail_capacity, MF_ERR_INVALID_ARGUMENT, "config is NULL");
+    const mf_config *c = config;
+    // Non-finite lengths first, as mf_context_create always refused them before the rest.
+    if (!isfinite(c->margin)) return check_length("margin", c->margin, detail, detail_capacity);
+    if (!isfinite(c->linear_slop)) return check_length("linear_slop", c->linear_slop, detail, detail_capacity);
+    mf_status status = check_length("margin", c->margin, detail, detail_capacity);
+    if (status == MF_OK) status = check_length("linear_slop", c->linear_slop, detail, detail_capacity);
+    if (status != MF_OK) return status;
+    if (c->max_contacts < 1 || c->max_contacts > MF_MAX_CONTACTS)
+        return refuse(detail, detail_capacity, MF_ERR_INVALID_ARGUMENT,
+                      "max_contacts is %u: it must be 1..MF_MAX_CONTACTS (%u)", c->max_contacts,
+                      (unsigned)MF_MAX_CONTACTS);
+    if ((unsigned)c->isa > MF_ISA_NEON)
+        return refuse(detail, detail_capacity, MF_ERR_INVALID_ARGUMENT,
+                      "isa is %d: it must be a value of mf_isa (MF_ISA_AUTO..MF_ISA_NEON)", (int)c->isa);
+    status = check_job_system(c, detail, detail_capacity);
+    if (status != MF_OK) return status;
+    if ((unsigned)c->on_fault > MF_FAULT_SKIP)
+        return refuse(detail, detail_capacity, MF_ERR_INVALID_ARGUMENT,
+                      "on_fault is %d: it must be MF_FAULT_STOP or MF_FAULT_SKIP", (int)c->on_fault);
+    if (!mf_isa_supported(c->isa))
+        return refuse(detail, detail_capacity, MF_ERR_UNSUPPORTED_ISA,
+                      "isa is %s: this CPU or build cannot run it (mf_isa_best() is %s)", mf_isa_name(c->isa),
+                      mf_isa_name(mf_isa_best()));
+    return MF_OK;
 }
 
 mf_status mf_context_create(const mf_config *config, mf_context **context)
@@ -45,12 +119,8 @@ mf_status mf_context_create(const mf_config *config, mf_context **context)
     if (context == NULL) return MF_ERR_INVALID_ARGUMENT;
     *context = NULL;
     mf_config c = config != NULL ? *config : mf_config_default();
-    if (!isfinite(c.margin) || !isfinite(c.linear_slop)) return MF_ERR_NONFINITE;
-    if (c.margin < 0.0f || c.linear_slop < 0.0f || c.margin > MF_MAX_LENGTH || c.linear_slop > MF_MAX_LENGTH ||
-        c.max_contacts < 1 || c.max_contacts > MF_MAX_CONTACTS || (unsigned)c.isa > MF_ISA_NEON ||
-        !job_system_is_valid(&c))
-        return MF_ERR_INVALID_ARGUMENT;
-    if (!mf_isa_supported(c.isa)) return MF_ERR_UNSUPPORTED_ISA;
+    mf_status checked = mf_config_check(&c, NULL, 0);
+    if (checked != MF_OK) return checked;
 
     mf_context *created = calloc(1, sizeof(mf_context));
     if (created == NULL) return MF_ERR_OUT_OF_MEMORY;

@@ -159,7 +159,11 @@ static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, 
 {
     static const uint32_t unmapped = UINT32_MAX;
     uint32_t vertex_count = (uint32_t)qh->num_vertices, face_count = (uint32_t)qh->num_facets;
-    if (vertex_count > MF_MAX_HULL_VERTICES || face_count > MF_MAX_HULL_FACES) return MF_ERR_HULL_TOO_LARGE;
+    if (vertex_count > MF_MAX_HULL_VERTICES || face_count > MF_MAX_HULL_FACES)
+        return mf_bank_fail(bank, MF_ERR_HULL_TOO_LARGE,
+                            "the hull of the points has %u vertices and %u faces: at most MF_MAX_HULL_VERTICES (%u) "
+                            "and MF_MAX_HULL_FACES (%u); simplify the point cloud",
+                            vertex_count, face_count, (unsigned)MF_MAX_HULL_VERTICES, (unsigned)MF_MAX_HULL_FACES);
 
     uint32_t id_limit = (uint32_t)qh->vertex_id;
     // A facet of n vertices may become n - 2 triangles (split_reflex_loop).
@@ -182,8 +186,11 @@ static mf_status add_qhull_result(qhT *qh, mf_bank *bank, const double *center, 
         if (status != MF_OK) break;
         setT *ordered = qh_facet3vertex(qh, facet);
         uint32_t n = (uint32_t)qh_setsize(qh, ordered);
-        if (n > MF_MAX_FACE_VERTICES) status = MF_ERR_HULL_TOO_LARGE;
-        if (n < 3) status = MF_ERR_DEGENERATE_HULL;
+        if (n > MF_MAX_FACE_VERTICES)
+            status = mf_bank_fail(bank, MF_ERR_HULL_TOO_LARGE,
+                                  "a face of the hull has %u vertices: at most MF_MAX_FACE_VERTICES (%u) on one face",
+                                  n, (unsigned)MF_MAX_FACE_VERTICES);
+        if (n < 3) status = mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL, "qhull gave a face of %u vertices", n);
         // Newell's normal in double relative to the first vertex: tiny facets cancel in float.
         double newell[3] = {0, 0, 0}, first[3] = {0, 0, 0}, previous[3] = {0, 0, 0};
         double loop_points[MF_MAX_FACE_VERTICES][3];
@@ -277,7 +284,9 @@ static mf_status build_hull(mf_bank *bank, double *points, uint32_t count, mf_po
         }
         radius = fmax(radius, sqrt(r2));
     }
-    if (!(radius > 0.0)) return MF_ERR_DEGENERATE_HULL;
+    if (!(radius > 0.0))
+        return mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL, "all %u points are the same point: they span no volume",
+                            count);
 
     sort_key *keys = malloc(count * sizeof(sort_key));
     uint8_t *removed = calloc(count, 1);
@@ -290,7 +299,11 @@ static mf_status build_hull(mf_bank *bank, double *points, uint32_t count, mf_po
     free(keys);
     free(removed);
     poly->welded_points = count - kept;
-    if (kept < 4) return MF_ERR_DEGENERATE_HULL;
+    if (kept < 4)
+        return mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
+                            "%u distinct points remain of %u once points nearer than %g (1e-5 of the cloud's "
+                            "radius) are welded: a hull needs 4 that span a volume",
+                            kept, count, 1e-5 * radius);
 
     // C-n merges facets whose centrums lie within n of a neighbour's plane: nearly coplanar
     // triangles become one polygonal face. Where that merge loses an input point, qhull's own
@@ -313,6 +326,15 @@ static mf_status build_hull(mf_bank *bank, double *points, uint32_t count, mf_po
         qh_memfreeshort(qh, &current_long, &total_long);
     }
     if (quiet != NULL) fclose(quiet);
+    if (status == MF_ERR_DEGENERATE_HULL && lost_point)
+        return mf_bank_fail(bank, status,
+                            "the points are nearly flat: every hull qhull built of them leaves an input point "
+                            "outside");
+    if (status == MF_ERR_DEGENERATE_HULL)
+        return mf_bank_fail(bank, status,
+                            "the %u points span no volume: qhull finds them coplanar or collinear (a flat or thin "
+                            "cloud)",
+                            kept);
     return status;
 }
 
@@ -320,18 +342,34 @@ static mf_status build_hull(mf_bank *bank, double *points, uint32_t count, mf_po
 
 mf_status mf_bank_add_hull(mf_bank *bank, const mf_vec3 *points, uint32_t point_count, uint32_t *shape)
 {
-    if (bank == NULL || shape == NULL || (points == NULL && point_count > 0)) return MF_ERR_INVALID_ARGUMENT;
-    if (point_count > MF_MAX_HULL_INPUT_POINTS) return MF_ERR_HULL_TOO_LARGE;
+    if (bank == NULL) return MF_ERR_INVALID_ARGUMENT;
+    mf_bank_clear_message(bank);
+    if (shape == NULL) return mf_bank_fail(bank, MF_ERR_INVALID_ARGUMENT, "shape is NULL");
+    if (points == NULL && point_count > 0)
+        return mf_bank_fail(bank, MF_ERR_INVALID_ARGUMENT, "points is NULL but point_count is %u", point_count);
+    if (point_count > MF_MAX_HULL_INPUT_POINTS)
+        return mf_bank_fail(bank, MF_ERR_HULL_TOO_LARGE, "point_count is %u: at most %u input points", point_count,
+                            MF_MAX_HULL_INPUT_POINTS);
     for (uint32_t i = 0; i < point_count; ++i) {
-        if (!mf_is_finite3(points[i])) return MF_ERR_NONFINITE;
-        if (fabsf(points[i].x) > MF_MAX_LENGTH || fabsf(points[i].y) > MF_MAX_LENGTH ||
-            fabsf(points[i].z) > MF_MAX_LENGTH)
-            return MF_ERR_HULL_TOO_LARGE;
+        const float p[3] = {points[i].x, points[i].y, points[i].z};
+        for (int k = 0; k < 3; ++k) {
+            if (!isfinite(p[k]))
+                return mf_bank_fail(bank, MF_ERR_NONFINITE, "points[%u].%c is %g: every coordinate must be finite", i,
+                                    "xyz"[k], (double)p[k]);
+        }
+        for (int k = 0; k < 3; ++k) {
+            if (fabsf(p[k]) > MF_MAX_LENGTH)
+                return mf_bank_fail(bank, MF_ERR_HULL_TOO_LARGE,
+                                    "points[%u].%c is %g: every coordinate must be within MF_MAX_LENGTH (%g) of 0", i,
+                                    "xyz"[k], (double)p[k], (double)MF_MAX_LENGTH);
+        }
     }
-    if (point_count < 4) return MF_ERR_DEGENERATE_HULL;
+    if (point_count < 4)
+        return mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL, "point_count is %u: a hull needs at least 4 points",
+                            point_count);
 #if MF_HAVE_QHULL
     double *coordinates = malloc((size_t)point_count * 3 * sizeof(double));
-    if (coordinates == NULL) return MF_ERR_OUT_OF_MEMORY;
+    if (coordinates == NULL) return mf_bank_fail(bank, MF_ERR_OUT_OF_MEMORY, "no memory for %u points", point_count);
     for (uint32_t i = 0; i < point_count; ++i) {
         coordinates[3 * i] = points[i].x;
         coordinates[3 * i + 1] = points[i].y;
@@ -340,8 +378,10 @@ mf_status mf_bank_add_hull(mf_bank *bank, const mf_vec3 *points, uint32_t point_
     mf_polyhedron poly = {.input_points = point_count};
     mf_status status = build_hull(bank, coordinates, point_count, &poly, shape);
     free(coordinates);
+    if (status != MF_OK) mf_bank_fail(bank, status, "%s", mf_status_string(status)); // where no detail was given
+    else mf_bank_clear_message(bank);
     return status;
 #else
-    return MF_ERR_INVALID_ARGUMENT; // built without qhull: only boxes can be added
+    return mf_bank_fail(bank, MF_ERR_INVALID_ARGUMENT, "built without qhull: only boxes can be added");
 #endif
 }

@@ -9,7 +9,7 @@ const char *mf_status_string(mf_status status)
     case MF_ERR_INVALID_ARGUMENT:
         return "invalid argument: a NULL pointer, an out-of-range body or shape id, a pair naming one body "
                "twice, a zero quaternion, a density of zero or less or a configuration value out of range (see "
-               "mf_context_message)";
+               "mf_context_message, mf_config_check or mf_bank_message)";
     case MF_ERR_NONFINITE:
         return "non-finite input: a point, half extent, transform or density holds NaN or infinity, or a mass "
                "or moment of inertia would be beyond float";

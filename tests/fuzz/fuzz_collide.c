@@ -246,7 +246,8 @@ static mf_stream stream_of(int which, uint32_t manifold_capacity, uint32_t conta
     // Poison the arrays: nothing the kernel leaves unwritten may pass for output.
     memset(manifolds[which], 0xa5, sizeof(manifolds[which]));
     memset(contacts[which], 0xa5, sizeof(contacts[which]));
-    return (mf_stream){manifolds[which], manifold_capacity, 12345, contacts[which], contact_capacity, 678, 9};
+    return (mf_stream){
+        manifolds[which], manifold_capacity, 12345, contacts[which], contact_capacity, 678, 9, NULL, 0, 0};
 }
 
 // DESIGN.md: every ISA gives the same contact counts and feature ids as the scalar path, and

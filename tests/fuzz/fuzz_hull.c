@@ -163,7 +163,7 @@ static void collide_hull(mf_bank *bank, uint32_t hull)
     FUZZ_REQUIRE(mf_context_create(&config, &context) == MF_OK, "context");
     static mf_manifold manifolds[PAIRS];
     static mf_contact contacts[PAIRS * MF_MAX_CONTACTS];
-    mf_stream stream = {manifolds, PAIRS, 0, contacts, PAIRS * MF_MAX_CONTACTS, 0, 0};
+    mf_stream stream = {manifolds, PAIRS, 0, contacts, PAIRS * MF_MAX_CONTACTS, 0, 0, NULL, 0, 0};
     mf_status status = mf_collide(context, bank, &bodies, pairs, PAIRS, &stream);
     FUZZ_REQUIRE(status == MF_OK, "collide: %s (%s)", mf_status_string(status), mf_context_message(context));
     fuzz_check_stream(&stream, status, PAIRS, MF_MAX_CONTACTS);

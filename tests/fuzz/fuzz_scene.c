@@ -107,7 +107,7 @@ static void check_scene(const scene *s)
         for (uint32_t b = a + 1; b < bodies_used; ++b) pairs[pair_count++] = (mf_pair){a, b};
     static mf_manifold manifolds[PAIRS];
     static mf_contact contacts[PAIRS * MF_MAX_CONTACTS];
-    mf_stream stream = {manifolds, PAIRS, 0, contacts, PAIRS * MF_MAX_CONTACTS, 0, 0};
+    mf_stream stream = {manifolds, PAIRS, 0, contacts, PAIRS * MF_MAX_CONTACTS, 0, 0, NULL, 0, 0};
     mf_bodies bodies = scene_bodies(s);
     status = mf_collide(context, s->bank, &bodies, pairs, pair_count, &stream);
     FUZZ_REQUIRE(status == MF_OK, "colliding a loaded scene: %s (%s)", mf_status_string(status),

@@ -143,7 +143,7 @@ static void zero_quaternion_is_refused_with_invalid_argument(void)
         for (int side = 0; side < 2; ++side) {
             mf_pair pairs[3] = {{0, 2}, side ? (mf_pair){0, 1} : (mf_pair){1, 0}, {0, 3}};
             transforms[1].q = zeros[z];
-            mf_stream stream = {manifolds, 3, 7, contacts, 12, 9, 1};
+            mf_stream stream = {manifolds, 3, 7, contacts, 12, 9, 1, NULL, 0, 0};
             mf_status status = mf_collide(context, bank, &bodies, pairs, 3, &stream);
             CHECKF(status == MF_ERR_INVALID_ARGUMENT, "%szero quaternion on side %c: %s", z ? "negative " : "",
                    "ab"[side], mf_status_string(status));
@@ -157,7 +157,7 @@ static void zero_quaternion_is_refused_with_invalid_argument(void)
     // The same bodies with a rotation again: the context is not left broken.
     transforms[1].q = (mf_quat){0, 0, 0, 1};
     mf_pair pairs[3] = {{0, 2}, {1, 0}, {0, 3}};
-    mf_stream stream = {manifolds, 3, 0, contacts, 12, 0, 0};
+    mf_stream stream = {manifolds, 3, 0, contacts, 12, 0, 0, NULL, 0, 0};
     CHECK_EQ(mf_collide(context, bank, &bodies, pairs, 3, &stream), MF_OK);
     CHECK_EQ(stream.manifold_count, 3);
     mf_context_destroy(context);

@@ -148,7 +148,8 @@ static mf_status measure_penetration(sim_run *run, double *penetration)
     if (!grow((void **)&run->manifolds, &run->manifold_capacity, manifolds, sizeof(mf_manifold)) ||
         !grow((void **)&run->contacts, &run->contact_capacity, contacts, sizeof(mf_contact)))
         return MF_ERR_OUT_OF_MEMORY;
-    mf_stream stream = {run->manifolds, run->manifold_capacity, 0, run->contacts, run->contact_capacity, 0, 0};
+    mf_stream stream = {
+        run->manifolds, run->manifold_capacity, 0, run->contacts, run->contact_capacity, 0, 0, NULL, 0, 0};
     status = mf_collide(run->context, run->s->bank, &bodies, run->pairs, count, &stream);
     if (status != MF_OK) return status;
     float deepest = 0.0f;

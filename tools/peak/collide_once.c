@@ -32,8 +32,16 @@ int main(int argc, char **argv)
     status = mf_context_create(&config, &context);
     uint32_t manifolds, contacts;
     mf_stream_bound(s.pair_count, config.max_contacts, &manifolds, &contacts);
-    mf_stream stream = {
-        malloc(manifolds * sizeof(mf_manifold)), manifolds, 0, malloc(contacts * sizeof(mf_contact)), contacts, 0, 0};
+    mf_stream stream = {malloc(manifolds * sizeof(mf_manifold)),
+                        manifolds,
+                        0,
+                        malloc(contacts * sizeof(mf_contact)),
+                        contacts,
+                        0,
+                        0,
+                        NULL,
+                        0,
+                        0};
     mf_bodies bodies = scene_bodies(&s);
     if (status == MF_OK && (stream.manifolds == NULL || stream.contacts == NULL)) status = MF_ERR_OUT_OF_MEMORY;
     if (status == MF_OK) status = mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &stream);

@@ -40,9 +40,18 @@
 #include <unordered_map>
 #include <vector>
 
+// mf_config_default() with MF_FAULT_SKIP: a pair with a non-finite pose is left without contacts
+// and recorded (MfBulletCollider::lastError), while every other pair of the call gets its own.
+inline mf_config mfBulletDefaultConfig()
+{
+    mf_config config = mf_config_default();
+    config.on_fault = MF_FAULT_SKIP;
+    return config;
+}
+
 struct MfBulletSettings {
-    mf_config config = mf_config_default(); // max_contacts up to 8 (two persistent manifolds)
-    bool cached = false;                    // mf_collide_cached: temporal coherence per pair
+    mf_config config = mfBulletDefaultConfig(); // max_contacts up to 8 (two persistent manifolds)
+    bool cached = false;                        // mf_collide_cached: temporal coherence per pair
 };
 
 // What the last batch did (MfBulletDispatcher::lastBatch).
@@ -86,7 +95,10 @@ class MfBulletCollider {
     void recordError(mf_status status, const char *message);
 
     // Collides pairs[i] = (bodies 2i, 2i + 1) into the collider's stream; cache may be NULL.
-    // Returns the stream (manifolds in pair order) or NULL after an error (recorded).
+    // Returns the stream (manifolds in pair order) or NULL after an error (recorded). Under
+    // MF_FAULT_SKIP (the settings' default) a pair with a non-finite pose or a zero rotation gets no
+    // manifold and an empty cache entry, the first such pair is recorded as an error, and the
+    // stream holds every other pair's manifold.
     const mf_stream *collide(const uint32_t *shapes, const mf_transform *transforms, uint32_t pairCount,
                              mf_pair_cache *cache);
 
@@ -112,6 +124,7 @@ class MfBulletCollider {
     std::vector<mf_contact> m_contacts;
     std::vector<mf_vec3> m_points;
     mf_stream m_stream = {};
+    mf_fault m_fault = {}; // the stream's first skipped pair, for recordError
 };
 
 // One pair's algorithm: owns the pair's persistent manifolds (two when more than 4 contacts) and

@@ -120,6 +120,7 @@ const mf_stream *MfBulletCollider::collidePairs(const uint32_t *shapes, const mf
 {
     m_stream.manifold_count = 0;
     m_stream.contact_count = 0;
+    m_stream.fault_count = 0;
     if (pairCount == 0) return &m_stream;
     m_pairs.resize(pairCount);
     for (uint32_t i = 0; i < pairCount; ++i) m_pairs[i] = {2 * i, 2 * i + 1};
@@ -133,6 +134,8 @@ const mf_stream *MfBulletCollider::collidePairs(const uint32_t *shapes, const mf
     m_stream.manifold_capacity = uint32_t(m_manifolds.size());
     m_stream.contacts = m_contacts.data();
     m_stream.contact_capacity = uint32_t(m_contacts.size());
+    m_stream.faults = &m_fault;
+    m_stream.fault_capacity = 1;
     mf_bodies bodies = {shapes, transforms, 2 * pairCount};
     mf_status status = cache != nullptr
                            ? mf_collide_cached(m_context, m_bank, &bodies, m_pairs.data(), pairCount, cache, &m_stream)
@@ -141,5 +144,7 @@ const mf_stream *MfBulletCollider::collidePairs(const uint32_t *shapes, const mf
         recordError(status, mf_context_message(m_context));
         return nullptr;
     }
+    // Skipped pairs are left without contacts, as a failed pair is; the others keep theirs.
+    if (m_stream.fault_count > 0) recordError(m_fault.status, mf_context_message(m_context));
     return &m_stream;
 }

@@ -89,6 +89,7 @@ mf_ode_config mf_ode_config_default(void)
 {
     mf_ode_config config = {.collide = mf_config_default(), .step = 1.0 / 60.0};
     config.collide.threads = 1;
+    config.collide.on_fault = MF_FAULT_SKIP; // one bad geom costs its own pairs, not the step
     config.surface.mode = dContactApprox1;
     config.surface.mu = 0.6;
     config.cached = 1;
@@ -398,8 +399,16 @@ mf_status mf_ode_collide(mf_ode *adapter, dJointGroupID group, mf_ode_report *re
     mf_status status = ensure_stream(adapter);
     if (status == MF_OK && cached) status = carry_entries(adapter);
     if (status != MF_OK) return status;
-    mf_stream stream = {
-        adapter->manifolds, adapter->manifold_capacity, 0, adapter->contacts, adapter->contact_capacity, 0, 0};
+    mf_stream stream = {adapter->manifolds,
+                        adapter->manifold_capacity,
+                        0,
+                        adapter->contacts,
+                        adapter->contact_capacity,
+                        0,
+                        0,
+                        NULL,
+                        0,
+                        0};
     mf_bodies bodies = {adapter->shapes, adapter->transforms, adapter->entry_count};
     status = cached
                  ? mf_collide_cached(adapter->context, adapter->bank, &bodies, adapter->pairs, adapter->pair_count,
@@ -410,6 +419,10 @@ mf_status mf_ode_collide(mf_ode *adapter, dJointGroupID group, mf_ode_report *re
                     mf_status_string(status), mf_context_message(adapter->context));
     report->pair_count = adapter->pair_count;
     report->manifold_count = stream.manifold_count;
+    report->skipped_pair_count = stream.fault_count;
+    if (stream.fault_count > 0) // the step goes on; what was skipped is told, as a failure would be
+        fail(adapter, MF_OK, "%s: %s", cached ? "mf_collide_cached" : "mf_collide",
+             mf_context_message(adapter->context));
     for (uint32_t m = 0; m < stream.manifold_count; ++m) add_joints(adapter, group, &adapter->manifolds[m], report);
     if (cached) keep_entries(adapter);
     return MF_OK;

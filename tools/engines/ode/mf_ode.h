@@ -34,13 +34,15 @@ extern "C" {
 typedef struct mf_ode mf_ode;
 
 typedef struct mf_ode_config {
-    mf_config collide;          // margin, linear_slop, max_contacts, isa and threads of mf_collide
+    mf_config collide;          // margin, linear_slop, max_contacts, isa, threads and on_fault of mf_collide
     dSurfaceParameters surface; // of every contact joint; speculative ones add dContactMotionN
     dReal step;                 // the seconds the world steps by, for the speculative contacts
     int cached;                 // mf_collide_cached with an entry per pair; 0: mf_collide every step
 } mf_ode_config;
 
-// mf_config_default() but one thread (ODE steps on one), surface dContactApprox1 with mu 0.6,
+// mf_config_default() but one thread (ODE steps on one) and MF_FAULT_SKIP (a geom with a NaN or
+// infinite pose, which an exploding body gets, costs its own pairs, not every contact of the step:
+// mf_ode_report.skipped_pair_count and mf_ode_message tell of it), surface dContactApprox1 with mu 0.6,
 // step 1/60 s, cached: a stepping world is what mf_pair_cache is for (settled pairs cost a third
 // to a fifth, normals and contacts stay put instead of flickering between ties). The price is
 // manyfold.h's bounds: a resting pair may overlap by up to about linear_slop before its contacts
@@ -69,6 +71,10 @@ typedef struct mf_ode_report {
     uint32_t manifold_count; // pairs that touch or lie within the margin
     uint32_t contact_count;  // contact joints created
     float deepest;           // most negative separation of any contact, metres (0 when none)
+    // Pairs skipped under MF_FAULT_SKIP (the default): a geom's pose is NaN, infinite or has no
+    // rotation. They get no contact joints; mf_ode_message names the first. With MF_FAULT_STOP
+    // such a pose fails the step instead.
+    uint32_t skipped_pair_count;
 } mf_ode_report;
 
 // One step's collision: candidate pairs from the proxies, one mf_collide, and a contact joint per
@@ -76,7 +82,8 @@ typedef struct mf_ode_report {
 // with a geom disabled by dGeomDisable, pairs whose category and collide bits do not meet (neither
 // one's category bits in the other's collide bits), pairs of two static geoms, of one body, of
 // disabled bodies and of bodies joined by a non-contact joint. On an error nothing is added to the group and
-// mf_ode_message says why. report may be NULL.
+// mf_ode_message says why; after a step that skipped pairs (report->skipped_pair_count) it names the
+// first of them. report may be NULL.
 mf_status mf_ode_collide(mf_ode *adapter, dJointGroupID group, mf_ode_report *report);
 
 // The entry the last mf_ode_collide kept for the pair of registered geoms g1 and g2 (either order),
@@ -86,7 +93,7 @@ mf_status mf_ode_collide(mf_ode *adapter, dJointGroupID group, mf_ode_report *re
 // search after a scan of the registered geoms.
 const mf_pair_cache *mf_ode_pair_cache(const mf_ode *adapter, dGeomID g1, dGeomID g2);
 
-// Details of the last failed call; "" if none.
+// Details of the last failed call, or of the pairs the last mf_ode_collide skipped; "" if none.
 const char *mf_ode_message(const mf_ode *adapter);
 
 // A bank hull in dConvex's terms: planes (normal, offset) and points, and the polygons as a

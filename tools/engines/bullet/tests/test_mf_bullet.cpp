@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <set>
@@ -313,7 +314,7 @@ void refused_hulls_are_left_to_bullet()
     CHECK_EQ(w.collider->lastError(), MF_OK);
 }
 
-// A failed call is kept until it is cleared: the success of the next call does not hide it.
+// A failed pair is kept until it is cleared: the success of the next call does not hide it.
 void errors_stick_until_cleared()
 {
     std::unique_ptr<MfBulletCollider> collider = makeCollider();
@@ -322,7 +323,8 @@ void errors_stick_until_cleared()
     CHECK_EQ(collider->shapeId(&box, &shapes[0]), MF_OK);
     shapes[1] = shapes[0];
     mf_transform poses[2] = {{{0, 0, 0}, {0, 0, 0, 1}}, {{0, NAN, 0}, {0, 0, 0, 1}}};
-    CHECK(collider->collide(shapes, poses, 1, nullptr) == nullptr);
+    const mf_stream *skipped = collider->collide(shapes, poses, 1, nullptr);
+    CHECK(skipped != nullptr && skipped->manifold_count == 0);
     CHECK_EQ(collider->lastError(), MF_ERR_NONFINITE);
     CHECK(collider->lastMessage()[0] != '\0');
     poses[1].p.y = 2 * boxHalf;
@@ -332,6 +334,40 @@ void errors_stick_until_cleared()
     collider->clearError();
     CHECK_EQ(collider->lastError(), MF_OK);
     CHECK(collider->lastMessage()[0] == '\0');
+}
+
+// A pair with a non-finite pose is left without contacts and recorded; the pairs beside it in the
+// same call keep theirs (MF_FAULT_SKIP, the settings' default), cached or not.
+void a_bad_pose_costs_only_its_own_pair()
+{
+    for (int cached = 0; cached < 2; ++cached) {
+        MfBulletSettings settings = oneThread();
+        settings.cached = cached != 0;
+        std::unique_ptr<MfBulletCollider> collider = makeCollider(settings);
+        btBoxShape box(btVector3(boxHalf, boxHalf, boxHalf));
+        uint32_t shapes[6];
+        CHECK_EQ(collider->shapeId(&box, &shapes[0]), MF_OK);
+        for (int i = 1; i < 6; ++i) shapes[i] = shapes[0];
+        // Three stacked pairs, far apart; the middle one's upper box has exploded.
+        mf_transform poses[6];
+        for (int i = 0; i < 3; ++i) {
+            float x = 10.0f * float(i), gap = 2 * float(boxHalf) - 0.001f;
+            poses[2 * i] = {{x, 0, 0}, {0, 0, 0, 1}};
+            poses[2 * i + 1] = {{x, gap, 0}, {0, 0, 0, 1}};
+        }
+        poses[3].q = {NAN, 0, 0, 1};
+        mf_pair_cache cache[3] = {};
+        const mf_stream *stream = collider->collide(shapes, poses, 3, cached ? cache : nullptr);
+        CHECK(stream != nullptr);
+        if (stream == nullptr) continue;
+        CHECK_EQ(stream->manifold_count, 2);
+        CHECK(stream->manifolds[0].pair == 0 && stream->manifolds[1].pair == 2);
+        CHECK_EQ(stream->manifolds[0].count, 4);
+        CHECK_EQ(stream->fault_count, 1);
+        CHECK_EQ(collider->lastError(), MF_ERR_NONFINITE);
+        CHECK(std::strstr(collider->lastMessage(), "body 3 has a non-finite transform") != nullptr);
+        if (cached) CHECK(cache[0].axis != 0 && cache[1].axis == 0 && cache[2].axis != 0);
+    }
 }
 
 // A hull whose pair has begun and that then turns flat (scaled to nothing in y) loses its
@@ -462,6 +498,7 @@ int main(int argc, char **argv)
         TEST_CASE(a_margin_past_the_broad_phase_padding_is_refused),
         TEST_CASE(shapes_are_registered_once),
         TEST_CASE(errors_stick_until_cleared),
+        TEST_CASE(a_bad_pose_costs_only_its_own_pair),
         TEST_CASE(a_shape_refused_after_its_pair_began_is_an_error),
         TEST_CASE(running_out_of_memory_is_an_error_not_an_exception),
     };
