@@ -158,11 +158,11 @@ static void pairs_are_the_overlapping_boxes(void)
     mf_context *context = context_of(1);
     for (uint64_t seed = 1; seed <= sizeof(cases) / sizeof(cases[0]); ++seed) {
         scene s;
-        if (!random_scene(seed, test_scaled(cases[seed - 1].bodies), cases[seed - 1].spread, &s)) {
+        uint32_t bodies = cases[seed - 1].bodies < 3 ? cases[seed - 1].bodies : test_scaled(cases[seed - 1].bodies);
+        if (!random_scene(seed, bodies, cases[seed - 1].spread, &s)) {
             CHECKF(0, "random scene (seed %llu) could not be built", (unsigned long long)seed);
             continue;
         }
-        if (cases[seed - 1].bodies < 3) s.body_count = cases[seed - 1].bodies;
         uint32_t expected_count, count;
         mf_pair *expected = brute_force(&s, cases[seed - 1].margin, &expected_count);
         mf_pair *pairs = find(context, &s, cases[seed - 1].margin, &count);
