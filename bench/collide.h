@@ -39,6 +39,18 @@ void bench_collide_size(bench_state *state, void *context);
 // Frees the size sweep's scene.
 void bench_size_release(void);
 
+// The broad phase (bench/find_pairs.c): mf_find_pairs on `threads` threads, or the tools' former
+// sort-and-sweep for threads 0, on the command line's default heap of `bodies` bodies.
+typedef struct find_pairs_case {
+    uint32_t bodies;
+    uint32_t threads;
+} find_pairs_case;
+
+void bench_find_pairs(bench_state *state, void *context);
+
+// Frees the broad phase's heap.
+void bench_find_pairs_release(void);
+
 typedef enum peer_kind {
     PEER_BULLET_HULL,   // btPolyhedralContactClipping: SAT, then clipping, on every pair
     PEER_BULLET_BOXBOX, // btBoxBoxDetector (box-only scenes)

@@ -77,6 +77,17 @@ static peer_case peer_cases[MAX_SCENES][PEERS];
 static cached_case cached_cases[MAX_SCENES][2];
 static manyfold_case thread_cases[THREAD_SCENES][THREAD_COUNTS];
 static manyfold_case caller_cases[CALLER_SCENES][CALLER_CPUS][2];
+// find_pairs/heap/<bodies>/<impl>: the broad phase on the default heap, 1 and 2 threads against the
+// former sort-and-sweep; with MANYFOLD_BENCH_PAIRS=n only n bodies.
+static const uint32_t find_pairs_sizes[] = {10000, 100000, 200000, 1000000};
+static const struct {
+    const char *name;
+    uint32_t threads;
+} find_pairs_impls[] = {{"sweep_before", 0}, {"threads1", 1}, {"threads2", 2}};
+#define FIND_PAIRS_SIZES (sizeof(find_pairs_sizes) / sizeof(find_pairs_sizes[0]))
+#define FIND_PAIRS_IMPLS (sizeof(find_pairs_impls) / sizeof(find_pairs_impls[0]))
+static find_pairs_case find_pairs_cases[FIND_PAIRS_SIZES][FIND_PAIRS_IMPLS];
+
 static size_case size_cases[SWEEP_SIZES];
 static manyfold_case hull_size_cases[HULL_SIZE_SCENES];
 static peer_case hull_size_peers[HULL_SIZE_SCENES];
@@ -158,6 +169,22 @@ static void register_sizes(void)
         size_cases[i] = (size_case){SIZE_SCENE, only > 0 ? only : sweep_sizes[i]};
         snprintf(name, sizeof(name), "collide_size/%s/%u", SIZE_SCENE, size_cases[i].pairs);
         bench_register(name, bench_collide_size, &size_cases[i], size_cases[i].pairs);
+        if (only > 0) break;
+    }
+}
+
+static void register_find_pairs(void)
+{
+    char name[128];
+    const char *requested = getenv("MANYFOLD_BENCH_PAIRS");
+    uint32_t only = requested != NULL ? (uint32_t)strtoul(requested, NULL, 10) : 0;
+    for (size_t i = 0; i < FIND_PAIRS_SIZES; ++i) {
+        uint32_t bodies = only > 0 ? only : find_pairs_sizes[i];
+        for (size_t k = 0; k < FIND_PAIRS_IMPLS; ++k) {
+            find_pairs_cases[i][k] = (find_pairs_case){bodies, find_pairs_impls[k].threads};
+            snprintf(name, sizeof(name), "find_pairs/heap/%u/%s", bodies, find_pairs_impls[k].name);
+            bench_register(name, bench_find_pairs, &find_pairs_cases[i][k], bodies);
+        }
         if (only > 0) break;
     }
 }
@@ -248,6 +275,7 @@ int bench_suite_register(void)
     register_threads();
     register_caller_cpus();
     register_sizes();
+    register_find_pairs();
     register_hull_sizes();
     bench_context("manyfold_version", mf_version());
     bench_context("manyfold_isa_best", mf_isa_name(mf_isa_best()));
@@ -264,5 +292,6 @@ void bench_suite_release(void)
     for (size_t i = 0; i < HULL_SIZE_SCENES; ++i) bench_peer_release(&hull_size_peers[i]);
     for (uint32_t i = 0; i < scene_count; ++i) bench_scene_release(&scenes[i]);
     bench_size_release();
+    bench_find_pairs_release();
     scene_count = 0;
 }

@@ -1,8 +1,9 @@
-// The tools' broad phase against brute force: on the default pile and on random scenes (boxes and
-// hulls, random rotations, a ground slab), every pair whose exact world boxes (grown by the
-// margin) overlap is a candidate, every pair mf_collide finds touching among all n^2/2 pairs is a
-// candidate, and candidates come sorted, unique and with a < b. The pile_step scene, whose recipe
-// lists its pairs as it drops bodies, lists none the broad phase would not find.
+// The tools' broad phase (mf_find_pairs through scene_broadphase) against brute force: on the
+// default pile and on random scenes (boxes and hulls, random rotations, a ground slab), every
+// pair whose exact world boxes (grown by the margin) overlap is a candidate, every pair
+// mf_collide finds touching among all n^2/2 pairs is a candidate, and candidates come sorted,
+// unique and with a < b. The pile_step scene, whose recipe lists its pairs as it drops bodies,
+// lists none the broad phase would not find.
 #include "scene_broadphase.h"
 #include "scene_math.h"
 #include "scene_random.h"
@@ -56,14 +57,16 @@ static int check_scene(const char *label, uint64_t seed, const scene *s)
     const float margin = s->config.margin;
     mf_bodies bodies = scene_bodies(s);
     scene_broadphase *broad = scene_broadphase_create(s->bank);
+    mf_context *broad_context = NULL;
     const mf_pair *pairs;
     uint32_t count;
-    mf_status status =
-        broad != NULL ? scene_broadphase_find_pairs(broad, &bodies, margin, &pairs, &count) : MF_ERR_OUT_OF_MEMORY;
+    mf_status status = broad != NULL ? mf_context_create(&s->config, &broad_context) : MF_ERR_OUT_OF_MEMORY;
+    if (status == MF_OK) status = scene_broadphase_find_pairs(broad, broad_context, &bodies, margin, &pairs, &count);
     if (status != MF_OK) {
         printf("FAIL %s (seed %llu): broad phase failed: %s\n", label, (unsigned long long)seed,
                mf_status_string(status));
         scene_broadphase_destroy(broad);
+        mf_context_destroy(broad_context);
         return 1;
     }
     int failures = 0;
@@ -123,6 +126,7 @@ static int check_scene(const char *label, uint64_t seed, const scene *s)
     free(boxes);
     free(all);
     scene_broadphase_destroy(broad);
+    mf_context_destroy(broad_context);
     return failures;
 }
 
@@ -170,10 +174,12 @@ static int check_pile_step_pairs(uint64_t seed)
         return 1;
     }
     scene_broadphase *broad = scene_broadphase_create(s.bank);
+    mf_context *context = NULL;
     mf_bodies bodies = scene_bodies(&s);
     const mf_pair *pairs;
     uint32_t count = 0;
-    int failures = broad == NULL || scene_broadphase_find_pairs(broad, &bodies, 0.00501f, &pairs, &count) != MF_OK;
+    int failures = broad == NULL || mf_context_create(NULL, &context) != MF_OK ||
+                   scene_broadphase_find_pairs(broad, context, &bodies, 0.00501f, &pairs, &count) != MF_OK;
     for (uint32_t i = 0; failures == 0 && i < s.pair_count; ++i) {
         mf_pair p = s.pairs[i];
         if (is_candidate(pairs, count, p.a, p.b)) continue;
@@ -184,6 +190,7 @@ static int check_pile_step_pairs(uint64_t seed)
     printf("%s pile_step (seed %llu): %u pairs among %u candidates\n", failures ? "FAIL" : "ok",
            (unsigned long long)seed, s.pair_count, count);
     scene_broadphase_destroy(broad);
+    mf_context_destroy(context);
     scene_free(&s);
     return failures;
 }

@@ -393,6 +393,29 @@ MF_API void mf_stream_bound(uint32_t pair_count, uint32_t max_contacts, uint32_t
 MF_API mf_status mf_collide(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
                             const mf_pair *pairs, uint32_t pair_count, mf_stream *stream);
 
+/* ---- broad phase ---- */
+
+/* Every pair of bodies whose world bounding boxes, grown by margin on every side, overlap (a
+ * touching box counts): the candidates mf_collide needs for that margin. A body's box is its
+ * shape's local box (of the vertices) turned by |R|, a bound slightly larger than the tight box
+ * for turned bodies.
+ * - Each pair once, with a < b, sorted by a then b: the same output for every thread count.
+ * - pairs[0, min(count, pair_capacity)) gets the first pairs of that order and *pair_count the
+ *   exact count; MF_ERR_CAPACITY when pair_capacity is short (call again with room for
+ *   *pair_count; pairs may be NULL with capacity 0 to ask for the count alone).
+ * - Runs on the context's threads (or its job system), sort-and-sweep in the cells of a coarse grid
+ *   (kernel/src/broadphase.c); the margin is this call's, not config.margin.
+ * - Working memory: the context keeps it, made on the first call and grown to the largest call so
+ *   far (about 64 bytes a body and 24 a pair found), so calls of that size allocate nothing; it
+ *   is freed with the context.
+ * Errors, with *pair_count 0 and the message in mf_context_message: a NULL bank, bodies or
+ * pair_count, or NULL pairs with a capacity, a body whose shape the bank lacks or whose quaternion
+ * is zero, a negative margin or one above MF_MAX_LENGTH, MF_ERR_INVALID_ARGUMENT; a non-finite
+ * margin or transform, MF_ERR_NONFINITE; memory, MF_ERR_OUT_OF_MEMORY. */
+MF_API mf_status mf_find_pairs(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
+                               float margin, mf_pair *pairs, uint32_t pair_capacity,
+                               uint32_t *pair_count);
+
 /* ---- temporal coherence ---- */
 
 /* A contact kept for reuse: its points on the two surfaces (the contact point less and plus half

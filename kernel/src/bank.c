@@ -321,10 +321,14 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
                             vertex_count, face_count, loop_count);
 
     float radius = 0.0f;
+    mf_vec3 low = poly->vertices[0], high = poly->vertices[0];
     for (uint32_t i = 0; i < vertex_count; ++i) {
         if (!mf_is_finite3(poly->vertices[i]))
             return mf_bank_fail(bank, MF_ERR_NONFINITE, "vertex %u is not finite", i);
         radius = fmaxf(radius, mf_length(poly->vertices[i]));
+        mf_vec3 v = poly->vertices[i];
+        low = (mf_vec3){fminf(low.x, v.x), fminf(low.y, v.y), fminf(low.z, v.z)};
+        high = (mf_vec3){fmaxf(high.x, v.x), fmaxf(high.y, v.y), fmaxf(high.z, v.z)};
     }
 
     mf_rows rows = {vertex_count, face_count};
@@ -352,6 +356,8 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         .edge_count = edge_count,
         .loop_count = loop_count,
         .radius = radius,
+        .bounds_center = mf_scale(mf_add(low, high), 0.5f),
+        .bounds_half = mf_scale(mf_sub(high, low), 0.5f),
         .input_points = poly->input_points,
         .welded_points = poly->welded_points,
         .merged_facets = poly->merged_facets,

@@ -14,6 +14,8 @@ typedef struct mf_shape {
     float inner_radius;   // the centroid's distance to the nearest face plane: a ball that fits inside
     float outer_radius;   // the centroid's distance to the farthest vertex: a ball that holds the hull
     float centroid_slack; // |centroid| - inner_radius: the inner ball reaches that far past the origin
+    // The box of the vertices in the shape's frame, as centre and half extents: the broad phase's.
+    mf_vec3 bounds_center, bounds_half;
     uint32_t input_points, welded_points, merged_facets;
     uint32_t rows_first;      // into the bank's rows; UINT32_MAX when the hull is too large for the wide pass
     uint32_t edge_rows_first; // its edge rows (rows.h), after the bundle rows, then its edge records

@@ -1,6 +1,7 @@
 // Context lifetime, configuration checks, ISA choice.
 #include "context.h"
 
+#include "broadphase.h"
 #include "placement.h"
 #include "pool.h"
 #include "staging.h"
@@ -180,6 +181,7 @@ void mf_context_destroy(mf_context *context)
     free(context->workers);
     mf_staging_destroy(context->staging);
     free(context->finished);
+    mf_broadphase_destroy(context->broadphase);
     free(context);
 }
 

@@ -101,6 +101,8 @@ struct mf_context {
     struct mf_finished_chunk *finished; // in-order placement: (MF_STAGED_PER_WORKER + 1) * threads + 1
     uint32_t finished_count;
     struct mf_pool *pool; // NULL with one thread or the caller's job system (config.enqueue_task)
+    // mf_find_pairs' working memory, made on its first call.
+    struct mf_broadphase *broadphase;
 };
 
 // Records a detailed message for mf_context_message and returns the status.

@@ -168,7 +168,7 @@ static bool collide_steps(const run_options *o, scene *s, mf_context *context, m
         const mf_pair *pairs;
         uint32_t pair_count;
         double start = stopwatch_seconds();
-        mf_status status = scene_broadphase_find_pairs(broad, &bodies, s->config.margin, &pairs, &pair_count);
+        mf_status status = scene_broadphase_find_pairs(broad, context, &bodies, s->config.margin, &pairs, &pair_count);
         totals->broadphase_seconds += stopwatch_seconds() - start;
         if (status != MF_OK) {
             ok = cli_fail(error, "the broad phase failed: %s", mf_status_string(status));

@@ -25,7 +25,7 @@ bool scene_collide(const scene *s, const mf_config *config, manifold_list *list,
     if (ok) {
         mf_bodies bodies = scene_bodies(s);
         const mf_pair *pairs;
-        status = scene_broadphase_find_pairs(broad, &bodies, config->margin, &pairs, pair_count);
+        status = scene_broadphase_find_pairs(broad, context, &bodies, config->margin, &pairs, pair_count);
         ok = status == MF_OK ? narrowphase_collide(&narrow, context, s->bank, &bodies, pairs, *pair_count, append_chunk,
                                                    list, error)
                              : cli_fail(error, "the broad phase failed: %s", mf_status_string(status));

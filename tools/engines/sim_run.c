@@ -138,7 +138,7 @@ static mf_status measure_penetration(sim_run *run, double *penetration)
     mf_bodies bodies = {run->s->body_shape, run->poses, run->s->body_count};
     const mf_pair *found;
     uint32_t found_count, count = 0;
-    mf_status status = scene_broadphase_find_pairs(run->broadphase, &bodies, 0.0f, &found, &found_count);
+    mf_status status = scene_broadphase_find_pairs(run->broadphase, run->context, &bodies, 0.0f, &found, &found_count);
     if (status != MF_OK) return status;
     if (!grow((void **)&run->pairs, &run->pair_capacity, found_count, sizeof(mf_pair))) return MF_ERR_OUT_OF_MEMORY;
     for (uint32_t i = 0; i < found_count; ++i)

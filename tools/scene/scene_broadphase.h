@@ -1,6 +1,5 @@
-// The broad phase of the tools: sort-and-sweep over world bounding boxes, giving every pair of
-// bodies whose boxes, grown by the margin, overlap. The command line runs it on its scenes every
-// step; the tests hold it against brute force on generated scenes.
+// The broad phase of the tools: the library's mf_find_pairs with an array that grows to fit, so
+// the command line, the engines and the tests ask for a step's pairs in one call.
 #pragma once
 
 #include "manyfold.h"
@@ -13,15 +12,15 @@ extern "C" {
 
 typedef struct scene_broadphase scene_broadphase;
 
-// Reads the shapes' local bounds from the bank once; NULL when out of memory.
+// For bodies of this bank; NULL when out of memory.
 scene_broadphase *scene_broadphase_create(const mf_bank *bank);
 void scene_broadphase_destroy(scene_broadphase *broadphase);
 
-// Pairs (a < b), sorted by a then b, so the output does not depend on the sweep. *pairs stays
-// valid until the next call. MF_ERR_INVALID_ARGUMENT for a body whose shape the bank lacks,
-// MF_ERR_OUT_OF_MEMORY when the boxes, the grid or the pairs do not fit.
-mf_status scene_broadphase_find_pairs(scene_broadphase *broadphase, const mf_bodies *bodies, float margin,
-                                      const mf_pair **pairs, uint32_t *pair_count);
+// Pairs (a < b), sorted by a then b: mf_find_pairs on the context's threads. *pairs stays valid
+// until the next call. mf_find_pairs' errors (MF_ERR_INVALID_ARGUMENT for a body whose shape the
+// bank lacks; the context's message says which).
+mf_status scene_broadphase_find_pairs(scene_broadphase *broadphase, mf_context *context, const mf_bodies *bodies,
+                                      float margin, const mf_pair **pairs, uint32_t *pair_count);
 
 #ifdef __cplusplus
 }

@@ -62,10 +62,12 @@ int main(void)
         return 1;
     }
     scene_broadphase *broad = scene_broadphase_create(s.bank);
+    mf_context *broad_context = NULL;
     mf_bodies bodies = scene_bodies(&s);
     const mf_pair *pairs;
     uint32_t pair_count;
-    if (broad == NULL || scene_broadphase_find_pairs(broad, &bodies, s.config.margin, &pairs, &pair_count) != MF_OK) {
+    if (broad == NULL || mf_context_create(&s.config, &broad_context) != MF_OK ||
+        scene_broadphase_find_pairs(broad, broad_context, &bodies, s.config.margin, &pairs, &pair_count) != MF_OK) {
         printf("FAIL: broad phase\n");
         return 1;
     }
@@ -92,6 +94,7 @@ int main(void)
     }
     manifold_list_free(&reference);
     scene_broadphase_destroy(broad);
+    mf_context_destroy(broad_context);
     scene_free(&s);
     return failures == 0 ? 0 : 1;
 }
