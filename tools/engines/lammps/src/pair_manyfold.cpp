@@ -267,6 +267,14 @@ void PairManyfold::init_style()
   for (int i = 0; i < atom->nlocal; ++i)
     radius[i] = library_.properties(shape[i]).reach + half_margin;
 
+  // Seen with this LAMMPS (29 Sep 2021): on several ranks with atom sorting on, the neighbour
+  // history's end-of-run pass (post_run, and so write_restart) can stop with "Neighbor history
+  // overflow"; with sorting off it does not.
+  if (atom->sortfreq > 0 && comm->nprocs > 1 && comm->me == 0)
+    error->warning(
+        FLERR,
+        "pair_style manyfold on several ranks: turn atom sorting off ('atom_modify sort 0 0.0'); "
+        "with it on, LAMMPS's neighbour history can stop at the end of a run");
   int irequest = neighbor->request(this, instance_me);
   neighbor->requests[irequest]->size = 1;
   neighbor->requests[irequest]->history = 1;

@@ -25,7 +25,7 @@ G = 9.81
 
 PREAMBLE = """units si
 atom_style sphere
-atom_modify map array
+atom_modify map array sort 0 0.0
 boundary {boundary}
 comm_modify vel yes
 newton on
@@ -318,7 +318,7 @@ print "RESULT creep ${{creep}}"
 PILE = """variable every index 1000
 units si
 atom_style sphere
-atom_modify map array
+atom_modify map array sort 0 0.0
 boundary f f f
 comm_modify vel yes
 newton on
@@ -424,6 +424,7 @@ run 1000
     resumed = """units si
 processors * * 1
 read_restart pile.restart
+atom_modify sort 0 0.0
 comm_modify vel yes
 fix prop all property/atom i_shape d2_quat 4 d2_angmom 3 ghost yes
 neighbor 0.01 bin
@@ -497,6 +498,12 @@ def main():
     parser.add_argument("case", choices=sorted(CASES) + ["--list"])
     args = parser.parse_args()
     args.lmp = os.path.abspath(args.lmp)
+    keep = os.environ.get("MANYFOLD_LAMMPS_KEEP")
+    if keep:
+        os.makedirs(keep, exist_ok=True)
+        CASES[args.case](Run(args, pathlib.Path(keep)))
+        print("PASS:", args.case, f"on {args.ranks} rank(s)")
+        return
     with tempfile.TemporaryDirectory(prefix="manyfold-lammps-") as directory:
         CASES[args.case](Run(args, pathlib.Path(directory)))
     print("PASS:", args.case, f"on {args.ranks} rank(s)")
