@@ -7,3 +7,9 @@ int render_command(int argc, char **argv);
 int hull_command(int argc, char **argv);
 int info_command(int argc, char **argv);
 int simulate_command(int argc, char **argv);
+
+// Where the example scenes and their format (README.md) are installed, for the help texts: meson
+// passes <prefix>/<datadir>/manyfold/scenes; a build without it names the source's directory.
+#ifndef MANYFOLD_CLI_SCENES
+#define MANYFOLD_CLI_SCENES "tools/scenes"
+#endif

@@ -21,6 +21,8 @@ static const char main_help[] =
     "                 narrow phase and report how it settles\n"
     "  info           library version, CPU features, the ISA chosen, cores\n"
     "\n"
+    "Example scenes and their format (README.md): " MANYFOLD_CLI_SCENES "\n"
+    "\n"
     "Options:\n"
     "  -h, --help     show this help ('manyfold COMMAND --help' for a command's options)\n"
     "  --version      show the version\n"
