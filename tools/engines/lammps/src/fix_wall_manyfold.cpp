@@ -239,8 +239,14 @@ void FixWallManyfold::post_force(int /*vflag*/)
     has_manifold_[manifold.pair] = 1;
     int i = c.atom;
     double *history = &history_[i][c.wall * history_size_];
+    // Read, not written, in LAMMPS's setup (as pair_style manyfold does).
     SpringHistory *springs =
         reinterpret_cast<SpringHistory *>(history + manyfold_lammps::cache_doubles);
+    SpringHistory setup_springs[MF_MAX_CONTACTS];
+    if (!stretch) {
+      memcpy(setup_springs, springs, sizeof(SpringHistory) * (size_t) max_contacts);
+      springs = setup_springs;
+    }
     BodyMotion body = {x[i], v[i], omega[i], rmass[i], library.properties(shape[i]).reach};
     BodyMotion wall = {x[i], still, still, 0.0, INFINITY};
     ContactEffect effect =
@@ -251,7 +257,7 @@ void FixWallManyfold::post_force(int /*vflag*/)
       torque[i][k] += effect.torque_on_a[k];
     }
   }
-  for (uint32_t k = 0; k < pair_count; ++k) {
+  for (uint32_t k = 0; stretch && k < pair_count; ++k) {
     const Candidate &c = candidates_[k];
     double *history = &history_[c.atom][c.wall * history_size_];
     memcpy(history, &caches_[k], sizeof(mf_pair_cache));

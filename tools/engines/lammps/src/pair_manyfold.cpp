@@ -267,14 +267,6 @@ void PairManyfold::init_style()
   for (int i = 0; i < atom->nlocal; ++i)
     radius[i] = library_.properties(shape[i]).reach + half_margin;
 
-  // Seen with this LAMMPS (29 Sep 2021): on several ranks with atom sorting on, the neighbour
-  // history's end-of-run pass (post_run, and so write_restart) can stop with "Neighbor history
-  // overflow"; with sorting off it does not.
-  if (atom->sortfreq > 0 && comm->nprocs > 1 && comm->me == 0)
-    error->warning(
-        FLERR,
-        "pair_style manyfold on several ranks: turn atom sorting off ('atom_modify sort 0 0.0'); "
-        "with it on, LAMMPS's neighbour history can stop at the end of a run");
   int irequest = neighbor->request(this, instance_me);
   neighbor->requests[irequest]->size = 1;
   neighbor->requests[irequest]->history = 1;
@@ -411,8 +403,15 @@ void PairManyfold::compute(int eflag, int vflag)
     Candidate &c = candidates_[manifold.pair];
     has_manifold_[manifold.pair] = 1;
     int a = c.a, b = c.b;
+    // In LAMMPS's setup (the first forces of a run) the histories are read, not written: a run
+    // resumed from a restart file then steps on exactly as the run that wrote it.
     SpringHistory *springs =
         reinterpret_cast<SpringHistory *>(c.history + manyfold_lammps::cache_doubles);
+    SpringHistory setup_springs[MF_MAX_CONTACTS];
+    if (!stretch) {
+      memcpy(setup_springs, springs, sizeof(SpringHistory) * (size_t) contacts_);
+      springs = setup_springs;
+    }
     BodyMotion body_a = {x[a], v[a], omega[a], rmass[a], library_.properties(shape[a]).reach};
     BodyMotion body_b = {x[b], v[b], omega[b], rmass[b], library_.properties(shape[b]).reach};
     ContactEffect effect =
@@ -446,7 +445,7 @@ void PairManyfold::compute(int eflag, int vflag)
   }
   // Cache entries back into the history; a pair the kernel found apart keeps its entry (the
   // cached axis settles it fast next step) but no springs.
-  for (uint32_t k = 0; k < pair_count; ++k) {
+  for (uint32_t k = 0; stretch && k < pair_count; ++k) {
     Candidate &c = candidates_[k];
     if (cached_) memcpy(c.history, &caches_[k], sizeof(mf_pair_cache));
     *c.touch = has_manifold_[k] || (cached_ && caches_[k].axis != 0);

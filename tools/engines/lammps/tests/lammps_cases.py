@@ -25,7 +25,7 @@ G = 9.81
 
 PREAMBLE = """units si
 atom_style sphere
-atom_modify map array sort 0 0.0
+atom_modify map array
 boundary {boundary}
 comm_modify vel yes
 newton on
@@ -318,7 +318,7 @@ print "RESULT creep ${{creep}}"
 PILE = """variable every index 1000
 units si
 atom_style sphere
-atom_modify map array sort 0 0.0
+atom_modify map array
 boundary f f f
 comm_modify vel yes
 newton on
@@ -329,6 +329,8 @@ fix prop all property/atom i_shape d2_quat 4 d2_angmom 3 ghost yes
 lattice sc 0.1 origin 0.5 0.5 0.5
 region fill block 0.05 0.65 0.05 0.65 0.05 1.55 units box
 create_atoms 1 region fill
+# IDs by place, not by rank, so that any number of ranks makes the same pile.
+reset_atom_ids sort yes
 group extra id > 500
 delete_atoms group extra
 variable shape atom (id*37)%100
@@ -417,6 +419,8 @@ def restart_continues_as_an_uninterrupted_run(run):
     through = low_pile + """
 thermo 100
 run 6000
+# run 0 rebuilds the lists before write_restart passes the histories back to the atoms (README)
+run 0
 write_restart pile.restart
 run 1000
 """
@@ -424,7 +428,6 @@ run 1000
     resumed = """units si
 processors * * 1
 read_restart pile.restart
-atom_modify sort 0 0.0
 comm_modify vel yes
 fix prop all property/atom i_shape d2_quat 4 d2_angmom 3 ghost yes
 neighbor 0.01 bin
