@@ -324,6 +324,11 @@ void PairManyfold::compute(int eflag, int vflag)
   body_poses_.clear();
   pairs_.clear();
   caches_.clear();
+  // Each atom's shape frame once, for every pair it is in.
+  int nall = nlocal + atom->nghost;
+  frames_.resize((size_t) nall);
+  for (int i = 0; i < nall; ++i)
+    frames_[i] = manyfold_lammps::shape_frame(library_.properties(shape[i]), quat[i]);
   for (int ii = 0; ii < inum; ii++) {
     int i = ilist[ii];
     int *jlist = firstneigh[i];
@@ -336,8 +341,12 @@ void PairManyfold::compute(int eflag, int vflag)
       double d[3] = {x[i][0] - x[j][0], x[i][1] - x[j][1], x[i][2] - x[j][2]};
       double reach = reach_i + library_.properties(shape[j]).reach + margin;
       if (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] >= reach * reach) {
-        *touch = 0;
-        memset(history, 0, sizeof(double) * (size_t) dnum);
+        // A flag of 0 means an empty history (LAMMPS fills new entries with zeros), so most
+        // pairs out of reach cost no write.
+        if (*touch) {
+          *touch = 0;
+          memset(history, 0, sizeof(double) * (size_t) dnum);
+        }
         continue;
       }
       Candidate c;
@@ -349,11 +358,9 @@ void PairManyfold::compute(int eflag, int vflag)
       uint32_t body = (uint32_t) body_poses_.size();
       const double *origin = x[c.a];
       body_shapes_.push_back((uint32_t) shape[c.a]);
-      body_poses_.push_back(
-          manyfold_lammps::placed_pose(library_.properties(shape[c.a]), x[c.a], quat[c.a], origin));
+      body_poses_.push_back(manyfold_lammps::placed_pose(frames_[c.a], x[c.a], origin));
       body_shapes_.push_back((uint32_t) shape[c.b]);
-      body_poses_.push_back(
-          manyfold_lammps::placed_pose(library_.properties(shape[c.b]), x[c.b], quat[c.b], origin));
+      body_poses_.push_back(manyfold_lammps::placed_pose(frames_[c.b], x[c.b], origin));
       pairs_.push_back({body, body + 1});
       mf_pair_cache entry;
       memcpy(&entry, history, sizeof(entry));
@@ -447,11 +454,21 @@ void PairManyfold::compute(int eflag, int vflag)
   // cached axis settles it fast next step) but no springs.
   for (uint32_t k = 0; stretch && k < pair_count; ++k) {
     Candidate &c = candidates_[k];
+    int keep = has_manifold_[k] || (cached_ && caches_[k].axis != 0);
+    if (!keep) {
+      // Nothing to keep: an empty history and a flag of 0, so that the pair costs no write
+      // while it stays out of reach.
+      if (*c.touch) memset(c.history, 0, sizeof(double) * (size_t) dnum);
+      *c.touch = 0;
+      continue;
+    }
     if (cached_) memcpy(c.history, &caches_[k], sizeof(mf_pair_cache));
-    *c.touch = has_manifold_[k] || (cached_ && caches_[k].axis != 0);
-    if (!has_manifold_[k])
-      memset(c.history + manyfold_lammps::cache_doubles, 0,
-             sizeof(double) * (size_t) (dnum - manyfold_lammps::cache_doubles));
+    *c.touch = 1;
+    // Springs are stored from the first slot on: an unused first slot means none.
+    SpringHistory *springs =
+        reinterpret_cast<SpringHistory *>(c.history + manyfold_lammps::cache_doubles);
+    if (!has_manifold_[k] && springs[0].id_plus_one != 0.0)
+      memset(springs, 0, sizeof(double) * (size_t) (dnum - manyfold_lammps::cache_doubles));
   }
   figures_ = step;
   figures_.seconds_forces += seconds_since(started);

@@ -122,6 +122,7 @@ class PairManyfold : public Pair {
   std::vector<mf_manifold> manifolds_;
   std::vector<mf_contact> contacts_out_;
   std::vector<char> has_manifold_;
+  std::vector<manyfold_lammps::ShapeFrame> frames_;    // per owned and ghost atom, this step
   StepFigures figures_;
 };
 

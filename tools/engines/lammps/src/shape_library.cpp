@@ -139,21 +139,23 @@ static void rotate(const double q[4], const double v[3], double out[3])
   out[2] = v[2] + q[0] * t[2] + (q[1] * t[1] - q[2] * t[0]);
 }
 
-mf_transform placed_pose(const ShapeProperties &shape, const double x[3], const double q[4],
-                         const double origin[3])
+ShapeFrame shape_frame(const ShapeProperties &shape, const double q[4])
 {
   // The shape's frame turns into the world by q times the inverse of to_shape.
   const double back[4] = {shape.to_shape[0], -shape.to_shape[1], -shape.to_shape[2],
                           -shape.to_shape[3]};
-  double turn[4];
-  multiply(q, back, turn);
-  double offset[3];
-  rotate(turn, shape.center, offset);
-  mf_transform pose;
-  pose.p = {(float) ((x[0] - origin[0]) - offset[0]), (float) ((x[1] - origin[1]) - offset[1]),
-            (float) ((x[2] - origin[2]) - offset[2])};
-  pose.q = {(float) turn[1], (float) turn[2], (float) turn[3], (float) turn[0]};
-  return pose;
+  ShapeFrame frame;
+  multiply(q, back, frame.turn);
+  double centre[3];
+  rotate(frame.turn, shape.center, centre);
+  for (int k = 0; k < 3; ++k) frame.offset[k] = -centre[k];
+  return frame;
+}
+
+mf_transform placed_pose(const ShapeProperties &shape, const double x[3], const double q[4],
+                         const double origin[3])
+{
+  return placed_pose(shape_frame(shape, q), x, origin);
 }
 
 }    // namespace manyfold_lammps

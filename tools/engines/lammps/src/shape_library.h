@@ -61,6 +61,26 @@ class ShapeLibrary {
 // The pose manyfold places `shape` with for an atom at x with quaternion q (w, x, y, z; the
 // principal frame's turn into the world), relative to `origin`: positions as floats are exact to
 // about 1e-7 of their size, so each pair is placed near its own origin, never the world's.
+// The turn of the shape's own frame (w, x, y, z) and where its origin lies from the atom, for an
+// atom with quaternion q: once per atom and step, for every pair the atom is in.
+struct ShapeFrame {
+  double turn[4];
+  double offset[3];    // the shape's origin less the atom's position
+};
+ShapeFrame shape_frame(const ShapeProperties &shape, const double q[4]);
+
+// The pose of a shape at x in that frame, relative to origin.
+inline mf_transform placed_pose(const ShapeFrame &frame, const double x[3], const double origin[3])
+{
+  mf_transform pose;
+  pose.p = {(float) ((x[0] - origin[0]) + frame.offset[0]),
+            (float) ((x[1] - origin[1]) + frame.offset[1]),
+            (float) ((x[2] - origin[2]) + frame.offset[2])};
+  pose.q = {(float) frame.turn[1], (float) frame.turn[2], (float) frame.turn[3],
+            (float) frame.turn[0]};
+  return pose;
+}
+
 mf_transform placed_pose(const ShapeProperties &shape, const double x[3], const double q[4],
                          const double origin[3]);
 
