@@ -24,22 +24,7 @@ FixWallManyfold::FixWallManyfold(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, n
   const char *usage = "fix ID group wall/manyfold hooke|hertz Kn Kt gamma_n gamma_t mu "
                       "xplane|yplane|zplane lo hi | box xlo xhi ylo yhi zlo zhi ...";
   if (narg < 11) error->all(FLERR, "Illegal fix wall/manyfold command: {}", usage);
-  if (strcmp(arg[3], "hooke") == 0)
-    law_.model = ContactModel::hooke;
-  else if (strcmp(arg[3], "hertz") == 0)
-    law_.model = ContactModel::hertz;
-  else
-    error->all(FLERR, "fix wall/manyfold: the contact model is hooke or hertz, not {}", arg[3]);
-  law_.kn = utils::numeric(FLERR, arg[4], false, lmp);
-  law_.kt = strcmp(arg[5], "NULL") == 0 ? law_.kn * 2.0 / 7.0
-                                        : utils::numeric(FLERR, arg[5], false, lmp);
-  law_.gamma_n = utils::numeric(FLERR, arg[6], false, lmp);
-  law_.gamma_t = strcmp(arg[7], "NULL") == 0 ? 0.5 * law_.gamma_n
-                                             : utils::numeric(FLERR, arg[7], false, lmp);
-  law_.mu = utils::numeric(FLERR, arg[8], false, lmp);
-  if (!(law_.kn >= 0.0 && law_.kt >= 0.0 && law_.gamma_n >= 0.0 && law_.gamma_t >= 0.0 &&
-        law_.mu >= 0.0))
-    error->all(FLERR, "fix wall/manyfold: Kn, Kt, gamma_n, gamma_t and mu must be >= 0");
+  law_ = PairManyfold::parse_contact_law(lmp, "fix wall/manyfold", arg + 3);
 
   for (int iarg = 9; iarg < narg;) {
     std::string kind = arg[iarg];
@@ -188,10 +173,7 @@ void FixWallManyfold::post_force(int /*vflag*/)
   int walls = (int) walls_.size();
 
   candidates_.clear();
-  body_shapes_.clear();
-  body_poses_.clear();
-  pairs_.clear();
-  caches_.clear();
+  kernel_call_.clear();
   for (int i = 0; i < nlocal; ++i) {
     if (!(mask[i] & groupbit)) continue;
     const manyfold_lammps::ShapeProperties &p = library.properties(shape[i]);
@@ -201,42 +183,22 @@ void FixWallManyfold::post_force(int /*vflag*/)
         memset(history, 0, sizeof(double) * (size_t) history_size_);
         continue;
       }
-      uint32_t body = (uint32_t) body_poses_.size();
-      body_shapes_.push_back((uint32_t) shape[i]);
-      body_poses_.push_back(manyfold_lammps::placed_pose(p, x[i], quat[i], x[i]));
-      body_shapes_.push_back((uint32_t) walls_[w].shape);
-      body_poses_.push_back(wall_pose(walls_[w], x[i]));
-      pairs_.push_back({body, body + 1});
-      mf_pair_cache entry;
-      memcpy(&entry, history, sizeof(entry));
-      caches_.push_back(entry);
+      kernel_call_.add((uint32_t) shape[i], manyfold_lammps::placed_pose(p, x[i], quat[i], x[i]),
+                       (uint32_t) walls_[w].shape, wall_pose(walls_[w], x[i]), history);
       candidates_.push_back({i, w});
     }
   }
-  uint32_t pair_count = (uint32_t) pairs_.size();
-  uint32_t manifold_capacity = 0, contact_capacity = 0;
-  mf_stream_bound(pair_count, (uint32_t) max_contacts, &manifold_capacity, &contact_capacity);
-  manifolds_.resize(manifold_capacity > 0 ? manifold_capacity : 1);
-  contacts_out_.resize(contact_capacity > 0 ? contact_capacity : 1);
-  mf_stream stream = {};
-  stream.manifolds = manifolds_.data();
-  stream.manifold_capacity = manifold_capacity;
-  stream.contacts = contacts_out_.data();
-  stream.contact_capacity = contact_capacity;
-  mf_bodies bodies = {body_shapes_.data(), body_poses_.data(), (uint32_t) body_poses_.size()};
-  mf_status status = mf_collide_cached(context_, library.bank(), &bodies, pairs_.data(), pair_count,
-                                       caches_.data(), &stream);
+  uint32_t pair_count = kernel_call_.pair_count();
+  mf_status status = kernel_call_.collide(context_, library.bank(), (uint32_t) max_contacts, true);
   if (status != MF_OK)
     error->one(FLERR, "fix wall/manyfold: the kernel refused step {}'s wall pairs: {} ({})",
                update->ntimestep, mf_status_string(status), mf_context_message(context_));
 
   const bool stretch = !update->setupflag;
   const double still[3] = {0.0, 0.0, 0.0};
-  has_manifold_.assign(pair_count, 0);
-  for (uint32_t m = 0; m < stream.manifold_count; ++m) {
-    const mf_manifold &manifold = manifolds_[m];
+  for (uint32_t m = 0; m < kernel_call_.manifold_count(); ++m) {
+    const mf_manifold &manifold = kernel_call_.manifold(m);
     const Candidate &c = candidates_[manifold.pair];
-    has_manifold_[manifold.pair] = 1;
     int i = c.atom;
     double *history = &history_[i][c.wall * history_size_];
     // Read, not written, in LAMMPS's setup (as pair_style manyfold does).
@@ -250,8 +212,8 @@ void FixWallManyfold::post_force(int /*vflag*/)
     BodyMotion body = {x[i], v[i], omega[i], rmass[i], library.properties(shape[i]).reach};
     BodyMotion wall = {x[i], still, still, 0.0, INFINITY};
     ContactEffect effect =
-        manyfold_lammps::apply_contact_law(law_, manifold, contacts_out_.data(), x[i], body, wall,
-                                           springs, max_contacts, update->dt, stretch);
+        manyfold_lammps::apply_contact_law(law_, manifold, kernel_call_.contacts(), x[i], body,
+                                           wall, springs, max_contacts, update->dt, stretch);
     for (int k = 0; k < 3; ++k) {
       f[i][k] -= effect.force_on_b[k];
       torque[i][k] += effect.torque_on_a[k];
@@ -260,8 +222,8 @@ void FixWallManyfold::post_force(int /*vflag*/)
   for (uint32_t k = 0; stretch && k < pair_count; ++k) {
     const Candidate &c = candidates_[k];
     double *history = &history_[c.atom][c.wall * history_size_];
-    memcpy(history, &caches_[k], sizeof(mf_pair_cache));
-    if (!has_manifold_[k])
+    memcpy(history, &kernel_call_.cache(k), sizeof(mf_pair_cache));
+    if (!kernel_call_.has_manifold(k))
       memset(history + manyfold_lammps::cache_doubles, 0,
              sizeof(double) * (size_t) (history_size_ - manyfold_lammps::cache_doubles));
   }

@@ -20,6 +20,7 @@
 #include "fix.h"
 
 #include "contact_law.h"
+#include "kernel_call.h"
 
 #include <vector>
 
@@ -73,13 +74,7 @@ class FixWallManyfold : public Fix {
     int atom, wall;
   };
   std::vector<Candidate> candidates_;
-  std::vector<uint32_t> body_shapes_;
-  std::vector<mf_transform> body_poses_;
-  std::vector<mf_pair> pairs_;
-  std::vector<mf_pair_cache> caches_;
-  std::vector<mf_manifold> manifolds_;
-  std::vector<mf_contact> contacts_out_;
-  std::vector<char> has_manifold_;
+  manyfold_lammps::KernelCall kernel_call_;
 };
 
 }    // namespace LAMMPS_NS

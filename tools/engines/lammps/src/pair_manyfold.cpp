@@ -161,6 +161,28 @@ void PairManyfold::make_context()
                config_.margin, config_.linear_slop, config_.max_contacts, mf_status_string(status));
 }
 
+ContactLaw PairManyfold::parse_contact_law(LAMMPS *lmp, const char *command, char **arg)
+{
+  ContactLaw law;
+  if (strcmp(arg[0], "hooke") == 0)
+    law.model = ContactModel::hooke;
+  else if (strcmp(arg[0], "hertz") == 0)
+    law.model = ContactModel::hertz;
+  else
+    lmp->error->all(FLERR, "{}: the contact model is hooke or hertz, not {}", command, arg[0]);
+  law.kn = utils::numeric(FLERR, arg[1], false, lmp);
+  law.kt = strcmp(arg[2], "NULL") == 0 ? law.kn * 2.0 / 7.0
+                                       : utils::numeric(FLERR, arg[2], false, lmp);
+  law.gamma_n = utils::numeric(FLERR, arg[3], false, lmp);
+  law.gamma_t = strcmp(arg[4], "NULL") == 0 ? 0.5 * law.gamma_n
+                                            : utils::numeric(FLERR, arg[4], false, lmp);
+  law.mu = utils::numeric(FLERR, arg[5], false, lmp);
+  if (!(law.kn >= 0.0 && law.kt >= 0.0 && law.gamma_n >= 0.0 && law.gamma_t >= 0.0 &&
+        law.mu >= 0.0))
+    lmp->error->all(FLERR, "{}: Kn, Kt, gamma_n, gamma_t and mu must be >= 0", command);
+  return law;
+}
+
 void PairManyfold::coeff(int narg, char **arg)
 {
   if (narg != 8)
@@ -171,23 +193,7 @@ void PairManyfold::coeff(int narg, char **arg)
   int ilo, ihi, jlo, jhi;
   utils::bounds(FLERR, arg[0], 1, atom->ntypes, ilo, ihi, error);
   utils::bounds(FLERR, arg[1], 1, atom->ntypes, jlo, jhi, error);
-  ContactLaw law;
-  if (strcmp(arg[2], "hooke") == 0)
-    law.model = ContactModel::hooke;
-  else if (strcmp(arg[2], "hertz") == 0)
-    law.model = ContactModel::hertz;
-  else
-    error->all(FLERR, "pair_coeff manyfold: the contact model is hooke or hertz, not {}", arg[2]);
-  law.kn = utils::numeric(FLERR, arg[3], false, lmp);
-  law.kt = strcmp(arg[4], "NULL") == 0 ? law.kn * 2.0 / 7.0
-                                       : utils::numeric(FLERR, arg[4], false, lmp);
-  law.gamma_n = utils::numeric(FLERR, arg[5], false, lmp);
-  law.gamma_t = strcmp(arg[6], "NULL") == 0 ? 0.5 * law.gamma_n
-                                            : utils::numeric(FLERR, arg[6], false, lmp);
-  law.mu = utils::numeric(FLERR, arg[7], false, lmp);
-  if (!(law.kn >= 0.0 && law.kt >= 0.0 && law.gamma_n >= 0.0 && law.gamma_t >= 0.0 &&
-        law.mu >= 0.0))
-    error->all(FLERR, "pair_coeff manyfold: Kn, Kt, gamma_n, gamma_t and mu must be >= 0");
+  ContactLaw law = parse_contact_law(lmp, "pair_coeff manyfold", arg + 2);
   int count = 0;
   for (int i = ilo; i <= ihi; i++) {
     for (int j = MAX(jlo, i); j <= jhi; j++) {
@@ -320,10 +326,7 @@ void PairManyfold::compute(int eflag, int vflag)
 
   // 1. The pairs whose spheres come within the margin, each placed about its lower-ID atom.
   candidates_.clear();
-  body_shapes_.clear();
-  body_poses_.clear();
-  pairs_.clear();
-  caches_.clear();
+  kernel_call_.clear();
   // Each atom's shape frame once, for every pair it is in.
   int nall = nlocal + atom->nghost;
   frames_.resize((size_t) nall);
@@ -355,16 +358,11 @@ void PairManyfold::compute(int eflag, int vflag)
       c.i = i;
       c.touch = touch;
       c.history = history;
-      uint32_t body = (uint32_t) body_poses_.size();
       const double *origin = x[c.a];
-      body_shapes_.push_back((uint32_t) shape[c.a]);
-      body_poses_.push_back(manyfold_lammps::placed_pose(frames_[c.a], x[c.a], origin));
-      body_shapes_.push_back((uint32_t) shape[c.b]);
-      body_poses_.push_back(manyfold_lammps::placed_pose(frames_[c.b], x[c.b], origin));
-      pairs_.push_back({body, body + 1});
-      mf_pair_cache entry;
-      memcpy(&entry, history, sizeof(entry));
-      caches_.push_back(entry);
+      kernel_call_.add((uint32_t) shape[c.a],
+                       manyfold_lammps::placed_pose(frames_[c.a], x[c.a], origin),
+                       (uint32_t) shape[c.b],
+                       manyfold_lammps::placed_pose(frames_[c.b], x[c.b], origin), history);
       candidates_.push_back(c);
     }
   }
@@ -372,21 +370,8 @@ void PairManyfold::compute(int eflag, int vflag)
 
   // 2. One kernel call for the rank's pairs.
   started = std::chrono::steady_clock::now();
-  uint32_t pair_count = (uint32_t) pairs_.size();
-  uint32_t manifold_capacity = 0, contact_capacity = 0;
-  mf_stream_bound(pair_count, config_.max_contacts, &manifold_capacity, &contact_capacity);
-  manifolds_.resize(manifold_capacity > 0 ? manifold_capacity : 1);
-  contacts_out_.resize(contact_capacity > 0 ? contact_capacity : 1);
-  mf_stream stream = {};
-  stream.manifolds = manifolds_.data();
-  stream.manifold_capacity = manifold_capacity;
-  stream.contacts = contacts_out_.data();
-  stream.contact_capacity = contact_capacity;
-  mf_bodies bodies = {body_shapes_.data(), body_poses_.data(), (uint32_t) body_poses_.size()};
-  mf_status status = cached_
-      ? mf_collide_cached(context_, library_.bank(), &bodies, pairs_.data(), pair_count,
-                          caches_.data(), &stream)
-      : mf_collide(context_, library_.bank(), &bodies, pairs_.data(), pair_count, &stream);
+  uint32_t pair_count = kernel_call_.pair_count();
+  mf_status status = kernel_call_.collide(context_, library_.bank(), config_.max_contacts, cached_);
   if (status != MF_OK) {
     std::string detail = mf_context_message(context_);
     error->one(FLERR, "pair_style manyfold: the kernel refused step {}'s pairs: {} ({})",
@@ -403,12 +388,10 @@ void PairManyfold::compute(int eflag, int vflag)
   step.seconds_kernel = figures_.seconds_kernel;
   step.seconds_forces = figures_.seconds_forces;
   step.pairs = pair_count;
-  step.manifolds = stream.manifold_count;
-  has_manifold_.assign(pair_count, 0);
-  for (uint32_t m = 0; m < stream.manifold_count; ++m) {
-    const mf_manifold &manifold = manifolds_[m];
+  step.manifolds = kernel_call_.manifold_count();
+  for (uint32_t m = 0; m < kernel_call_.manifold_count(); ++m) {
+    const mf_manifold &manifold = kernel_call_.manifold(m);
     Candidate &c = candidates_[manifold.pair];
-    has_manifold_[manifold.pair] = 1;
     int a = c.a, b = c.b;
     // In LAMMPS's setup (the first forces of a run) the histories are read, not written: a run
     // resumed from a restart file then steps on exactly as the run that wrote it.
@@ -421,9 +404,9 @@ void PairManyfold::compute(int eflag, int vflag)
     }
     BodyMotion body_a = {x[a], v[a], omega[a], rmass[a], library_.properties(shape[a]).reach};
     BodyMotion body_b = {x[b], v[b], omega[b], rmass[b], library_.properties(shape[b]).reach};
-    ContactEffect effect =
-        manyfold_lammps::apply_contact_law(laws_[type[a]][type[b]], manifold, contacts_out_.data(),
-                                           x[a], body_a, body_b, springs, contacts_, dt, stretch);
+    ContactEffect effect = manyfold_lammps::apply_contact_law(
+        laws_[type[a]][type[b]], manifold, kernel_call_.contacts(), x[a], body_a, body_b, springs,
+        contacts_, dt, stretch);
     if (effect.touching == 0) continue;
     step.touching += 1.0;
     step.contacts += effect.touching;
@@ -454,7 +437,7 @@ void PairManyfold::compute(int eflag, int vflag)
   // cached axis settles it fast next step) but no springs.
   for (uint32_t k = 0; stretch && k < pair_count; ++k) {
     Candidate &c = candidates_[k];
-    int keep = has_manifold_[k] || (cached_ && caches_[k].axis != 0);
+    int keep = kernel_call_.has_manifold(k) || (cached_ && kernel_call_.cache(k).axis != 0);
     if (!keep) {
       // Nothing to keep: an empty history and a flag of 0, so that the pair costs no write
       // while it stays out of reach.
@@ -462,12 +445,12 @@ void PairManyfold::compute(int eflag, int vflag)
       *c.touch = 0;
       continue;
     }
-    if (cached_) memcpy(c.history, &caches_[k], sizeof(mf_pair_cache));
+    if (cached_) memcpy(c.history, &kernel_call_.cache(k), sizeof(mf_pair_cache));
     *c.touch = 1;
     // Springs are stored from the first slot on: an unused first slot means none.
     SpringHistory *springs =
         reinterpret_cast<SpringHistory *>(c.history + manyfold_lammps::cache_doubles);
-    if (!has_manifold_[k] && springs[0].id_plus_one != 0.0)
+    if (!kernel_call_.has_manifold(k) && springs[0].id_plus_one != 0.0)
       memset(springs, 0, sizeof(double) * (size_t) (dnum - manyfold_lammps::cache_doubles));
   }
   figures_ = step;
@@ -511,11 +494,7 @@ double PairManyfold::memory_usage()
 {
   double bytes = Pair::memory_usage();
   bytes += (double) candidates_.capacity() * sizeof(Candidate);
-  bytes += (double) body_poses_.capacity() * (sizeof(mf_transform) + sizeof(uint32_t));
-  bytes += (double) pairs_.capacity() * sizeof(mf_pair) +
-      (double) caches_.capacity() * sizeof(mf_pair_cache);
-  bytes += (double) manifolds_.capacity() * sizeof(mf_manifold) +
-      (double) contacts_out_.capacity() * sizeof(mf_contact);
+  bytes += (double) frames_.capacity() * sizeof(manyfold_lammps::ShapeFrame);
   return bytes;
 }
 

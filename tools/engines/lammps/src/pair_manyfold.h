@@ -37,6 +37,7 @@
 #include "pair.h"
 
 #include "contact_law.h"
+#include "kernel_call.h"
 #include "shape_library.h"
 
 #include <string>
@@ -61,6 +62,11 @@ class PairManyfold : public Pair {
   void unpack_forward_comm(int, int, double *) override;
   void transfer_history(double *, double *) override;
   double memory_usage() override;
+
+  // A contact law from its six arguments (hooke|hertz Kn Kt gamma_n gamma_t mu); error->all,
+  // naming the command, on a bad one.
+  static manyfold_lammps::ContactLaw parse_contact_law(class LAMMPS *lmp, const char *command,
+                                                       char **arg);
 
   // What fix nve/manyfold, fix wall/manyfold and compute contact/manyfold share.
   const manyfold_lammps::ShapeLibrary &library() const { return library_; }
@@ -115,13 +121,7 @@ class PairManyfold : public Pair {
     double *history;
   };
   std::vector<Candidate> candidates_;
-  std::vector<uint32_t> body_shapes_;
-  std::vector<mf_transform> body_poses_;
-  std::vector<mf_pair> pairs_;
-  std::vector<mf_pair_cache> caches_;
-  std::vector<mf_manifold> manifolds_;
-  std::vector<mf_contact> contacts_out_;
-  std::vector<char> has_manifold_;
+  manyfold_lammps::KernelCall kernel_call_;
   std::vector<manyfold_lammps::ShapeFrame> frames_;    // per owned and ghost atom, this step
   StepFigures figures_;
 };
