@@ -31,7 +31,8 @@ int main(void)
     if (status != MF_OK) return failed("mf_context_create", status);
     mf_manifold manifolds[1];
     mf_contact contacts[MF_MAX_CONTACTS];
-    mf_stream out = {manifolds, 1, 0, contacts, MF_MAX_CONTACTS, 0, 0};
+    mf_stream out = {
+        .manifolds = manifolds, .manifold_capacity = 1, .contacts = contacts, .contact_capacity = MF_MAX_CONTACTS};
     status = mf_collide(context, bank, &bodies, pairs, 1, &out);
     mf_context_destroy(context);
     mf_bank_destroy(bank);

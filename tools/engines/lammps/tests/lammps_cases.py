@@ -331,7 +331,7 @@ lattice sc 0.1 origin 0.5 0.5 0.5
 region fill block 0.04 0.62 0.04 0.62 0.04 1.40 units box
 create_atoms 1 region fill
 # Each rock's shape from its place (IDs depend on how many ranks made the atoms).
-variable shape atom (floor(10*x)*7+floor(10*y)*13+floor(10*z)*29)%100
+variable shape atom (floor(10*x+1000)*7+floor(10*y+1000)*13+floor(10*z+1000)*29)%100
 set group all i_shape v_shape
 pair_style manyfold rocks.json
 pair_coeff * * hooke 1e5 NULL 500 NULL 0.5
