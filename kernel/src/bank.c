@@ -414,8 +414,9 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         bank->face_loop_count[g] = (uint16_t)n;
         for (uint32_t k = 0; k < n; ++k) {
             uint16_t from = loop[k], to = loop[(k + 1) % n];
-            uint32_t low = from < to ? from : to, high = from < to ? to : from;
-            directed[loop_at + k] = (directed_edge){low << 16 | high, from, to, (uint16_t)f, (uint16_t)(loop_at + k)};
+            uint32_t lower = from < to ? from : to, higher = from < to ? to : from;
+            directed[loop_at + k] =
+                (directed_edge){lower << 16 | higher, from, to, (uint16_t)f, (uint16_t)(loop_at + k)};
             bank->loop_vertex[s.loop_first + loop_at + k] = from;
         }
         loop_at += n;

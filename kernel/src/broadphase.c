@@ -92,7 +92,8 @@ struct mf_broadphase {
     uint32_t *bucket_counts; // [threads * buckets]: then where each worker's pairs of each bucket go
     size_t *bucket_start;    // [buckets + 1]
     size_t bucketed_capacity, sorted_capacity;
-    uint64_t *bucketed, *sorted; // [pairs]
+    uint64_t *bucketed, *sorted;                // [pairs]
+    float sample_extents[3 * MF_BROAD_SAMPLES]; // step 1's sample: box extents along each axis
 };
 
 void mf_broadphase_destroy(mf_broadphase *b)
@@ -456,7 +457,7 @@ static void bucket_sort_task(void *data, uint32_t task, uint32_t worker)
     }
 }
 
-static void run(mf_context *context, uint32_t task_count, mf_pool_task_fn *task, void *data)
+static void run_tasks(mf_context *context, uint32_t task_count, mf_pool_task_fn *task, void *data)
 {
     if (task_count == 1) task(data, 0, 0);
     else mf_run_batch(context, task_count, task, data);
@@ -472,7 +473,7 @@ static void choose_axes(const broad_call *call, int axis[3], float median_extent
 {
     const mf_bodies *bodies = call->bodies;
     uint32_t n = bodies->count, step = n > MF_BROAD_SAMPLES ? n / MF_BROAD_SAMPLES : 1u, count = 0;
-    float *extents = (float *)call->scratch->sorted; // free until step 5; holds 3 * MF_BROAD_SAMPLES floats
+    float *extents = call->scratch->sample_extents;
     double mean[3] = {0, 0, 0}, mean2[3] = {0, 0, 0};
     for (uint32_t i = 0; i < n && count < MF_BROAD_SAMPLES; i += step) {
         if (!body_is_valid(call->bank, bodies, i)) continue;
@@ -573,7 +574,7 @@ mf_status mf_find_pairs(mf_context *context, const mf_bank *bank, const mf_bodie
     choose_axes(&call, call.axis, median_extent);
 
     // Step 2: boxes; the first invalid body fails the call.
-    run(context, body_tasks, boxes_task, &call);
+    run_tasks(context, body_tasks, boxes_task, &call);
     float low[2] = {INFINITY, INFINITY}, high[2] = {-INFINITY, -INFINITY};
     for (uint32_t t = 0; t < body_tasks; ++t) {
         const body_task *s = &b->body_tasks[t];
@@ -593,7 +594,7 @@ mf_status mf_find_pairs(mf_context *context, const mf_bank *bank, const mf_bodie
     if (!reserve((void **)&b->cell_cursor, &b->cursor_capacity, cells, sizeof(atomic_uint)))
         return out_of_memory(context);
     for (size_t c = 0; c < cells; ++c) atomic_init(&b->cell_cursor[c], 0u);
-    run(context, body_tasks, count_task, &call);
+    run_tasks(context, body_tasks, count_task, &call);
     size_t entries = 0;
     for (uint32_t t = 0; t < body_tasks; ++t) entries += b->body_tasks[t].entries;
     if (entries > UINT32_MAX)
@@ -619,11 +620,11 @@ mf_status mf_find_pairs(mf_context *context, const mf_bank *bank, const mf_bodie
     }
     b->cell_start[cells] = at;
     if (b->sweep_first_cell[sweep_tasks] != cells) b->sweep_first_cell[++sweep_tasks] = (uint32_t)cells;
-    run(context, body_tasks, place_task, &call);
+    run_tasks(context, body_tasks, place_task, &call);
 
     // Step 4: sweep each cell.
     for (uint32_t w = 0; w < b->worker_count; ++w) b->buffers[w].count = 0;
-    run(context, sweep_tasks, sweep_task, &call);
+    run_tasks(context, sweep_tasks, sweep_task, &call);
     if (atomic_load(&call.out_of_memory)) return out_of_memory(context);
     size_t total = 0;
     for (uint32_t w = 0; w < b->worker_count; ++w) total += b->buffers[w].count;
@@ -638,7 +639,7 @@ mf_status mf_find_pairs(mf_context *context, const mf_bank *bank, const mf_bodie
         !reserve((void **)&b->bucketed, &b->bucketed_capacity, total, sizeof(uint64_t)) ||
         !reserve((void **)&b->sorted, &b->sorted_capacity, total, sizeof(uint64_t)))
         return out_of_memory(context);
-    run(context, b->worker_count, bucket_count_task, &call);
+    run_tasks(context, b->worker_count, bucket_count_task, &call);
     size_t offset = 0;
     for (uint32_t k = 0; k < call.bucket_count; ++k) {
         b->bucket_start[k] = offset;
@@ -650,8 +651,8 @@ mf_status mf_find_pairs(mf_context *context, const mf_bank *bank, const mf_bodie
         }
     }
     b->bucket_start[call.bucket_count] = offset;
-    run(context, b->worker_count, bucket_place_task, &call);
-    run(context, call.bucket_count, bucket_sort_task, &call);
+    run_tasks(context, b->worker_count, bucket_place_task, &call);
+    run_tasks(context, call.bucket_count, bucket_sort_task, &call);
 
     *pair_count = (uint32_t)total;
     if (total > pair_capacity)
