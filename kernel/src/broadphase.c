@@ -563,10 +563,6 @@ mf_status mf_find_pairs(mf_context *context, const mf_bank *bank, const mf_bodie
         b->body_capacity = b->boxes != NULL && b->ranges != NULL && b->body_tasks != NULL ? n : 0;
         if (b->body_capacity == 0) return out_of_memory(context);
     }
-    // The samples of step 1 borrow the sorted keys' array.
-    if (!reserve((void **)&b->sorted, &b->sorted_capacity, 3 * MF_BROAD_SAMPLES / 2, sizeof(uint64_t)))
-        return out_of_memory(context);
-
     broad_call call = {
         .scratch = b, .bank = bank, .bodies = bodies, .margin = margin, .pairs = pairs, .pair_capacity = pair_capacity};
     atomic_init(&call.out_of_memory, 0);
