@@ -12,10 +12,12 @@ bash tools/need-packages.sh test-aarch64 gcc-aarch64-linux-gnu g++-aarch64-linux
 # vectoriser on one of the tests (vect_transform_reduction). No worker threads: Debian 12's
 # qemu-user 7.2 hangs inside glibc's pthread_create on this machine (a two-line program does), so
 # this build runs every call on the calling thread; the x86-64 builds test the threads. No command
-# line either: cJSON and cairo are not installed for arm64.
+# line either: cJSON and cairo are not installed for arm64; nor the Python package and LAMMPS,
+# whose headers and libraries are the build machine's.
 if [ ! -f build-aarch64/build.ninja ]; then
     meson setup build-aarch64 --cross-file tools/cross/aarch64-linux-gnu.ini --buildtype=release -Doptimization=2 \
-        -Dbenchmarks=disabled -Dpeers=disabled -Dhwloc=disabled -Dthreads=false -Dcli=disabled -Dtests=enabled ${MF_MESON_ARGS:-}
+        -Dbenchmarks=disabled -Dpeers=disabled -Dhwloc=disabled -Dthreads=false -Dcli=disabled -Dtests=enabled \
+        -Dpython=disabled -Dlammps=disabled ${MF_MESON_ARGS:-}
 fi
 ninja -C build-aarch64
 # qemu runs the code some 10-50 times slower: the property tests check a small share of the pairs.
