@@ -53,11 +53,10 @@ void FixNVEManyfold::reset_dt()
   dtf_ = 0.5 * update->dt * force->ftm2v;
 }
 
-void FixNVEManyfold::principal_moments(int i, const int *shape, double moments[3]) const
+void FixNVEManyfold::principal_moments(int shape, double moments[3]) const
 {
-  const manyfold_lammps::ShapeProperties &p = pair_->library().properties(shape[i]);
+  const manyfold_lammps::ShapeProperties &p = pair_->library().properties(shape);
   for (int k = 0; k < 3; ++k) moments[k] = density_ * p.principal[k];
-  (void) i;
 }
 
 // Masses from the shapes, and omega from the angular momentum (which the input may have set).
@@ -72,7 +71,7 @@ void FixNVEManyfold::set_masses()
     if (!(mask[i] & groupbit)) continue;
     rmass[i] = density_ * pair_->library().properties(shape[i]).volume;
     double moments[3];
-    principal_moments(i, shape, moments);
+    principal_moments(shape[i], moments);
     MathExtra::mq_to_omega(angmom[i], quat[i], moments, omega[i]);
   }
 }
@@ -97,7 +96,7 @@ void FixNVEManyfold::initial_integrate(int /*vflag*/)
       angmom[i][k] += dtf_ * torque[i][k];
     }
     double moments[3], w[3];
-    principal_moments(i, shape, moments);
+    principal_moments(shape[i], moments);
     // omega at the half step from the angular momentum then and the current turn; the turn a
     // full step by Richardson iteration (normalised), then omega again for the new turn.
     MathExtra::mq_to_omega(angmom[i], quat[i], moments, w);
@@ -124,7 +123,7 @@ void FixNVEManyfold::final_integrate()
       angmom[i][k] += dtf_ * torque[i][k];
     }
     double moments[3];
-    principal_moments(i, shape, moments);
+    principal_moments(shape[i], moments);
     MathExtra::mq_to_omega(angmom[i], quat[i], moments, omega[i]);
   }
 }

@@ -30,7 +30,7 @@ class FixNVEManyfold : public Fix {
   void reset_dt() override;
 
  protected:
-  void principal_moments(int i, const int *shape, double moments[3]) const;
+  void principal_moments(int shape, double moments[3]) const;
   void set_masses();
   double density_ = 1.0;
   double dtv_ = 0.0, dtf_ = 0.0;

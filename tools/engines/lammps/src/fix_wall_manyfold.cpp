@@ -16,7 +16,6 @@ using namespace LAMMPS_NS;
 using namespace FixConst;
 using manyfold_lammps::BodyMotion;
 using manyfold_lammps::ContactEffect;
-using manyfold_lammps::ContactModel;
 using manyfold_lammps::SpringHistory;
 
 FixWallManyfold::FixWallManyfold(LAMMPS *lmp, int narg, char **arg) : Fix(lmp, narg, arg)
