@@ -2,9 +2,6 @@
 // reports the instructions it needs.
 #include "dispatch.h"
 
-#include "box_pass.h"
-#include "reuse_pass.h"
-
 #include <stddef.h>
 
 static int cpu_has(mf_isa isa)
@@ -31,64 +28,25 @@ static int cpu_has(mf_isa isa)
 
 mf_wide_kernel mf_dispatch(mf_isa isa)
 {
-    mf_wide_kernel none = {NULL,
-                           mf_box_pairs_scalar,
-                           mf_reuse_scalar,
-                           {mf_edge_walk_scalar, NULL, mf_edge_gaps, mf_edges_within},
-                           mf_query_faces,
-                           {mf_box_hull_faces_scalar, mf_box_hull_edges_scalar},
-                           1};
     switch (isa) {
 #if MF_HAVE_WIDE_SSE
     case MF_ISA_SSE:
-        return cpu_has(isa)
-                   ? (mf_wide_kernel){mf_wide_axes_sse,
-                                      mf_box_pairs_sse,
-                                      mf_reuse_sse,
-                                      {mf_edge_walk_sse, mf_edge_lanes_sse, mf_edge_gaps_sse, mf_edges_within_sse},
-                                      mf_face_lanes_sse,
-                                      {mf_box_hull_faces_sse, mf_box_hull_edges_sse},
-                                      4}
-                   : none;
+        return cpu_has(isa) ? mf_kernel_sse : mf_kernel_scalar;
 #endif
 #if MF_HAVE_WIDE_AVX2
     case MF_ISA_AVX2:
-        return cpu_has(isa)
-                   ? (mf_wide_kernel){mf_wide_axes_avx2,
-                                      mf_box_pairs_avx2,
-                                      mf_reuse_avx2,
-                                      {mf_edge_walk_avx2, mf_edge_lanes_avx2, mf_edge_gaps_avx2, mf_edges_within_avx2},
-                                      mf_face_lanes_avx2,
-                                      {mf_box_hull_faces_avx2, mf_box_hull_edges_avx2},
-                                      8}
-                   : none;
+        return cpu_has(isa) ? mf_kernel_avx2 : mf_kernel_scalar;
 #endif
 #if MF_HAVE_WIDE_AVX512
     case MF_ISA_AVX512:
-        return cpu_has(isa) ? (mf_wide_kernel){mf_wide_axes_avx512,
-                                               mf_box_pairs_avx512,
-                                               mf_reuse_avx512,
-                                               {mf_edge_walk_avx512, mf_edge_lanes_avx512, mf_edge_gaps_avx512,
-                                                mf_edges_within_avx512},
-                                               mf_face_lanes_avx512,
-                                               {mf_box_hull_faces_avx512, mf_box_hull_edges_avx512},
-                                               16}
-                            : none;
+        return cpu_has(isa) ? mf_kernel_avx512 : mf_kernel_scalar;
 #endif
 #if MF_HAVE_WIDE_NEON
     case MF_ISA_NEON:
-        return cpu_has(isa)
-                   ? (mf_wide_kernel){mf_wide_axes_neon,
-                                      mf_box_pairs_neon,
-                                      mf_reuse_neon,
-                                      {mf_edge_walk_neon, mf_edge_lanes_neon, mf_edge_gaps_neon, mf_edges_within_neon},
-                                      mf_face_lanes_neon,
-                                      {mf_box_hull_faces_neon, mf_box_hull_edges_neon},
-                                      4}
-                   : none;
+        return cpu_has(isa) ? mf_kernel_neon : mf_kernel_scalar;
 #endif
     default:
-        return none;
+        return mf_kernel_scalar;
     }
 }
 

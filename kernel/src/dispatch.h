@@ -25,4 +25,9 @@ typedef struct mf_wide_kernel {
     uint32_t width;
 } mf_wide_kernel;
 
+// Each ISA's table (kernel_table.c, compiled once per wide build); the scalar one is the width-1
+// build's.
+extern const mf_wide_kernel mf_kernel_scalar, mf_kernel_sse, mf_kernel_avx2, mf_kernel_avx512, mf_kernel_neon;
+
+// The table of an ISA the build has and the CPU runs, else the scalar one.
 mf_wide_kernel mf_dispatch(mf_isa isa);

@@ -12,6 +12,11 @@
 #include <math.h>
 #include <stdint.h>
 
+// A name of this ISA's build: MF_NAMED(mf_box_pairs, MF_WIDE_NAME) is mf_box_pairs_avx2 in the AVX2
+// build. Every wide source exports its entry points under such names (dispatch.h lists them).
+#define MF_GLUE(a, b) a##_##b
+#define MF_NAMED(a, b) MF_GLUE(a, b)
+
 #if MF_WIDE_WIDTH == 1
 // The scalar path: each helper is the same single IEEE operation on one float, and min/max pick
 // like SSE's minps/maxps (the second operand unless the first is strictly smaller or larger).

@@ -1,0 +1,34 @@
+// One ISA's kernel table, mf_kernel_<isa>: compiled once per wide build (MF_WIDE_NAME,
+// MF_WIDE_WIDTH), like the stages it lists, so that dispatch.c names one table per ISA instead of
+// spelling out each stage's build. The width-1 build is the scalar path: it has no wide pass and
+// no edge query in lanes, and its face query and edge cull are sat.c's.
+#include "dispatch.h"
+
+#include "box_pass.h"
+#include "reuse_pass.h"
+#include "wide.h"
+
+#if MF_WIDE_WIDTH == 1
+const mf_wide_kernel mf_kernel_scalar = {
+    .axes = NULL,
+    .boxes = mf_box_pairs_scalar,
+    .reuse = mf_reuse_scalar,
+    .edge = {.walk = mf_edge_walk_scalar, .lanes = NULL, .gaps = mf_edge_gaps, .within = mf_edges_within},
+    .faces = mf_query_faces,
+    .box_hull = {.faces = mf_box_hull_faces_scalar, .edges = mf_box_hull_edges_scalar},
+    .width = 1,
+};
+#else
+const mf_wide_kernel MF_NAMED(mf_kernel, MF_WIDE_NAME) = {
+    .axes = MF_NAMED(mf_wide_axes, MF_WIDE_NAME),
+    .boxes = MF_NAMED(mf_box_pairs, MF_WIDE_NAME),
+    .reuse = MF_NAMED(mf_reuse, MF_WIDE_NAME),
+    .edge = {.walk = MF_NAMED(mf_edge_walk, MF_WIDE_NAME),
+             .lanes = MF_NAMED(mf_edge_lanes, MF_WIDE_NAME),
+             .gaps = MF_NAMED(mf_edge_gaps, MF_WIDE_NAME),
+             .within = MF_NAMED(mf_edges_within, MF_WIDE_NAME)},
+    .faces = MF_NAMED(mf_face_lanes, MF_WIDE_NAME),
+    .box_hull = {.faces = MF_NAMED(mf_box_hull_faces, MF_WIDE_NAME), .edges = MF_NAMED(mf_box_hull_edges, MF_WIDE_NAME)},
+    .width = MF_WIDE_WIDTH,
+};
+#endif
