@@ -501,7 +501,7 @@ static void resting_boxes_keep_ids_and_normals_through_rebuilds(void)
     scene_free(&s);
 }
 
-// Reused manifolds (mf_pair_cache.route MF_ROUTE_REUSED) against the bounds manyfold.h states,
+// Reused manifolds (mf_pair_cache.route MF_ROUTE_REUSED) against the bounds in docs/contract.md,
 // over 600 steps of scene_step's wobble: the same pairs have manifolds as with mf_collide; the
 // normal is within the slop of the double-precision brute-force best axis; the deepest contact
 // lies between the best less the slop and the best plus twice the slop, and none lies past the

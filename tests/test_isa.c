@@ -1,6 +1,6 @@
 // Every ISA path against the scalar path on the same random pairs: the same manifolds, contact
-// counts and feature ids, normals, positions and separations within a small tolerance (DESIGN.md,
-// Correctness).
+// counts and feature ids, normals, positions and separations within a small tolerance
+// (docs/testing.md, Correctness).
 //
 // usage: test_isa ISA PAIRS SEED   (ISA: sse, avx2, avx512, neon; exits 77, "skipped", if this build
 // or CPU cannot run it). PAIRS is scaled by MF_TEST_SCALE like the property tests.

@@ -29,7 +29,7 @@ check_install() {
     local kind=$1 root=$2 pkgconfig app
     env -u LD_LIBRARY_PATH "$root/bin/manyfold" info >/dev/null
     env -u LD_LIBRARY_PATH "$root/bin/manyfold" run "$root/share/manyfold/scenes/bunnies.json" >/dev/null
-    for f in README.md LICENSE scenes/README.md scenes/meshes/bunny.obj; do
+    for f in README.md LICENSE docs/README.md docs/contract.md docs/pile.png scenes/README.md scenes/meshes/bunny.obj; do
         [ -f "$root/share/manyfold/$f" ] || { echo "packaging: $root/share/manyfold/$f not installed" >&2; return 1; }
     done
     pkgconfig=$(dirname "$(find "$root" -name manyfold.pc)")

@@ -1,14 +1,14 @@
 /* manyfold: contact manifolds between convex polyhedra, many pairs at once.
  *
- * Conventions (the contract; see README.md):
+ * Conventions, in brief (docs/contract.md states the contract in full):
  * - A manifold's normal is a unit vector pointing from body a to body b. A contact's separation is
  *   the signed distance along it (negative = penetrating). The contact point lies midway between the
  *   surfaces: point - 0.5*separation*normal is on a's surface, point + 0.5*separation*normal on b's.
- *   (Last resort, see README.md: a deep overlap whose faces miss each other gets one contact at the
- *   incident hull's deepest vertex, on the reference face's plane rather than inside the face.)
+ *   (Last resort, docs/contract.md: a deep overlap whose faces miss each other gets one contact at
+ *   the incident hull's deepest vertex, on the reference face's plane rather than inside the face.)
  * - A pair gets a manifold iff its bodies overlap or are nearer than config.margin: the true
- *   distance decides for separated pairs (README.md). Manifolds come in increasing pair order,
- *   their contacts contiguous.
+ *   distance decides for separated pairs (docs/contract.md). Manifolds come in increasing pair
+ *   order, their contacts contiguous.
  * - Feature ids are distinct within a manifold and do not change when the reference face switches
  *   between a and b.
  * - Pair (b, a) gets exactly the mirror of pair (a, b)'s manifold: the normal negated, the same
@@ -21,8 +21,7 @@
  *   or more apart along an axis are apart without a query: a body parked far away, even at FLT_MAX,
  *   touches nothing.
  * - The bank may be read by many threads at once; adding shapes while any thread collides is a race.
- *   A context is used by one thread at a time; use one context per thread.
- */
+ *   A context is used by one thread at a time; use one context per thread. */
 #ifndef MANYFOLD_H
 #define MANYFOLD_H
 
@@ -227,8 +226,9 @@ MF_API const char *mf_isa_best_reason(void);
 /* Whether this build and CPU can run the ISA. */
 MF_API int mf_isa_supported(mf_isa isa);
 
-/* ---- the caller's job system (Box2D v3's enqueueTask / finishTask) ----
- * An engine with its own job system runs manyfold's work on it instead of manyfold's threads: set
+/* ---- the caller's job system (Box2D v3's enqueueTask / finishTask) ---- */
+
+/* An engine with its own job system runs manyfold's work on it instead of manyfold's threads: set
  * mf_config.enqueue_task, finish_task, task_context and worker_count. manyfold then creates no
  * threads. A call of more than one chunk (1024 pairs) hands each of its batches to enqueue_task
  * and waits for it in finish_task before going on: one or two batches a call where the stream
@@ -314,14 +314,14 @@ MF_API void mf_context_destroy(mf_context *context);
 MF_API mf_isa mf_context_isa(const mf_context *context);
 
 /* Threads mf_collide runs on with this context (config.threads, or one per core the process may run
- * on for 0; with a job system, config.worker_count), the calling thread included. The workers are created with the context; with hwloc
- * they are pinned one per core, and never to the core the calling thread is on: each call looks
- * where the caller runs (it is never moved or re-pinned) and the workers take the other cores,
- * moving only when the caller has changed core since the call before. Each new context starts its
- * workers one core further on, so contexts with fewer threads than cores spread out; contexts of
- * threads = 0 each use every core, so several of them called at once share the cores (give each
- * config.threads = cores / contexts). One context per MPI rank: threads = 1, or 0 with the rank
- * bound to its cores. Without hwloc the workers are not pinned. */
+ * on for 0; with a job system, config.worker_count), the calling thread included. The workers are
+ * created with the context; with hwloc they are pinned one per core, and never to the core the
+ * calling thread is on: each call looks where the caller runs (it is never moved or re-pinned) and
+ * the workers take the other cores, moving only when the caller has changed core since the call
+ * before. Each new context starts its workers one core further on, so contexts with fewer threads
+ * than cores spread out; contexts of threads = 0 each use every core, so several of them called at
+ * once share the cores (give each config.threads = cores / contexts). One context per MPI rank:
+ * threads = 1, or 0 with the rank bound to its cores. Without hwloc the workers are not pinned. */
 MF_API uint32_t mf_context_threads(const mf_context *context);
 
 /* Details of the context's last failed mf_collide (which pair or body, which value), or under
@@ -448,8 +448,8 @@ typedef struct mf_pair_cache {
     uint32_t axis;             /* 0: empty; else kind + 1 in the low 2 bits, features above */
     float separation;          /* along the cached axis, when written */
     float best;                /* an upper bound of the pair's signed distance (minus the
-                                  penetration depth where they overlap), when written; infinity
-                                  where none is known */
+                                * penetration depth where they overlap), when written; infinity
+                                * where none is known */
     mf_quat relative_rotation; /* b's rotation in a's frame, when written */
     mf_vec3 relative_position; /* b's origin in a's frame, when written */
     mf_vec3 normal;            /* the kept manifold's normal, in a's frame */
@@ -460,49 +460,26 @@ typedef struct mf_pair_cache {
     mf_cached_contact contacts[MF_CACHE_CONTACTS];
 } mf_pair_cache;
 
-/* mf_collide with a per-pair cache (cache[i] belongs to pairs[i]). Per pair, first of these that
- * applies:
- * - Reuse (a persistent contact manifold): if b has moved by at most δ in a's frame since the
- *   entry's manifold was clipped (δ bounds every point of b: the change of b's origin plus the
- *   chord of the turn times b's radius), with 2δ within the slop the cached axis had to spare, the
- *   best separation plus δ still under the margin, and under MF_CACHE_REUSE_STEPS steps since,
- *   the kept contacts are carried with the bodies and their separations measured again along the
- *   kept normal (fixed in a's frame); contacts past the margin by the slop are dropped.
- *   Bounds: δ <= linear_slop / 2. The normal is within linear_slop of the best axis; the deepest
- *   contact lies between the best separation less linear_slop and the best plus twice
- *   linear_slop. For two boxes the kept normal's separation is measured exactly instead of bounded
- *   by δ: there δ <= linear_slop, and the deepest contact is within linear_slop of the best (as
- *   a fresh clip's). Each reused contact's two points are points of a contact clipped then, each
- *   moved by at most δ against the other body, so a reused point is within δ of where the clip put
- *   it (relative to either body), and its separation is exact for those two points. Ids are the
- *   clipped contacts'.
- * - The cached axis: if it still separates by the margin, the pair is done (a face axis that
- *   separated by more than the margin plus how far the bodies can have moved since settles the
- *   pair from the poses alone, without reading the hulls); if the bodies moved so little that it
- *   is provably still within linear_slop of the best axis, the search is skipped and its faces
- *   clipped.
- * - The full search, as mf_collide, but trying the kept manifold's axis first while it stays within
- *   linear_slop of the best (hysteresis). A speculative pair whose kept axis clips to nothing
- *   (a corner just beside the reference face) gets one contact at the hulls' closest points with
- *   the kept normal, while that normal separates the hulls to within linear_slop of their
- *   distance and the two points to within a quarter of it; the contact's separation is the
- *   points' along that normal (at most their distance). A corner a millimetre beside an edge
- *   would otherwise turn the normal by tens of degrees as it jitters.
- * Continuity where the manifold is clipped again with the kept normal: a new contact within a
- * quarter of linear_slop of a kept one (carried to now) takes the kept one's id, so a point where
- * features tie (a corner on a corner) keeps its name; a new contact no kept one names comes in
- * only under margin - linear_slop (the deepest always does), so that a corner near the margin
- * does not join whenever a reused manifold is clipped again; kept contacts the new clip left out stay,
- * if they lie under linear_slop past the margin, no deeper than half linear_slop below the new
- * clip's deepest, and their two points have slid along each other by under linear_slop
- * (hysteresis: a contact at the margin, or one of two nearly coincident points, does not come and
- * go). They fill the room max_contacts leaves; in a full manifold each takes the place of a new
- * contact that carries no kept id (never the deepest), so the reduction does not take turns
- * between sets of about equal worth. Contacts may thus lie up to linear_slop past the margin.
- * Results match mf_collide's up to those bounds (the same pairs have manifolds; normals within the
- * slop of the best axis). Entries are updated for pairs [0, pairs_done) only. A pair skipped under
- * MF_FAULT_SKIP has its entry emptied (as a zero-initialised one): the bodies it named may come
- * back anywhere, and the pair's next call searches afresh. */
+/* mf_collide with a per-pair cache (cache[i] belongs to pairs[i]). Per pair, the first of these
+ * that applies:
+ * - Reuse (a persistent contact manifold): while b has moved by at most δ in a's frame since the
+ *   kept manifold was clipped, small enough that the kept normal is still within linear_slop of
+ *   the best axis, and for under MF_CACHE_REUSE_STEPS steps, the kept contacts are carried with
+ *   the bodies and measured again along the kept normal. Their ids are the clipped contacts'.
+ * - The cached axis: one that still separates by the margin settles the pair; one provably still
+ *   within linear_slop of the best skips the search, and its faces are clipped.
+ * - The full search, as mf_collide, trying the kept axis first while it stays within linear_slop
+ *   of the best (hysteresis).
+ * Where a manifold is clipped again, new contacts near kept ones take their ids, and kept contacts
+ * the clip left out may stay, so that contacts do not come and go from step to step.
+ * Bounds: results match mf_collide's up to these. The same pairs have manifolds; the normal is
+ * within linear_slop of the best axis; δ <= linear_slop / 2 (linear_slop for two boxes); the
+ * deepest contact lies between the best separation less linear_slop and the best plus twice
+ * linear_slop (within linear_slop for two boxes); a reused point is within δ of where the clip put
+ * it; contacts may lie up to linear_slop past the margin. Entries are updated for pairs
+ * [0, pairs_done) only; a pair skipped under MF_FAULT_SKIP has its entry emptied.
+ * The conditions in full, the continuity rules and what the tests hold: docs/contract.md, "The
+ * cached call". */
 MF_API mf_status mf_collide_cached(mf_context *context, const mf_bank *bank,
                                    const mf_bodies *bodies, const mf_pair *pairs,
                                    uint32_t pair_count, mf_pair_cache *cache, mf_stream *stream);

@@ -250,9 +250,9 @@ static mf_stream stream_of(int which, uint32_t manifold_capacity, uint32_t conta
         manifolds[which], manifold_capacity, 12345, contacts[which], contact_capacity, 678, 9, NULL, 0, 0};
 }
 
-// DESIGN.md: every ISA gives the same contact counts and feature ids as the scalar path, and
-// positions within a small relative tolerance (contacts matched by id). MF_FUZZ_ISA_AGREEMENT=0 in
-// the environment turns this check off.
+// docs/testing.md, Correctness: every ISA gives the same contact counts and feature ids as the
+// scalar path, and positions within a small relative tolerance (contacts matched by id).
+// MF_FUZZ_ISA_AGREEMENT=0 in the environment turns this check off.
 static void check_isa_agreement(const scene *s, mf_isa isa, const mf_bodies *bodies, const mf_stream *wide)
 {
     const char *enabled = getenv("MF_FUZZ_ISA_AGREEMENT");

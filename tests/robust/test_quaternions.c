@@ -1,4 +1,4 @@
-// Quaternions of any length: the library normalises them (README, Conventions), so a rotation
+// Quaternions of any length: the library normalises them (docs/contract.md), so a rotation
 // given at half or three times its length gives the same manifold; a zero quaternion names no
 // rotation and is refused.
 #include "check.h"

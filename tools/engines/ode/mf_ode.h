@@ -4,7 +4,7 @@
 // mf_collide_cached call (or mf_collide) and adds a contact joint per contact point to the group
 // given, ready for dWorldStep or dWorldQuickStep.
 //
-// What the adapter does for you (README.md, "manyfold in ODE"):
+// What the adapter does for you (docs/engines.md, "manyfold in ODE"):
 // - Normal sign: ODE's contact normal points from g2 into g1, manyfold's from a to b; with g1 = a
 //   and g2 = b the normal handed to ODE is manyfold's negated.
 // - Speculative contacts (separation >= 0, within the margin) get depth 0 and dContactMotionN =
@@ -45,9 +45,9 @@ typedef struct mf_ode_config {
 // mf_ode_report.skipped_pair_count and mf_ode_message tell of it), surface dContactApprox1 with mu 0.6,
 // step 1/60 s, cached: a stepping world is what mf_pair_cache is for (settled pairs cost a third
 // to a fifth, normals and contacts stay put instead of flickering between ties). The price is
-// manyfold.h's bounds: a resting pair may overlap by up to about linear_slop before its contacts
-// show it (the rock pile rests 4-5 mm deep with the default 5 mm, 0.5-0.8 mm uncached; a 2 mm
-// slop gives 1.5-2.5 mm at about the same cost). Off costs no memory for entries.
+// the cached call's bounds (docs/contract.md): a resting pair may overlap by up to about
+// linear_slop before its contacts show it (the rock pile rests 4-5 mm deep with the default 5 mm,
+// 0.5-0.8 mm uncached; a 2 mm slop gives 1.5-2.5 mm at about the same cost). Off costs no memory for entries.
 mf_ode_config mf_ode_config_default(void);
 
 // An adapter for `world`, registering shapes in `bank` (the caller's, which must outlive the

@@ -41,8 +41,8 @@ static float deepest_separation(const scene *s, const uint8_t *is_static, float 
 // poses, bit for bit) for seed 1, the seed the engine tests and `manyfold simulate` use, pinned
 // as computed on x86-64. A pinned value changes when a recipe, its constants, the rocks' generator
 // (scene_rock.c, scene_random.h) or the float arithmetic beneath them changes (an FMA contracted
-// where -ffp-contract=off should forbid it, say): the settling figures in README.md and the bounds
-// in the engine tests were measured on these scenes, so a change means measuring them again.
+// where -ffp-contract=off should forbid it, say): the settling figures in docs/engines.md and the
+// bounds in the engine tests were measured on these scenes, so a change means measuring them again.
 static void scenes_match_their_pinned_fingerprints(void)
 {
     static const struct {

@@ -6,7 +6,7 @@
 //   collide_file SCENE OUTPUT [REPEAT]
 //
 // With REPEAT, also prints the fastest of REPEAT mf_collide calls of the first step (seconds), for
-// the README's measure of the package's overhead (tools/python/examples/overhead.py).
+// docs/python.md's measure of the package's overhead (tools/python/examples/overhead.py).
 //
 // Scene (little-endian): "MFSC", shape count; per shape its kind (0 box: 3 half extents, 1 hull: a
 // point count and the points); body count, step count, the bodies' shapes, each step's transforms

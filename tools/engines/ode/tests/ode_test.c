@@ -1,6 +1,6 @@
 // manyfold in ODE: the adapter's contract (mf_ode.h), then the settling scenes stepped with manyfold
-// as the narrow phase, held to bounds measured with margin (README.md's settling table has the
-// figures). Each settling test also runs ODE's own colliders on the same scene and prints both
+// as the narrow phase, held to bounds measured with margin (docs/engines.md's settling table has
+// the figures). Each settling test also runs ODE's own colliders on the same scene and prints both
 // side by side; only manyfold's are asserted. Under MF_TEST_SCALE below 1 (the sanitizer build)
 // the stacks stand for 2 s instead of 10 and ODE's own run is left out.
 #include "check.h"
@@ -413,8 +413,9 @@ static void six_level_pyramid_stands(void)
 
 // Measured after 8 s, cached (the adapter's default): mean speed 0.41 mm/s over the last second,
 // 4.5 mm deep then, none thrown out; uncached 0.65 mm/s and 0.73 mm (ODE's own one-point convex
-// collider: 38.8 mm/s, 19.6 mm deep). The cached depth is manyfold.h's bound, up to about
-// linear_slop (5 mm) before a resting pair's contacts show it: this bound has little to spare.
+// collider: 38.8 mm/s, 19.6 mm deep). The cached depth is the cached call's bound
+// (docs/contract.md), up to about linear_slop (5 mm) before a resting pair's contacts show it:
+// this bound has little to spare.
 static void rock_pile_settles(void)
 {
     sim_figures f = settle("rocks", 8.0);
