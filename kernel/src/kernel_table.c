@@ -28,7 +28,8 @@ const mf_wide_kernel MF_NAMED(mf_kernel, MF_WIDE_NAME) = {
              .gaps = MF_NAMED(mf_edge_gaps, MF_WIDE_NAME),
              .within = MF_NAMED(mf_edges_within, MF_WIDE_NAME)},
     .faces = MF_NAMED(mf_face_lanes, MF_WIDE_NAME),
-    .box_hull = {.faces = MF_NAMED(mf_box_hull_faces, MF_WIDE_NAME), .edges = MF_NAMED(mf_box_hull_edges, MF_WIDE_NAME)},
+    .box_hull = {.faces = MF_NAMED(mf_box_hull_faces, MF_WIDE_NAME),
+                 .edges = MF_NAMED(mf_box_hull_edges, MF_WIDE_NAME)},
     .width = MF_WIDE_WIDTH,
 };
 #endif
