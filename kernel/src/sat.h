@@ -224,13 +224,13 @@ static inline float mf_best_separation(const mf_axis_candidates *c)
 // Whether the pair is closer than `margin` along every axis.
 static inline int mf_is_touching(const mf_axis_candidates *c, float margin) { return mf_best_separation(c) < margin; }
 
-// The axes within `linear_slop` of the best one, in order of preference for the contact: a's
-// face, b's face, then the edge axis. The first is the axis; the others stand in when it yields
-// no contact (an incident face missing the reference face, edges whose closest points are not
-// on both edges). Returns how many.
 // How far from the best an axis may be and still serve: the slop and a float-noise allowance.
 float mf_rank_allowance(const mf_axis_candidates *candidates, float linear_slop);
 
+// The axes within mf_rank_allowance of the best one, in order of preference for the contact: a's
+// face, b's face, then the edge axis. The first is the axis; the others stand in when it yields
+// no contact (an incident face missing the reference face, edges whose closest points are not
+// on both edges). Returns how many.
 uint32_t mf_rank_axes(const mf_axis_candidates *candidates, float linear_slop, mf_axis ranked[3]);
 
 // The vertex of a (its own vertices) or of b (moved into a's frame) lowest along `normal`, given in

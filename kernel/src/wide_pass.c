@@ -1,8 +1,8 @@
 // Vectorised separating-axis queries (Gregorius, GDC 2013) for MF_WIDE_WIDTH pairs at once. Every
 // step mirrors sat.c operation for operation, so each lane finds exactly the scalar path's axis:
 //   1. relative transform of b in a's frame, per lane
-//   2. b's vertices into a's frame and a's into b's; b's edges (normals, directions, points) into
-//      a's frame
+//   2. b's vertices into a's frame and a's into b's (b's edges are not moved here: the per-pair
+//      edge query moves only the edges its cull keeps, mf_rotate_b_edges)
 //   3. face queries of a and b: for each face, the least projection of the other hull
 //   4. for parallelepipeds, the 9 edge-direction axes; other hulls run their edge query per lane
 //      after this pass (edge_lanes.c or edge_walk.c), where the work diverges per pair.
