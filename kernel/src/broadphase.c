@@ -400,8 +400,8 @@ static bool sweep_cell(const box_entry *run, size_t length, uint32_t c0, uint32_
             size_t end = j + block < length ? j + block : length, hits = 0;
             for (; j < end && run[j].min0 <= x.max0; ++j) {
                 const box_entry *y = &run[j];
-                uint32_t overlap = (x.min1 <= y->max1) & (y->min1 <= x.max1) & (x.min2 <= y->max2) &
-                                   (y->min2 <= x.max2);
+                uint32_t overlap =
+                    (x.min1 <= y->max1) & (y->min1 <= x.max1) & (x.min2 <= y->max2) & (y->min2 <= x.max2);
                 uint32_t first = (x_first0 | (y->low0 == c0)) & (x_first1 | (y->low1 == c1));
                 hit[hits] = y->body;
                 hits += overlap & first;
