@@ -22,7 +22,7 @@ static output collide_with(const scene *s, mf_isa isa)
     mf_stream_bound(s->pair_count, config.max_contacts, &manifolds, &contacts);
     output out = {{malloc((size_t)manifolds * sizeof(mf_manifold) + 1), manifolds, 0,
                    malloc((size_t)contacts * sizeof(mf_contact) + 1), contacts, 0, 0, NULL, 0, 0}};
-    mf_bodies bodies = {s->body_shape, s->body_transform, s->body_count};
+    mf_bodies bodies = {.shape = s->body_shape, .transform = s->body_transform, .count = s->body_count};
     CHECK_EQ(mf_collide(context, s->bank, &bodies, s->pairs, s->pair_count, &out.stream), MF_OK);
     CHECK_EQ(mf_context_isa(context), isa);
     mf_context_destroy(context);

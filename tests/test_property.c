@@ -144,7 +144,7 @@ int main(int argc, char **argv)
             test_make_pair(&pool, kind, seed, base + i, config.margin, shapes + 2 * i, transforms + 2 * i);
             pairs[i] = (mf_pair){2 * i, 2 * i + 1};
         }
-        mf_bodies bodies = {shapes, transforms, 2 * count};
+        mf_bodies bodies = {.shape = shapes, .transform = transforms, .count = 2 * count};
         double start = seconds();
         status = mf_collide(context, pool.bank, &bodies, pairs, count, &stream);
         kernel_time += seconds() - start;

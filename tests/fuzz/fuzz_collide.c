@@ -319,7 +319,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_REQUIRE(context != NULL && mf_context_isa(context) != MF_ISA_AUTO, "context");
     const mf_isa isa = mf_context_isa(context);
 
-    mf_bodies bodies = {s.shape, s.transform, s.body_count};
+    mf_bodies bodies = {.shape = s.shape, .transform = s.transform, .count = s.body_count};
     const uint32_t max_contacts = s.config.max_contacts;
     uint32_t bound_manifolds, bound_contacts;
     mf_stream_bound(s.pair_count, max_contacts, &bound_manifolds, &bound_contacts);
