@@ -656,6 +656,12 @@ static void scale_limits_are_the_banks_own(void)
     mf_context *context = context_with(MF_ISA_AUTO, MF_FAULT_STOP);
     output out = output_make(1);
     mf_pair pair = {0, 1};
+    // The shape's info states the range.
+    mf_shape_info info;
+    CHECK_EQ(mf_bank_shape_info(bank, shapes[0], &info), MF_OK);
+    CHECK(info.max_scale == 5e6f);
+    CHECK(info.min_scale > 1e-13f && info.min_scale < 1e-12f);
+    CHECK((double)info.min_scale * info.min_scale * info.min_scale * 8.0 >= (double)FLT_MIN);
     // The largest: 2 * s within 1e7, so s = 5e6 fits and the next float above it does not.
     const float ok[] = {5e6f, 1e-12f};
     const float refused[] = {nextafterf(5e6f, INFINITY), 1e-13f};

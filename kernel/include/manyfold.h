@@ -138,6 +138,9 @@ typedef struct mf_shape_info {
     float volume;
     mf_vec3 centroid; /* centre of mass of the solid */
     float radius;     /* largest vertex distance from the local origin */
+    /* The scales a body of this shape may have (mf_bodies.scales): 1 always, and those that keep
+     * its coordinates within MF_MAX_LENGTH and its volume at least FLT_MIN. */
+    float min_scale, max_scale;
 } mf_shape_info;
 
 MF_API mf_status mf_bank_shape_info(const mf_bank *bank, uint32_t shape, mf_shape_info *info);

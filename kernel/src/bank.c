@@ -666,6 +666,8 @@ mf_status mf_bank_shape_info(const mf_bank *bank, uint32_t shape, mf_shape_info 
         .volume = s->volume,
         .centroid = s->centroid,
         .radius = s->radius,
+        .min_scale = s->scale_low,
+        .max_scale = s->scale_high,
     };
     return MF_OK;
 }
