@@ -399,13 +399,14 @@ static void remaining_shapes_collide_as_before(void)
     uint32_t m = 0, failed = 0;
     for (uint32_t p = 0; p < count; ++p) {
         const mf_manifold *manifold = NULL;
-        if (m < after.stream.manifold_count && after.stream.manifolds[m].pair == p) manifold = &after.stream.manifolds[m++];
+        if (m < after.stream.manifold_count && after.stream.manifolds[m].pair == p)
+            manifold = &after.stream.manifolds[m++];
         ref_pair_set(reference, &pool.reference[shapes[2 * p]], poses[2 * p], &pool.reference[shapes[2 * p + 1]],
                      poses[2 * p + 1]);
         char why[512];
-        int violations = ref_check_pair(reference, &config, manifold,
-                                        manifold != NULL ? after.stream.contacts + manifold->first : NULL, &stats, why,
-                                        sizeof(why));
+        int violations =
+            ref_check_pair(reference, &config, manifold,
+                           manifold != NULL ? after.stream.contacts + manifold->first : NULL, &stats, why, sizeof(why));
         if (violations != 0 && failed++ < 5) CHECKF(0, "pair %u (seed %llu): %s", p, (unsigned long long)seed, why);
     }
     ref_stats_print("after removals", &stats);
@@ -466,12 +467,9 @@ static void cache_entries_forget_a_removed_shape(void)
 }
 
 static const test_case tests[] = {
-    TEST_CASE(removed_id_is_refused_everywhere),
-    TEST_CASE(removing_a_bad_id_is_refused),
-    TEST_CASE(next_add_reuses_the_lowest_free_id),
-    TEST_CASE(removal_gives_the_storage_back),
-    TEST_CASE(other_shapes_keep_their_geometry),
-    TEST_CASE(remaining_shapes_collide_as_before),
+    TEST_CASE(removed_id_is_refused_everywhere),     TEST_CASE(removing_a_bad_id_is_refused),
+    TEST_CASE(next_add_reuses_the_lowest_free_id),   TEST_CASE(removal_gives_the_storage_back),
+    TEST_CASE(other_shapes_keep_their_geometry),     TEST_CASE(remaining_shapes_collide_as_before),
     TEST_CASE(cache_entries_forget_a_removed_shape),
 };
 

@@ -69,7 +69,8 @@ static mf_pair *brute_force_scaled(const scene *s, const float *scales, float ma
     mf_pair *pairs = malloc(capacity * sizeof(mf_pair));
     for (uint32_t i = 0; i < n; ++i) {
         local_box local = shape_box(s->bank, s->body_shape[i]);
-        if (scales != NULL) local = (local_box){scene_scale(local.center, scales[i]), scene_scale(local.half, scales[i])};
+        if (scales != NULL)
+            local = (local_box){scene_scale(local.center, scales[i]), scene_scale(local.half, scales[i])};
         boxes[i] = box_of(local, &s->body_transform[i], margin);
     }
     for (uint32_t a = 0; a < n; ++a) {
@@ -317,7 +318,8 @@ static void scaled_bodies_find_the_pairs_of_their_scaled_boxes(void)
         }
         float *scales = malloc((s.body_count + 1) * sizeof(float));
         scene_random random = {seed};
-        for (uint32_t i = 0; i < s.body_count; ++i) scales[i] = i % 4 == 0 ? 1.0f : scene_random_range(&random, 0.3f, 2.5f);
+        for (uint32_t i = 0; i < s.body_count; ++i)
+            scales[i] = i % 4 == 0 ? 1.0f : scene_random_range(&random, 0.3f, 2.5f);
         if (seed == 24)
             for (uint32_t i = 0; i < s.body_count; ++i) scales[i] = 1.0f;
         float margin = seed % 2 ? 0.0f : 0.05f;
@@ -325,7 +327,8 @@ static void scaled_bodies_find_the_pairs_of_their_scaled_boxes(void)
         mf_pair *expected = brute_force_scaled(&s, scales, margin, &expected_count);
         mf_bodies bodies = scene_bodies(&s);
         bodies.scales = scales;
-        CHECK_EQ(mf_find_pairs(context, s.bank, &bodies, margin, NULL, 0, &count), expected_count ? MF_ERR_CAPACITY : MF_OK);
+        CHECK_EQ(mf_find_pairs(context, s.bank, &bodies, margin, NULL, 0, &count),
+                 expected_count ? MF_ERR_CAPACITY : MF_OK);
         mf_pair *pairs = malloc((count + 1) * sizeof(mf_pair));
         CHECK_EQ(mf_find_pairs(context, s.bank, &bodies, margin, pairs, count, &count), MF_OK);
         same_pairs(pairs, count, expected, expected_count, "scaled, against brute force", seed);

@@ -104,8 +104,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "--scales wants LOW,HIGH with 0 < LOW <= HIGH\n");
                 return 2;
             }
-        }
-        else if (strcmp(argv[i], "--isa") == 0) {
+        } else if (strcmp(argv[i], "--isa") == 0) {
             for (int isa = MF_ISA_AUTO; isa <= MF_ISA_NEON; ++isa)
                 if (strcmp(argv[i + 1], mf_isa_name((mf_isa)isa)) == 0) config.isa = (mf_isa)isa;
             if (!mf_isa_supported(config.isa) || strcmp(argv[i + 1], mf_isa_name(config.isa)) != 0) {

@@ -107,10 +107,12 @@ static void scales_of_one_give_the_bytes_of_no_scales(void)
             for (int k = 0; k < 2; ++k) {
                 mf_bodies bodies = {
                     .shape = s.body_shape, .transform = moved, .count = s.body_count, .scales = k ? ones : NULL};
-                if (step == 0) CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &out[k].stream), MF_OK);
+                if (step == 0)
+                    CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &out[k].stream), MF_OK);
                 else
-                    CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache[k], &out[k].stream),
-                             MF_OK);
+                    CHECK_EQ(
+                        mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache[k], &out[k].stream),
+                        MF_OK);
             }
             CHECKF(same_stream(&out[0].stream, &out[1].stream), "%s step %d: scales of 1 change the output (seed %llu)",
                    scenes[n], step, (unsigned long long)seed);
@@ -140,8 +142,9 @@ static void random_poses(test_random *random, float reach, mf_transform pose[2])
     double direction[3];
     test_random_direction(random, direction);
     double distance = test_random_range(random, 0.2, reach);
-    pose[1].p = (mf_vec3){pose[0].p.x + (float)(distance * direction[0]), pose[0].p.y + (float)(distance * direction[1]),
-                          pose[0].p.z + (float)(distance * direction[2])};
+    pose[1].p =
+        (mf_vec3){pose[0].p.x + (float)(distance * direction[0]), pose[0].p.y + (float)(distance * direction[1]),
+                  pose[0].p.z + (float)(distance * direction[2])};
 }
 
 // Collides one pair of scaled bodies (scales NULL: unscaled).
@@ -185,7 +188,8 @@ static void scaled_box_is_a_box_of_scaled_extents(void)
         for (uint32_t k = 0; k < test_scaled(2000); ++k) {
             mf_transform pose[2];
             random_poses(&random, 0.6 * (sa + sb), pose);
-            test_output x = collide_one(context, bank, unit, pose, scales), y = collide_one(context, bank, scaled, pose, NULL);
+            test_output x = collide_one(context, bank, unit, pose, scales),
+                        y = collide_one(context, bank, scaled, pose, NULL);
             ++tried;
             int same = x.touching == y.touching;
             if (same && x.touching && exact)
@@ -276,8 +280,10 @@ static void scaled_hull_is_a_hull_of_scaled_points(void)
             int same = x.touching == y.touching;
             if (same && x.touching) {
                 float deepest[2] = {INFINITY, INFINITY};
-                for (uint32_t c = 0; c < x.manifold.count; ++c) deepest[0] = fminf(deepest[0], x.contacts[c].separation);
-                for (uint32_t c = 0; c < y.manifold.count; ++c) deepest[1] = fminf(deepest[1], y.contacts[c].separation);
+                for (uint32_t c = 0; c < x.manifold.count; ++c)
+                    deepest[0] = fminf(deepest[0], x.contacts[c].separation);
+                for (uint32_t c = 0; c < y.manifold.count; ++c)
+                    deepest[1] = fminf(deepest[1], y.contacts[c].separation);
                 same = fabsf(x.manifold.normal.x - y.manifold.normal.x) < 1e-3f &&
                        fabsf(x.manifold.normal.y - y.manifold.normal.y) < 1e-3f &&
                        fabsf(x.manifold.normal.z - y.manifold.normal.z) < 1e-3f &&
@@ -337,12 +343,13 @@ static void scaled_bodies_give_the_same_bytes_on_every_isa(void)
                 // separating axis: a bundle's lanes run the box edge query when any of them needs it).
                 uint32_t differing = 0;
                 for (uint32_t p = 0; p < s.pair_count; ++p)
-                    differing += cache[0][p].contact_count > 0 &&
-                                 memcmp(&cache[0][p], &cache[i][p], sizeof(mf_pair_cache)) != 0;
-                CHECKF(differing == 0,
-                       "%s step %d: %s's cache entries of %u touching pairs differ from scalar's on scaled bodies (seed "
-                       "%llu)",
-                       scenes[n], step, mf_isa_name(isas[i]), differing, (unsigned long long)seed);
+                    differing +=
+                        cache[0][p].contact_count > 0 && memcmp(&cache[0][p], &cache[i][p], sizeof(mf_pair_cache)) != 0;
+                CHECKF(
+                    differing == 0,
+                    "%s step %d: %s's cache entries of %u touching pairs differ from scalar's on scaled bodies (seed "
+                    "%llu)",
+                    scenes[n], step, mf_isa_name(isas[i]), differing, (unsigned long long)seed);
             }
             manifolds += out[0].stream.manifold_count;
         }
@@ -472,7 +479,8 @@ static void a_change_of_scale_is_never_answered_from_the_cache(void)
     CHECK_EQ(cached.stream.contact_count, 4);
     CHECK(cache.scale_a == 1.0f && cache.scale_b == 1.5f);
     // Every contact at depth 0.001 below the ground's top.
-    for (uint32_t c = 0; c < cached.stream.contact_count; ++c) CHECK_NEAR(cached.stream.contacts[c].separation, -0.001, 2e-5);
+    for (uint32_t c = 0; c < cached.stream.contact_count; ++c)
+        CHECK_NEAR(cached.stream.contacts[c].separation, -0.001, 2e-5);
     const float changes[] = {1.5f * 1.0001f, 1.5f * 0.999f, 1.5f};
     for (unsigned k = 0; k < 3; ++k) {
         scales[1] = changes[k];
@@ -480,8 +488,8 @@ static void a_change_of_scale_is_never_answered_from_the_cache(void)
         CHECK_EQ(mf_collide_cached(context, bank, &bodies, &pair, 1, &cache, &cached.stream), MF_OK);
         CHECKF(cache.route == MF_ROUTE_SEARCHED, "scale %.9g: route %u, not a search", (double)changes[k], cache.route);
         CHECK(cache.scale_b == changes[k]);
-        CHECKF(same_stream(&plain.stream, &cached.stream), "scale %.9g: the cached call's output differs from mf_collide's",
-               (double)changes[k]);
+        CHECKF(same_stream(&plain.stream, &cached.stream),
+               "scale %.9g: the cached call's output differs from mf_collide's", (double)changes[k]);
         // The crate's corners sink (or rise) with its half height.
         float depth = poses[1].p.z - 0.3f * changes[k];
         for (uint32_t c = 0; c < cached.stream.contact_count; ++c)
@@ -500,11 +508,11 @@ typedef struct bad_scale {
     mf_status status;
 } bad_scale;
 
-static const bad_scale bad_scales[] = {
-    {0.0f, MF_ERR_INVALID_ARGUMENT},       {-1.0f, MF_ERR_INVALID_ARGUMENT},   {-0.0f, MF_ERR_INVALID_ARGUMENT},
-    {NAN, MF_ERR_NONFINITE},               {INFINITY, MF_ERR_NONFINITE},       {-INFINITY, MF_ERR_NONFINITE},
-    {1e30f, MF_ERR_INVALID_ARGUMENT},      {1e-30f, MF_ERR_INVALID_ARGUMENT}, {FLT_MAX, MF_ERR_INVALID_ARGUMENT},
-    {FLT_TRUE_MIN, MF_ERR_INVALID_ARGUMENT}};
+static const bad_scale bad_scales[] = {{0.0f, MF_ERR_INVALID_ARGUMENT},    {-1.0f, MF_ERR_INVALID_ARGUMENT},
+                                       {-0.0f, MF_ERR_INVALID_ARGUMENT},   {NAN, MF_ERR_NONFINITE},
+                                       {INFINITY, MF_ERR_NONFINITE},       {-INFINITY, MF_ERR_NONFINITE},
+                                       {1e30f, MF_ERR_INVALID_ARGUMENT},   {1e-30f, MF_ERR_INVALID_ARGUMENT},
+                                       {FLT_MAX, MF_ERR_INVALID_ARGUMENT}, {FLT_TRUE_MIN, MF_ERR_INVALID_ARGUMENT}};
 #define BAD_COUNT (sizeof(bad_scales) / sizeof(bad_scales[0]))
 
 // Under MF_FAULT_STOP a bad scale fails mf_collide, mf_collide_cached and mf_find_pairs with its
@@ -525,13 +533,14 @@ static void bad_scales_fail_the_call(void)
             uint32_t body = s.pairs[s.pair_count / 2].b;
             float kept = scales[body];
             scales[body] = bad_scales[k].value;
-            mf_bodies bodies = {.shape = s.body_shape, .transform = s.body_transform, .count = s.body_count, .scales = scales};
+            mf_bodies bodies = {
+                .shape = s.body_shape, .transform = s.body_transform, .count = s.body_count, .scales = scales};
             char expected[64];
             snprintf(expected, sizeof(expected), "body %u has scale %g", body, (double)bad_scales[k].value);
             for (int cached = 0; cached < 2; ++cached) {
-                mf_status status = cached ? mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache,
-                                                              &out.stream)
-                                          : mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &out.stream);
+                mf_status status =
+                    cached ? mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &out.stream)
+                           : mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &out.stream);
                 CHECKF(status == bad_scales[k].status, "%s, scale %g, %s: status %s", mf_isa_name(isas[i]),
                        (double)bad_scales[k].value, cached ? "cached" : "uncached", mf_status_string(status));
                 CHECK_EQ(out.stream.manifold_count, 0);
@@ -543,8 +552,8 @@ static void bad_scales_fail_the_call(void)
             CHECKF(status == bad_scales[k].status, "find_pairs, scale %g: status %s", (double)bad_scales[k].value,
                    mf_status_string(status));
             CHECK_EQ(found_count, 0);
-            CHECKF(strstr(mf_context_message(context), expected) != NULL, "find_pairs message \"%s\" does not say \"%s\"",
-                   mf_context_message(context), expected);
+            CHECKF(strstr(mf_context_message(context), expected) != NULL,
+                   "find_pairs message \"%s\" does not say \"%s\"", mf_context_message(context), expected);
             scales[body] = kept;
         }
         mf_context_destroy(context);
@@ -581,7 +590,8 @@ static void bad_scales_skip_their_pairs(void)
     CHECK(bad_count >= 5);
     mf_bodies bodies = {.shape = s.body_shape, .transform = s.body_transform, .count = s.body_count, .scales = scales};
     output skipping = output_make(s.pair_count), plain = output_make(s.pair_count);
-    mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache)), *good_cache = calloc(s.pair_count, sizeof(mf_pair_cache));
+    mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache)),
+                  *good_cache = calloc(s.pair_count, sizeof(mf_pair_cache));
     for (unsigned i = 0; i < ISA_COUNT; ++i) {
         if (!mf_isa_supported(isas[i])) continue;
         mf_context *skip = context_with(isas[i], MF_FAULT_SKIP), *stop = context_with(isas[i], MF_FAULT_STOP);
@@ -619,12 +629,13 @@ static void bad_scales_skip_their_pairs(void)
             // The manifolds, with pair indices counted from the full list.
             CHECK_EQ(skipping.stream.manifold_count, plain.stream.manifold_count);
             CHECK_EQ(skipping.stream.contact_count, plain.stream.contact_count);
-            CHECK(memcmp(skipping.stream.contacts, plain.stream.contacts, plain.stream.contact_count * sizeof(mf_contact)) ==
-                  0);
+            CHECK(memcmp(skipping.stream.contacts, plain.stream.contacts,
+                         plain.stream.contact_count * sizeof(mf_contact)) == 0);
             for (uint32_t m = 0; m < plain.stream.manifold_count && m < skipping.stream.manifold_count; ++m) {
                 mf_manifold x = plain.stream.manifolds[m], y = skipping.stream.manifolds[m];
-                CHECKF(s.pairs[y.pair].a == good[x.pair].a && s.pairs[y.pair].b == good[x.pair].b && x.first == y.first &&
-                           x.count == y.count && memcmp(&x.normal, &y.normal, sizeof(mf_vec3)) == 0,
+                CHECKF(s.pairs[y.pair].a == good[x.pair].a && s.pairs[y.pair].b == good[x.pair].b &&
+                           x.first == y.first && x.count == y.count &&
+                           memcmp(&x.normal, &y.normal, sizeof(mf_vec3)) == 0,
                        "%s %s: manifold %u differs from the call without the skipped pairs", mf_isa_name(isas[i]),
                        cached ? "cached" : "uncached", m);
             }

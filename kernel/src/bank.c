@@ -145,9 +145,12 @@ static int reserve(mf_bank *b, uint32_t vertices, uint32_t faces, uint32_t loops
     array_group groups[GROUPS];
     bank_groups(b, groups);
     // A new shape takes a free id where there is one, else the next.
-    const uint32_t needed[GROUPS] = {b->shape_count + (b->free_ids == 0), b->vertex_count + vertices,
-                                     b->face_count + faces,                b->loop_count + loops,
-                                     b->edge_count + edges,                b->row_count + rows};
+    const uint32_t needed[GROUPS] = {b->shape_count + (b->free_ids == 0),
+                                     b->vertex_count + vertices,
+                                     b->face_count + faces,
+                                     b->loop_count + loops,
+                                     b->edge_count + edges,
+                                     b->row_count + rows};
     uint32_t before[GROUPS], after[GROUPS];
     int grown = 1;
     for (int k = 0; k < GROUPS; ++k) before[k] = *groups[k].capacity;
@@ -582,10 +585,10 @@ mf_status mf_bank_remove_shape(mf_bank *bank, uint32_t shape)
     array_group groups[GROUPS];
     bank_groups(bank, groups);
     // Every group but the shapes' own: vertices, faces, loops, edges, rows.
-    const uint32_t first[GROUPS] = {0, gone.vertex_first, gone.face_first, gone.loop_first, gone.edge_first,
-                                    gone.block_first};
-    const uint32_t count[GROUPS] = {0, gone.vertex_count, gone.face_count, gone.loop_count, gone.edge_count,
-                                    gone.block_rows};
+    const uint32_t first[GROUPS] = {
+        0, gone.vertex_first, gone.face_first, gone.loop_first, gone.edge_first, gone.block_first};
+    const uint32_t count[GROUPS] = {
+        0, gone.vertex_count, gone.face_count, gone.loop_count, gone.edge_count, gone.block_rows};
     for (int k = 1; k < GROUPS; ++k) close_gap(&groups[k], first[k], count[k]);
     bank->shapes[shape] = (mf_shape){0};
     for (uint32_t id = 0; id < bank->shape_count; ++id) {

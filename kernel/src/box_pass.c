@@ -1027,7 +1027,8 @@ static mf_axis_candidates lane_candidates(const mf_box_job *job, mf_pair pair, c
 {
     const mf_shape *a = &job->bank->shapes[job->bodies->shape[pair.a]];
     const mf_shape *b = &job->bank->shapes[job->bodies->shape[pair.b]];
-    float radius_a = a->radius * mf_body_scale(job->bodies, pair.a), radius_b = b->radius * mf_body_scale(job->bodies, pair.b);
+    float radius_a = a->radius * mf_body_scale(job->bodies, pair.a),
+          radius_b = b->radius * mf_body_scale(job->bodies, pair.b);
     uint32_t edge_a = (uint32_t)out->row[OUT_EDGE_A][l], edge_b = (uint32_t)out->row[OUT_EDGE_B][l];
     return (mf_axis_candidates){
         {out->row[OUT_SEP_A][l], (uint32_t)out->row[OUT_FACE_A][l]},

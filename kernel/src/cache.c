@@ -79,8 +79,8 @@ static int fits_pair(const mf_pair_cache *entry, const mf_bank *bank, const mf_b
 {
     return entry->axis != 0 && entry->shape_a == bodies->shape[pair.a] && entry->shape_b == bodies->shape[pair.b] &&
            entry->serial_a == bank->shapes[entry->shape_a].serial &&
-           entry->serial_b == bank->shapes[entry->shape_b].serial &&
-           entry->scale_a == mf_body_scale(bodies, pair.a) && entry->scale_b == mf_body_scale(bodies, pair.b);
+           entry->serial_b == bank->shapes[entry->shape_b].serial && entry->scale_a == mf_body_scale(bodies, pair.a) &&
+           entry->scale_b == mf_body_scale(bodies, pair.b);
 }
 
 // Whether two entries were written for the same bodies: shapes (the same adds) and scales.

@@ -92,8 +92,8 @@ static void collide_pair(const mf_context *context, mf_worker *worker, const mf_
     mf_collide_pair(&context->config, &context->kernel, worker->scratch, bank, bodies, pair, result, &candidates,
                     &used);
     if (worker->caching)
-        mf_cache_store(&context->config, bank, result->cache, bodies, pair, &candidates, result->count > 0 ? &used : NULL,
-                       result);
+        mf_cache_store(&context->config, bank, result->cache, bodies, pair, &candidates,
+                       result->count > 0 ? &used : NULL, result);
 }
 
 // The wide pass over the pairs listed in `subset`: bin, query bundle by bundle, clip touching

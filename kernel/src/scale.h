@@ -40,8 +40,8 @@ void mf_scale_limits(float extent, float volume, float *low, float *high);
 mf_shape mf_shape_scaled(const mf_shape *shape, float scale);
 
 // Edge rows and records a scaled copy holds at most: those of hulls within the wide limits.
-#define MF_SCALED_EDGE_FLOATS                                                                              \
-    (MF_EDGE_ROWS * ((MF_WIDE_MAX_EDGES + MF_EDGE_LANES - 1) / MF_EDGE_LANES * MF_EDGE_LANES) +              \
+#define MF_SCALED_EDGE_FLOATS                                                                                          \
+    (MF_EDGE_ROWS * ((MF_WIDE_MAX_EDGES + MF_EDGE_LANES - 1) / MF_EDGE_LANES * MF_EDGE_LANES) +                        \
      MF_EDGE_RECORD * MF_WIDE_MAX_EDGES)
 
 // Room for one scaled shape: its view, whose vertices, offsets, edge rows (vertex0 scaled) and shape

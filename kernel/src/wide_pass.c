@@ -52,7 +52,10 @@ typedef struct lane_scale {
     mf_floatw scale;
 } lane_scale;
 
-static inline mf_floatw scaled(const lane_scale *s, mf_floatw length) { return s->scaled ? mf_mulw(length, s->scale) : length; }
+static inline mf_floatw scaled(const lane_scale *s, mf_floatw length)
+{
+    return s->scaled ? mf_mulw(length, s->scale) : length;
+}
 
 static inline mf_vec3w scaled3(const lane_scale *s, mf_vec3w point)
 {
@@ -109,9 +112,9 @@ static void direction_query(const mf_bundle_hull *a, const lane_scale *scale_a, 
             mf_floatw a_max = mf_splatw(-INFINITY), a_min = mf_splatw(INFINITY);
             mf_floatw b_max = a_max, b_min = a_min;
             for (uint32_t v = 0; v < counts_a.vertices; ++v) {
-                mf_floatw d = mf_dotw(axis, scaled3(scale_a, row3(a, mf_row_vertex(counts_a, 0, v),
-                                                                   mf_row_vertex(counts_a, 1, v),
-                                                                   mf_row_vertex(counts_a, 2, v))));
+                mf_floatw d =
+                    mf_dotw(axis, scaled3(scale_a, row3(a, mf_row_vertex(counts_a, 0, v), mf_row_vertex(counts_a, 1, v),
+                                                        mf_row_vertex(counts_a, 2, v))));
                 a_max = mf_maxw(a_max, d);
                 a_min = mf_minw(a_min, d);
             }

@@ -211,7 +211,11 @@ static void read_scene(fuzz_bytes *in, scene *s)
     s->scaled = fuzz_u8(in) >= 128;
     for (uint32_t i = 0; s->scaled && i < s->body_count; ++i) {
         uint8_t k = fuzz_u8(in);
-        s->scales[i] = k < 240 ? scales[k % 8] : k < 248 ? fuzz_raw_float(in) : k < 252 ? 0.0f : k < 254 ? 1e30f : -1.0f;
+        s->scales[i] = k < 240   ? scales[k % 8]
+                       : k < 248 ? fuzz_raw_float(in)
+                       : k < 252 ? 0.0f
+                       : k < 254 ? 1e30f
+                                 : -1.0f;
     }
 }
 

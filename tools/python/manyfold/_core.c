@@ -367,8 +367,7 @@ static PyObject *Bank_info(BankObject *self, PyObject *args)
     return Py_BuildValue("{s:I,s:I,s:I,s:d,s:(ddd),s:d,s:d,s:d}", "vertex_count", info.vertex_count, "face_count",
                          info.face_count, "edge_count", info.edge_count, "volume", (double)info.volume, "centroid",
                          (double)info.centroid.x, (double)info.centroid.y, (double)info.centroid.z, "radius",
-                         (double)info.radius, "min_scale", (double)info.min_scale, "max_scale",
-                         (double)info.max_scale);
+                         (double)info.radius, "min_scale", (double)info.min_scale, "max_scale", (double)info.max_scale);
 }
 
 static Py_ssize_t Bank_length(BankObject *self) { return mf_bank_shape_count(self->bank); }
