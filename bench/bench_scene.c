@@ -57,7 +57,7 @@ const bench_outcome *bench_scene_reference(bench_scene *s, char *message, size_t
     mf_status status = outcomes != NULL ? mf_context_create(&config, &context) : MF_ERR_OUT_OF_MEMORY;
     if (status == MF_OK) status = bench_stream_create(&stream, sc->pair_count, config.max_contacts);
     if (status == MF_OK) {
-        mf_bodies bodies = {sc->body_shape, sc->body_transform, sc->body_count};
+        mf_bodies bodies = {.shape = sc->body_shape, .transform = sc->body_transform, .count = sc->body_count};
         status = mf_collide(context, sc->bank, &bodies, sc->pairs, sc->pair_count, &stream);
     }
     if (status == MF_OK) {

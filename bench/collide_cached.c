@@ -113,7 +113,7 @@ void bench_collide_cached(bench_state *state, void *context)
 
     // Warm runs start from the cache the step before the first timed one leaves: every timed call
     // finds last step's entries, as in a simulation's steady state.
-    mf_bodies bodies = {s->body_shape, steps, s->body_count};
+    mf_bodies bodies = {.shape = s->body_shape, .transform = steps, .count = s->body_count};
     uint32_t step = 0, last = SCENE_STEP_PERIOD - 1;
     if (c->warm) {
         bodies.transform = steps + (size_t)last * s->body_count;

@@ -57,7 +57,7 @@ void bench_collide_manyfold(bench_state *state, void *context)
         mf_context_destroy(mf);
         return;
     }
-    mf_bodies bodies = {s->body_shape, s->body_transform, s->body_count};
+    mf_bodies bodies = {.shape = s->body_shape, .transform = s->body_transform, .count = s->body_count};
     while (bench_keep_running(state)) {
         status = mf_collide(mf, s->bank, &bodies, s->pairs, pair_count, &stream);
         if (status != MF_OK) break;

@@ -54,7 +54,7 @@ void bench_collide_size(bench_state *state, void *context)
         return;
     }
 
-    mf_bodies bodies = {built.body_shape, built.body_transform, built.body_count};
+    mf_bodies bodies = {.shape = built.body_shape, .transform = built.body_transform, .count = built.body_count};
     while (bench_keep_running(state)) {
         status = mf_collide(mf, built.bank, &bodies, built.pairs, built.pair_count, &stream);
         if (status != MF_OK) break;

@@ -15,7 +15,7 @@ mf_status test_collide_pair(const mf_bank *bank, const mf_config *config, uint32
     if (status != MF_OK) return status;
     uint32_t shapes[2] = {shape_a, shape_b};
     mf_transform transforms[2] = {a, b};
-    mf_bodies bodies = {shapes, transforms, 2};
+    mf_bodies bodies = {.shape = shapes, .transform = transforms, .count = 2};
     mf_pair pair = {0, 1};
     mf_manifold manifolds[2];
     mf_contact contacts[MF_MAX_CONTACTS + 1];

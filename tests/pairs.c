@@ -5,8 +5,9 @@
 
 #include <math.h>
 
-// Extent of a hull along a world direction, relative to the body's origin.
-static void rotated_extent(const ref_hull *hull, mf_quat q, const double direction[3], double *low, double *high)
+// Extent of a hull of the given scale along a world direction, relative to the body's origin.
+static void rotated_extent(const ref_hull *hull, double scale, mf_quat q, const double direction[3], double *low,
+                           double *high)
 {
     ref_pose pose = ref_pose_make((mf_transform){{0, 0, 0}, q});
     *low = INFINITY;
@@ -14,15 +15,16 @@ static void rotated_extent(const ref_hull *hull, mf_quat q, const double directi
     for (uint32_t i = 0; i < hull->vertex_count; ++i) {
         double w[3];
         ref_pose_apply(&pose, hull->vertices + 3 * i, w);
-        double d = w[0] * direction[0] + w[1] * direction[1] + w[2] * direction[2];
+        double d = (w[0] * direction[0] + w[1] * direction[1] + w[2] * direction[2]) * scale;
         *low = fmin(*low, d);
         *high = fmax(*high, d);
     }
 }
 
-// The true separation can only be larger than the gap drawn along the approach direction.
-void test_make_pair(const test_pool *pool, test_category kind, uint64_t seed, uint32_t index, float margin,
-                    uint32_t shape[2], mf_transform transform[2])
+// The true separation can only be larger than the gap drawn along the approach direction. The
+// bodies have the scales given (1 leaves every number as it is).
+static void make_pair(const test_pool *pool, test_category kind, uint64_t seed, uint32_t index, float margin,
+                      const double scale[2], uint32_t shape[2], mf_transform transform[2])
 {
     test_random random = test_random_seed(seed, index);
     uint32_t box = test_random_int(&random, 0, pool->box_count - 1);
@@ -73,7 +75,7 @@ void test_make_pair(const test_pool *pool, test_category kind, uint64_t seed, ui
         }
     }
 
-    double small = fmin(a->radius, b->radius), u = test_random_unit(&random), gap;
+    double small = fmin(a->radius * scale[0], b->radius * scale[1]), u = test_random_unit(&random), gap;
     // Deep overlaps as the rock scenes pose them, then shallow ones, near contacts and misses.
     if (u < 0.2) gap = -test_random_range(&random, 0.25 * small, 1.5 * small);
     else if (u < 0.55) gap = -test_random_range(&random, 0.0, 0.25 * small);
@@ -88,8 +90,8 @@ void test_make_pair(const test_pool *pool, test_category kind, uint64_t seed, ui
     for (int i = 0; i < 3; ++i) lateral[i] = (lateral[i] - along * direction[i]) * lateral_size;
 
     double low_a, high_a, low_b, high_b;
-    rotated_extent(a, transform[0].q, direction, &low_a, &high_a);
-    rotated_extent(b, transform[1].q, direction, &low_b, &high_b);
+    rotated_extent(a, scale[0], transform[0].q, direction, &low_a, &high_a);
+    rotated_extent(b, scale[1], transform[1].q, direction, &low_b, &high_b);
     double distance = gap + high_a - low_b;
     double pa[3] = {test_random_range(&random, -8, 8), test_random_range(&random, -8, 8),
                     test_random_range(&random, -8, 8)};
@@ -97,4 +99,26 @@ void test_make_pair(const test_pool *pool, test_category kind, uint64_t seed, ui
     transform[1].p = (mf_vec3){(float)(pa[0] + lateral[0] + distance * direction[0]),
                                (float)(pa[1] + lateral[1] + distance * direction[1]),
                                (float)(pa[2] + lateral[2] + distance * direction[2])};
+}
+
+void test_make_pair(const test_pool *pool, test_category kind, uint64_t seed, uint32_t index, float margin,
+                    uint32_t shape[2], mf_transform transform[2])
+{
+    const double unscaled[2] = {1.0, 1.0};
+    make_pair(pool, kind, seed, index, margin, unscaled, shape, transform);
+}
+
+void test_make_scaled_pair(const test_pool *pool, test_category kind, uint64_t seed, uint32_t index, float margin,
+                           float low, float high, uint32_t shape[2], mf_transform transform[2], float scale[2])
+{
+    // Scales from a stream of their own: the pair is posed as test_make_pair poses it, for its sizes.
+    test_random random = test_random_seed(seed ^ 0x5ca1ed5ca1edull, index);
+    double scales[2];
+    for (int h = 0; h < 2; ++h) {
+        // Log-uniform in [low, high], and now and then exactly 1 (a scaled body beside an unscaled one).
+        double u = test_random_unit(&random);
+        scale[h] = u < 0.15 ? 1.0f : (float)(low * pow((double)high / low, test_random_unit(&random)));
+        scales[h] = scale[h];
+    }
+    make_pair(pool, kind, seed, index, margin, scales, shape, transform);
 }

@@ -105,6 +105,30 @@ void ref_hull_free(ref_hull *hull)
     *hull = (ref_hull){0};
 }
 
+mf_status ref_hull_scaled(const ref_hull *hull, double scale, ref_hull *scaled)
+{
+    *scaled = *hull;
+    scaled->vertices = malloc(hull->vertex_count * 3 * sizeof(double));
+    scaled->normals = malloc(hull->face_count * 3 * sizeof(double));
+    scaled->offsets = malloc(hull->face_count * sizeof(double));
+    scaled->edges = malloc(hull->edge_count * 2 * sizeof(uint32_t));
+    scaled->edge_faces = malloc(hull->edge_count * 2 * sizeof(uint32_t));
+    if (scaled->vertices == NULL || scaled->normals == NULL || scaled->offsets == NULL || scaled->edges == NULL ||
+        scaled->edge_faces == NULL) {
+        ref_hull_free(scaled);
+        return MF_ERR_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; i < 3 * hull->vertex_count; ++i) scaled->vertices[i] = hull->vertices[i] * scale;
+    memcpy(scaled->normals, hull->normals, hull->face_count * 3 * sizeof(double));
+    for (uint32_t f = 0; f < hull->face_count; ++f) scaled->offsets[f] = hull->offsets[f] * scale;
+    memcpy(scaled->edges, hull->edges, hull->edge_count * 2 * sizeof(uint32_t));
+    memcpy(scaled->edge_faces, hull->edge_faces, hull->edge_count * 2 * sizeof(uint32_t));
+    scaled->radius = hull->radius * scale;
+    scaled->inradius = hull->inradius * scale;
+    for (int c = 0; c < 3; ++c) scaled->center[c] = hull->center[c] * scale;
+    return MF_OK;
+}
+
 ref_pose ref_pose_make(mf_transform t)
 {
     double x = t.q.x, y = t.q.y, z = t.q.z, w = t.q.w;

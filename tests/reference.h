@@ -26,6 +26,11 @@ typedef struct ref_hull {
 mf_status ref_hull_load(const mf_bank *bank, uint32_t shape, ref_hull *hull);
 void ref_hull_free(ref_hull *hull);
 
+// A copy of the hull scaled by `scale` about its origin, as a body of that scale (mf_bodies.scales)
+// has it: vertices, offsets, radius, centre and inradius times the scale in double, normals and
+// topology as they are. Free it with ref_hull_free.
+mf_status ref_hull_scaled(const ref_hull *hull, double scale, ref_hull *scaled);
+
 // A rigid transform in double with the quaternion normalised: world = rotation * local + position.
 typedef struct ref_pose {
     double rotation[3][3];

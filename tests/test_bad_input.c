@@ -39,7 +39,7 @@ static void fixture_make(fixture *f)
     f->transforms[1] = test_pose(0, 0.99, 0, TEST_IDENTITY);
     f->transforms[2] = test_pose(5, 0, 0, TEST_IDENTITY);
     f->transforms[3] = test_pose(5, 1.49, 0, TEST_IDENTITY);
-    f->bodies = (mf_bodies){f->shapes, f->transforms, 4};
+    f->bodies = (mf_bodies){.shape = f->shapes, .transform = f->transforms, .count = 4};
     f->pairs[0] = (mf_pair){0, 1};
     f->pairs[1] = (mf_pair){2, 3};
     f->stream = (mf_stream){f->manifolds, 2, 0, f->contacts, 2 * MF_MAX_CONTACTS, 0, 0, NULL, 0, 0};
@@ -596,7 +596,7 @@ static void parked_bodies_touch_nothing(void)
                                   test_pose(0, 0, 0, TEST_IDENTITY),
                                   test_pose(0, 0, 1.99999e7, TEST_IDENTITY),
                                   test_pose(1, 0.5 + MF_PARKED_DISTANCE, 1.5, TEST_IDENTITY)};
-    mf_bodies bodies = {shapes, transforms, 9};
+    mf_bodies bodies = {.shape = shapes, .transform = transforms, .count = 9};
     const mf_pair pairs[6] = {{0, 1}, {1, 0}, {2, 3}, {4, 5}, {6, 7}, {8, 1}};
     const uint32_t touching[6] = {0, 0, 0, 1, 1, 0};
     for (int isa = MF_ISA_SCALAR; isa <= MF_ISA_NEON; ++isa) {

@@ -59,7 +59,7 @@ static void box_hull_queries_match_every_face_and_edge_pair(void)
         uint32_t shape[2];
         mf_transform transform[2];
         test_make_pair(&pool, TEST_PAIRS_MIXED, 8081, index, 0.02f, shape, transform);
-        mf_bodies bodies = {shape, transform, 2};
+        mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
         if (!mf_is_box_hull_pair(&pool.bank->shapes[shape[0]], &pool.bank->shapes[shape[1]])) continue;
         ++box_hull;
         mf_mat3 rotation_a;
@@ -112,7 +112,7 @@ static void box_hull_queries_agree_on_every_isa(void)
         uint32_t shape[2];
         mf_transform transform[2];
         test_make_pair(&pool, TEST_PAIRS_MIXED, 8082, index, 0.02f, shape, transform);
-        mf_bodies bodies = {shape, transform, 2};
+        mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
         if (!mf_is_box_hull_pair(&pool.bank->shapes[shape[0]], &pool.bank->shapes[shape[1]])) continue;
         mf_mat3 rotation_a;
         mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);

@@ -89,7 +89,7 @@ static void cached_results_match_uncached_on_small_motions(void)
         double worst_deficit = 0.0;
         for (int step = 0; step < 12; ++step) {
             jitter(moved, s.body_transform, s.body_count, &random, 2e-4, 2e-3);
-            mf_bodies bodies = {s.body_shape, moved, s.body_count};
+            mf_bodies bodies = {.shape = s.body_shape, .transform = moved, .count = s.body_count};
             CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain.stream), MF_OK);
             CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached.stream), MF_OK);
             CHECKF(plain.stream.manifold_count == cached.stream.manifold_count,
@@ -130,7 +130,7 @@ static void resting_box_keeps_its_ids_for_a_hundred_steps(void)
     CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){0.5f, 0.4f, 0.3f}, &crate), MF_OK);
     uint32_t shapes[2] = {ground, crate};
     mf_transform rest[2] = {{{0, 0, 0}, {0, 0, 0, 1}}, {{0.2f, -0.1f, 0.798f}, {0, 0, 0, 1}}}, moved[2];
-    mf_bodies bodies = {shapes, moved, 2};
+    mf_bodies bodies = {.shape = shapes, .transform = moved, .count = 2};
     mf_pair pair = {0, 1};
     mf_pair_cache cache = {0};
     mf_context *context = NULL;
@@ -193,7 +193,7 @@ static void tower_of_equal_boxes_keeps_its_ids(void)
         rest[k] = (mf_transform){{0, (float)k * 0.999f, 0}, {0, 0, 0, 1}}; // 1 mm overlap
         if (k > 0) pairs[k - 1] = (mf_pair){(uint32_t)k - 1, (uint32_t)k};
     }
-    mf_bodies bodies = {shapes, moved, BOXES};
+    mf_bodies bodies = {.shape = shapes, .transform = moved, .count = BOXES};
     mf_pair_cache cache[BOXES - 1] = {{0}};
     mf_context *context = NULL;
     CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
@@ -242,7 +242,7 @@ static void corner_beside_an_edge_keeps_its_normal(void)
                             {{0.5f + 0.0015f * s45, 0.5f + 0.0015f * s45, 0}, {0, 0, turn, 0.92387953f}}};
     mf_transform moved[2];
     mf_pair pair = {0, 1};
-    mf_bodies bodies = {shapes, moved, 2};
+    mf_bodies bodies = {.shape = shapes, .transform = moved, .count = 2};
     mf_config config = mf_config_default();
     mf_context *context = NULL;
     CHECK_EQ(mf_context_create(&config, &context), MF_OK);
@@ -343,7 +343,7 @@ static void approaching_pairs_are_found_when_they_touch(void)
                                    (float)(s.body_transform[i].p.z * spread)};
             moved[i].q = quat_times(turn[i], moved[i].q);
         }
-        mf_bodies bodies = {s.body_shape, moved, s.body_count};
+        mf_bodies bodies = {.shape = s.body_shape, .transform = moved, .count = s.body_count};
         CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain.stream), MF_OK);
         CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached.stream), MF_OK);
         CHECKF(plain.stream.manifold_count == cached.stream.manifold_count, "step %d: %u manifolds cached, %u without",
@@ -388,7 +388,7 @@ static void entries_past_a_capacity_error_stay_untouched(void)
     mf_context *context = NULL;
     CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
     mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
-    mf_bodies bodies = {s.body_shape, s.body_transform, s.body_count};
+    mf_bodies bodies = {.shape = s.body_shape, .transform = s.body_transform, .count = s.body_count};
     output small = output_make(100, 4);
     small.stream.manifold_capacity = 100;
     CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &small.stream), MF_ERR_CAPACITY);
@@ -411,7 +411,7 @@ static void foreign_entries_change_nothing(void)
     CHECK_EQ(scene_make("hull16", 4000, 9, &s), MF_OK);
     mf_context *context = NULL;
     CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
-    mf_bodies bodies = {s.body_shape, s.body_transform, s.body_count};
+    mf_bodies bodies = {.shape = s.body_shape, .transform = s.body_transform, .count = s.body_count};
     // Entries of another pair list: every shape id out of this scene's range, with a kept
     // manifold that would be reused if the shapes matched.
     mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
@@ -467,7 +467,7 @@ static void resting_boxes_keep_ids_and_normals_through_rebuilds(void)
     uint64_t persisting = 0, rebuilt = 0;
     for (int step = 0; step < STEPS; ++step) {
         scene_step(&s, (uint32_t)step % SCENE_STEP_PERIOD, 7, moved);
-        mf_bodies bodies = {s.body_shape, moved, s.body_count};
+        mf_bodies bodies = {.shape = s.body_shape, .transform = moved, .count = s.body_count};
         const mf_stream *before = &outputs[(step + 1) % 2].stream;
         mf_stream *now = &outputs[step % 2].stream;
         CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, now), MF_OK);
@@ -530,7 +530,7 @@ static void reused_manifolds_stay_within_the_stated_bounds(void)
         double worst_deficit = 0.0, worst_low = 0.0, worst_high = 0.0;
         for (int step = 0; step < steps; ++step) {
             scene_step(&s, (uint32_t)step, seed, moved);
-            mf_bodies bodies = {s.body_shape, moved, s.body_count};
+            mf_bodies bodies = {.shape = s.body_shape, .transform = moved, .count = s.body_count};
             CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain.stream), MF_OK);
             CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached.stream), MF_OK);
             CHECKF(plain.stream.manifold_count == cached.stream.manifold_count,

@@ -57,7 +57,7 @@ static void compare_walks(const test_pool *pool, uint32_t shape_override, uint32
         mf_transform transform[2];
         test_make_pair(pool, TEST_PAIRS_HULL, seed, index, 0.02f, shape, transform);
         if (shape_override != UINT32_MAX) shape[index % 2] = shape_override;
-        mf_bodies bodies = {shape, transform, 2};
+        mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
         mf_mat3 rotation_a;
         mf_pair_frame frame = mf_frame_setup(pool->bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
         mf_hull_view a = *frame.a, b = *frame.b;

@@ -74,7 +74,7 @@ static void face_lanes_match_the_scalar_face_query(void)
         mf_transform transform[2];
         test_make_pair(&pool, TEST_PAIRS_HULL, 7007, index, 0.02f, shape, transform);
         shape[index % 2] = big[index / 2 % 2];
-        mf_bodies bodies = {shape, transform, 2};
+        mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
         mf_mat3 rotation_a;
         mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
         mf_hull_view a = *frame.a, b = *frame.b;

@@ -121,7 +121,10 @@ static void world_free(world *w)
     scene_free(&w->s);
 }
 
-static mf_bodies world_bodies(const world *w) { return (mf_bodies){w->shapes, w->transforms, w->s.body_count}; }
+static mf_bodies world_bodies(const world *w)
+{
+    return (mf_bodies){.shape = w->shapes, .transform = w->transforms, .count = w->s.body_count};
+}
 
 // How a call is made.
 typedef struct setup {

@@ -59,15 +59,20 @@ static bool overlap(const world_box *x, const world_box *y)
     return true;
 }
 
-// Every pair by brute force, in (a, b) order; *count gets how many.
-static mf_pair *brute_force(const scene *s, float margin, uint32_t *count)
+// Every pair by brute force, in (a, b) order; *count gets how many. Bodies of scale s (scales
+// NULL: 1) have their shape's local box times s.
+static mf_pair *brute_force_scaled(const scene *s, const float *scales, float margin, uint32_t *count)
 {
     uint32_t n = s->body_count;
     world_box *boxes = malloc((n + 1) * sizeof(world_box));
     size_t capacity = 1024, k = 0;
     mf_pair *pairs = malloc(capacity * sizeof(mf_pair));
-    for (uint32_t i = 0; i < n; ++i)
-        boxes[i] = box_of(shape_box(s->bank, s->body_shape[i]), &s->body_transform[i], margin);
+    for (uint32_t i = 0; i < n; ++i) {
+        local_box local = shape_box(s->bank, s->body_shape[i]);
+        if (scales != NULL)
+            local = (local_box){scene_scale(local.center, scales[i]), scene_scale(local.half, scales[i])};
+        boxes[i] = box_of(local, &s->body_transform[i], margin);
+    }
     for (uint32_t a = 0; a < n; ++a) {
         for (uint32_t b = a + 1; b < n; ++b) {
             if (!overlap(&boxes[a], &boxes[b])) continue;
@@ -78,6 +83,11 @@ static mf_pair *brute_force(const scene *s, float margin, uint32_t *count)
     free(boxes);
     *count = (uint32_t)k;
     return pairs;
+}
+
+static mf_pair *brute_force(const scene *s, float margin, uint32_t *count)
+{
+    return brute_force_scaled(s, NULL, margin, count);
 }
 
 // Bodies scattered in a cube of side `spread` above a ground slab: boxes of several sizes and
@@ -295,6 +305,84 @@ static void a_short_capacity_gets_the_first_pairs_and_the_exact_count(void)
     scene_free(&s);
 }
 
+// Scaled bodies (mf_bodies.scales): their boxes are their shapes' boxes times the scale, so they
+// find exactly the pairs of the scaled boxes, a scale of 1 the pairs of no scale.
+static void scaled_bodies_find_the_pairs_of_their_scaled_boxes(void)
+{
+    mf_context *context = context_of(2);
+    for (uint64_t seed = 21; seed <= 24; ++seed) {
+        scene s;
+        if (!random_scene(seed, test_scaled(2500), 8.0f, &s)) {
+            CHECKF(0, "random scene (seed %llu) could not be built", (unsigned long long)seed);
+            continue;
+        }
+        float *scales = malloc((s.body_count + 1) * sizeof(float));
+        scene_random random = {seed};
+        for (uint32_t i = 0; i < s.body_count; ++i)
+            scales[i] = i % 4 == 0 ? 1.0f : scene_random_range(&random, 0.3f, 2.5f);
+        if (seed == 24)
+            for (uint32_t i = 0; i < s.body_count; ++i) scales[i] = 1.0f;
+        float margin = seed % 2 ? 0.0f : 0.05f;
+        uint32_t expected_count, count = 0;
+        mf_pair *expected = brute_force_scaled(&s, scales, margin, &expected_count);
+        mf_bodies bodies = scene_bodies(&s);
+        bodies.scales = scales;
+        CHECK_EQ(mf_find_pairs(context, s.bank, &bodies, margin, NULL, 0, &count),
+                 expected_count ? MF_ERR_CAPACITY : MF_OK);
+        mf_pair *pairs = malloc((count + 1) * sizeof(mf_pair));
+        CHECK_EQ(mf_find_pairs(context, s.bank, &bodies, margin, pairs, count, &count), MF_OK);
+        same_pairs(pairs, count, expected, expected_count, "scaled, against brute force", seed);
+        if (seed == 24) { // all 1: the unscaled call's pairs
+            uint32_t plain_count;
+            mf_pair *plain = find(context, &s, margin, &plain_count);
+            same_pairs(pairs, count, plain, plain_count, "scales of 1 against none", seed);
+            free(plain);
+        }
+        printf("seed %llu: %u scaled bodies, margin %g: %u pairs\n", (unsigned long long)seed, s.body_count,
+               (double)margin, count);
+        free(pairs);
+        free(expected);
+        free(scales);
+        scene_free(&s);
+    }
+    mf_context_destroy(context);
+}
+
+// Bad scales (mf_bodies.scales) and removed shapes are refused as mf_collide refuses them, the
+// message naming the body.
+static void bad_scales_and_removed_shapes_are_refused(void)
+{
+    scene s;
+    CHECK_EQ(scene_make_heap(100, &s), MF_OK);
+    mf_context *context = context_of(1);
+    float *scales = malloc(s.body_count * sizeof(float));
+    for (uint32_t i = 0; i < s.body_count; ++i) scales[i] = 1.0f;
+    mf_bodies bodies = scene_bodies(&s);
+    bodies.scales = scales;
+    mf_pair pairs[4];
+    uint32_t count = 99;
+    const struct {
+        float scale;
+        mf_status status;
+    } bad[] = {{0.0f, MF_ERR_INVALID_ARGUMENT}, {-2.0f, MF_ERR_INVALID_ARGUMENT}, {NAN, MF_ERR_NONFINITE},
+               {INFINITY, MF_ERR_NONFINITE},    {1e30f, MF_ERR_INVALID_ARGUMENT}, {1e-30f, MF_ERR_INVALID_ARGUMENT}};
+    for (unsigned k = 0; k < sizeof(bad) / sizeof(bad[0]); ++k) {
+        scales[33] = bad[k].scale;
+        count = 99;
+        CHECK_EQ(mf_find_pairs(context, s.bank, &bodies, 0.0f, pairs, 4, &count), bad[k].status);
+        CHECK_EQ(count, 0);
+        CHECKF(strstr(mf_context_message(context), "body 33 has scale") != NULL, "%s", mf_context_message(context));
+    }
+    scales[33] = 1.0f;
+    uint32_t shape = s.body_shape[50];
+    CHECK_EQ(mf_bank_remove_shape(s.bank, shape), MF_OK);
+    CHECK_EQ(mf_find_pairs(context, s.bank, &bodies, 0.0f, pairs, 4, &count), MF_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(mf_context_message(context), "which was removed") != NULL, "%s", mf_context_message(context));
+    free(scales);
+    mf_context_destroy(context);
+    scene_free(&s);
+}
+
 static void bad_input_is_refused(void)
 {
     scene s;
@@ -339,6 +427,8 @@ int main(int argc, char **argv)
         TEST_CASE(pairs_match_the_former_sweep),
         TEST_CASE(a_short_capacity_gets_the_first_pairs_and_the_exact_count),
         TEST_CASE(bad_input_is_refused),
+        TEST_CASE(scaled_bodies_find_the_pairs_of_their_scaled_boxes),
+        TEST_CASE(bad_scales_and_removed_shapes_are_refused),
     };
     return test_main(tests, (int)(sizeof(tests) / sizeof(tests[0])), argc, argv);
 }

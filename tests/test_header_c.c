@@ -17,7 +17,7 @@ int main(void)
     if (mf_context_create(&config, &context) != MF_OK) return 1;
     uint32_t shapes[2] = {shape, shape};
     mf_transform transforms[2] = {{{0, 0, 0}, {0, 0, 0, 1}}, {{0, 0.99f, 0}, {0, 0, 0, 1}}};
-    mf_bodies bodies = {shapes, transforms, 2};
+    mf_bodies bodies = {.shape = shapes, .transform = transforms, .count = 2};
     mf_pair pair = {0, 1};
     mf_manifold manifold;
     mf_contact contacts[MF_MAX_CONTACTS];

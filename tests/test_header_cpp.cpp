@@ -28,7 +28,7 @@ int main()
     if (mf_context_create(&config, &context) != MF_OK) return 1;
     const uint32_t shapes[2] = {shape, shape};
     const mf_transform transforms[2] = {{{0, 0, 0}, {0, 0, 0, 1}}, {{0, 1.99f, 0}, {0, 0, 0, 1}}};
-    const mf_bodies bodies{shapes, transforms, 2};
+    const mf_bodies bodies{shapes, transforms, 2, nullptr};
     const mf_pair pair{0, 1};
     mf_manifold manifold{};
     mf_contact contacts[MF_MAX_CONTACTS]{};

@@ -147,7 +147,7 @@ int main(int argc, char **argv)
                                shapes + 2 * i, transforms + 2 * i);
                 pairs[i] = (mf_pair){2 * i, 2 * i + 1};
             }
-            mf_bodies bodies = {shapes, transforms, 2 * count};
+            mf_bodies bodies = {.shape = shapes, .transform = transforms, .count = 2 * count};
             mf_status a = collide(MF_ISA_SCALAR, pool.bank, &bodies, pairs, count, &streams[0]);
             mf_status b = collide(isa, pool.bank, &bodies, pairs, count, &streams[1]);
             if (a != MF_OK || b != MF_OK) {

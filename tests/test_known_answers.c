@@ -310,7 +310,7 @@ static void swapped_pairs_give_exactly_mirrored_manifolds(void)
             forward[i] = (mf_pair){2 * i, 2 * i + 1};
             backward[i] = (mf_pair){2 * i + 1, 2 * i};
         }
-        mf_bodies bodies = {shapes, transforms, 2 * pairs};
+        mf_bodies bodies = {.shape = shapes, .transform = transforms, .count = 2 * pairs};
         uint32_t touching = 0;
         for (int isa = MF_ISA_SCALAR; isa <= MF_ISA_NEON; ++isa) {
             if (!mf_isa_supported((mf_isa)isa)) continue;
@@ -565,7 +565,7 @@ static output collide_all(const batch *b, const mf_config *config)
                         0};
     mf_context *context;
     CHECK_EQ(mf_context_create(config, &context), MF_OK);
-    mf_bodies bodies = {b->shapes, b->transforms, 2 * b->pair_count};
+    mf_bodies bodies = {.shape = b->shapes, .transform = b->transforms, .count = 2 * b->pair_count};
     CHECK_EQ(mf_collide(context, b->pool.bank, &bodies, b->pairs, b->pair_count, &stream), MF_OK);
     mf_context_destroy(context);
     o.manifolds = stream.manifolds;
@@ -594,7 +594,7 @@ static output collide_in_pieces(const batch *b, const mf_config *config, uint32_
                         0};
     mf_context *context;
     CHECK_EQ(mf_context_create(config, &context), MF_OK);
-    mf_bodies bodies = {b->shapes, b->transforms, 2 * b->pair_count};
+    mf_bodies bodies = {.shape = b->shapes, .transform = b->transforms, .count = 2 * b->pair_count};
     uint32_t done = 0;
     *calls = 0;
     while (done < b->pair_count) {
@@ -690,7 +690,7 @@ static void capacity_error_keeps_the_complete_prefix(void)
     mf_stream stream = {manifolds, 3, 0, contacts, 3 * MF_MAX_CONTACTS, 0, 0, NULL, 0, 0};
     mf_context *context;
     CHECK_EQ(mf_context_create(&config, &context), MF_OK);
-    mf_bodies bodies = {b.shapes, b.transforms, 2 * b.pair_count};
+    mf_bodies bodies = {.shape = b.shapes, .transform = b.transforms, .count = 2 * b.pair_count};
     CHECK_EQ(mf_collide(context, b.pool.bank, &bodies, b.pairs, b.pair_count, &stream), MF_ERR_CAPACITY);
     CHECK_EQ(stream.manifold_count, 3);
     if (whole.manifold_count > 3) {
@@ -726,7 +726,7 @@ static void stream_bound_never_gives_capacity_error(void)
                   : crate_pose(0.1 * i - 3, 0.5, 0.1 * i, -0.01);
         pairs[i] = (mf_pair){2 * i, 2 * i + 1};
     }
-    mf_bodies bodies = {shapes, transforms, 2 * PAIRS};
+    mf_bodies bodies = {.shape = shapes, .transform = transforms, .count = 2 * PAIRS};
     for (uint32_t k = 1; k <= MF_MAX_CONTACTS; ++k) {
         mf_config config = mf_config_default();
         config.max_contacts = k;
@@ -796,7 +796,7 @@ static void collide_overwrites_the_stream(void)
     uint32_t shapes[2] = {w.ground, w.crate};
     mf_transform transforms[2] = {test_pose(0, 0, 0, TEST_IDENTITY), crate_pose(0, 0, 0, -0.01)};
     mf_pair pair = {0, 1};
-    mf_bodies bodies = {shapes, transforms, 2};
+    mf_bodies bodies = {.shape = shapes, .transform = transforms, .count = 2};
     mf_manifold manifolds[4];
     mf_contact contacts[16];
     mf_stream stream = {manifolds, 4, 0, contacts, 16, 0, 0, NULL, 0, 0};
@@ -819,7 +819,7 @@ static void collide_overwrites_the_stream(void)
 static void no_pairs_give_an_empty_stream(void)
 {
     world w = world_make();
-    mf_bodies bodies = {NULL, NULL, 0};
+    mf_bodies bodies = {.shape = NULL, .transform = NULL, .count = 0};
     mf_stream stream = {NULL, 0, 7, NULL, 0, 7, 7, NULL, 0, 0};
     mf_context *context;
     CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
@@ -842,7 +842,7 @@ static void manifolds_follow_input_pair_order(void)
     // body 3 (cube) sits on body 1 (crate); body 2 floats away from everything.
     mf_pair pairs[6] = {{0, 2}, {0, 1}, {2, 3}, {3, 1}, {1, 0}, {2, 1}};
     int expected[6] = {0, 1, 0, 1, 1, 0};
-    mf_bodies bodies = {shapes, transforms, 4};
+    mf_bodies bodies = {.shape = shapes, .transform = transforms, .count = 4};
     mf_manifold manifolds[6];
     mf_contact contacts[6 * MF_MAX_CONTACTS];
     mf_stream stream = {manifolds, 6, 0, contacts, 6 * MF_MAX_CONTACTS, 0, 0, NULL, 0, 0};

@@ -2,7 +2,9 @@
 // brute-force SAT (reference.c).
 //
 // usage: test_property box|hull|mixed PAIRS SEED [--only PAIR] [--margin M] [--slop S] [--max-contacts K]
-//                     [--print N] [--isa scalar|sse|avx2|avx512|neon]
+//                     [--print N] [--isa scalar|sse|avx2|avx512|neon] [--scales LOW,HIGH]
+// --scales gives each body a scale (mf_bodies.scales) drawn from [LOW, HIGH], held against the
+// brute force on the scaled hulls.
 // PAIRS is scaled by the environment variable MF_TEST_SCALE (default 1; sanitizer builds default lower).
 // On a failure the seed, the pair index, both shapes and both transforms are printed; `--only PAIR`
 // reruns that one pair.
@@ -24,8 +26,8 @@
 enum { POOL_BOXES = 64, POOL_HULLS = 64, BATCH = 2048 };
 
 static void print_pair(const test_pool *pool, const ref_pair *reference, const char *name, uint64_t seed,
-                       uint32_t index, const uint32_t shape[2], const mf_transform transform[2], const char *why,
-                       const mf_manifold *manifold, const mf_contact *contacts)
+                       uint32_t index, const uint32_t shape[2], const mf_transform transform[2], const float *scale,
+                       const char *why, const mf_manifold *manifold, const mf_contact *contacts)
 {
     fprintf(stderr, "FAIL %s seed %llu pair %u: %s\n", name, (unsigned long long)seed, index, why);
     ref_axis best = ref_best_axis(reference);
@@ -48,8 +50,9 @@ static void print_pair(const test_pool *pool, const ref_pair *reference, const c
     }
     for (int h = 0; h < 2; ++h) {
         const mf_transform *t = &transform[h];
-        fprintf(stderr, "  body %c: shape %u, p {%.9g, %.9g, %.9g}, q {%.9g, %.9g, %.9g, %.9g}\n", h == 0 ? 'a' : 'b',
-                shape[h], t->p.x, t->p.y, t->p.z, t->q.x, t->q.y, t->q.z, t->q.w);
+        fprintf(stderr, "  body %c: shape %u, p {%.9g, %.9g, %.9g}, q {%.9g, %.9g, %.9g, %.9g}, scale %.9g\n",
+                h == 0 ? 'a' : 'b', shape[h], t->p.x, t->p.y, t->p.z, t->q.x, t->q.y, t->q.z, t->q.w,
+                scale != NULL ? (double)scale[h] : 1.0);
     }
     test_pool_print_shape(pool, shape[0]);
     if (shape[1] != shape[0]) test_pool_print_shape(pool, shape[1]);
@@ -67,7 +70,7 @@ int main(int argc, char **argv)
     if (argc < 4) {
         fprintf(stderr,
                 "usage: %s box|hull|mixed PAIRS SEED [--only PAIR] [--margin M] [--slop S] "
-                "[--max-contacts K] [--print N] [--isa NAME]\n",
+                "[--max-contacts K] [--print N] [--isa NAME] [--scales LOW,HIGH]\n",
                 argv[0]);
         return 2;
     }
@@ -86,6 +89,8 @@ int main(int argc, char **argv)
     uint64_t seed = strtoull(argv[3], NULL, 0);
     long only = -1;
     int max_printed = 10; // failing pairs printed in full
+    float scale_low = 1.0f, scale_high = 1.0f;
+    int scaled = 0;
     mf_config config = mf_config_default();
     for (int i = 4; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--only") == 0) only = atol(argv[i + 1]);
@@ -93,7 +98,13 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--slop") == 0) config.linear_slop = (float)atof(argv[i + 1]);
         else if (strcmp(argv[i], "--max-contacts") == 0) config.max_contacts = (uint32_t)atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--print") == 0) max_printed = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--isa") == 0) {
+        else if (strcmp(argv[i], "--scales") == 0) {
+            scaled = sscanf(argv[i + 1], "%f,%f", &scale_low, &scale_high) == 2;
+            if (!scaled || !(scale_low > 0.0f && scale_high >= scale_low)) {
+                fprintf(stderr, "--scales wants LOW,HIGH with 0 < LOW <= HIGH\n");
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--isa") == 0) {
             for (int isa = MF_ISA_AUTO; isa <= MF_ISA_NEON; ++isa)
                 if (strcmp(argv[i + 1], mf_isa_name((mf_isa)isa)) == 0) config.isa = (mf_isa)isa;
             if (!mf_isa_supported(config.isa) || strcmp(argv[i + 1], mf_isa_name(config.isa)) != 0) {
@@ -124,12 +135,14 @@ int main(int argc, char **argv)
     uint32_t *shapes = malloc(2 * BATCH * sizeof(uint32_t));
     mf_transform *transforms = malloc(2 * BATCH * sizeof(mf_transform));
     mf_pair *pairs = malloc(BATCH * sizeof(mf_pair));
+    float *scales = malloc(2 * BATCH * sizeof(float));
+    ref_hull scaled_hulls[2];
     mf_stream stream = {0};
     mf_stream_bound(BATCH, config.max_contacts, &stream.manifold_capacity, &stream.contact_capacity);
     stream.manifolds = malloc(stream.manifold_capacity * sizeof(mf_manifold));
     stream.contacts = malloc(stream.contact_capacity * sizeof(mf_contact));
     ref_pair *reference = ref_pair_create();
-    if (!shapes || !transforms || !pairs || !stream.manifolds || !stream.contacts || !reference) {
+    if (!shapes || !transforms || !pairs || !scales || !stream.manifolds || !stream.contacts || !reference) {
         fprintf(stderr, "FAIL: out of memory\n");
         return 1;
     }
@@ -141,10 +154,14 @@ int main(int argc, char **argv)
     for (uint32_t base = first; base < end; base += BATCH) {
         uint32_t count = end - base < BATCH ? end - base : BATCH;
         for (uint32_t i = 0; i < count; ++i) {
-            test_make_pair(&pool, kind, seed, base + i, config.margin, shapes + 2 * i, transforms + 2 * i);
+            if (scaled)
+                test_make_scaled_pair(&pool, kind, seed, base + i, config.margin, scale_low, scale_high, shapes + 2 * i,
+                                      transforms + 2 * i, scales + 2 * i);
+            else test_make_pair(&pool, kind, seed, base + i, config.margin, shapes + 2 * i, transforms + 2 * i);
             pairs[i] = (mf_pair){2 * i, 2 * i + 1};
         }
-        mf_bodies bodies = {shapes, transforms, 2 * count};
+        mf_bodies bodies = {
+            .shape = shapes, .transform = transforms, .count = 2 * count, .scales = scaled ? scales : NULL};
         double start = seconds();
         status = mf_collide(context, pool.bank, &bodies, pairs, count, &stream);
         kernel_time += seconds() - start;
@@ -171,8 +188,16 @@ int main(int argc, char **argv)
             } else if (m < stream.manifold_count && stream.manifolds[m].pair < i) {
                 stream_ok = 0;
             }
-            ref_pair_set(reference, &pool.reference[shapes[2 * i]], transforms[2 * i],
-                         &pool.reference[shapes[2 * i + 1]], transforms[2 * i + 1]);
+            const ref_hull *hull_a = &pool.reference[shapes[2 * i]], *hull_b = &pool.reference[shapes[2 * i + 1]];
+            if (scaled) {
+                if (ref_hull_scaled(hull_a, scales[2 * i], &scaled_hulls[0]) != MF_OK ||
+                    ref_hull_scaled(hull_b, scales[2 * i + 1], &scaled_hulls[1]) != MF_OK) {
+                    fprintf(stderr, "FAIL: out of memory\n");
+                    return 1;
+                }
+                hull_a = &scaled_hulls[0], hull_b = &scaled_hulls[1];
+            }
+            ref_pair_set(reference, hull_a, transforms[2 * i], hull_b, transforms[2 * i + 1]);
             int violations = 0;
             if (!stream_ok) {
                 snprintf(why, sizeof(why), "stream out of order or contacts not contiguous at manifold %u", m);
@@ -184,8 +209,13 @@ int main(int argc, char **argv)
                                             sizeof(why));
             }
             if (violations != 0 && failures++ < max_printed)
-                print_pair(&pool, reference, name, seed, base + i, shapes + 2 * i, transforms + 2 * i, why, manifold,
+                print_pair(&pool, reference, name, seed, base + i, shapes + 2 * i, transforms + 2 * i,
+                           scaled ? scales + 2 * i : NULL, why, manifold,
                            manifold != NULL && stream_ok ? stream.contacts + manifold->first : NULL);
+            if (scaled) {
+                ref_hull_free(&scaled_hulls[0]);
+                ref_hull_free(&scaled_hulls[1]);
+            }
         }
         if (m != stream.manifold_count || contact_total != stream.contact_count) {
             fprintf(stderr,
@@ -198,9 +228,9 @@ int main(int argc, char **argv)
     }
 
     char label[128];
-    snprintf(label, sizeof(label), "%s seed %llu margin %g slop %g max_contacts %u isa %s", name,
+    snprintf(label, sizeof(label), "%s seed %llu margin %g slop %g max_contacts %u isa %s scales [%g, %g]", name,
              (unsigned long long)seed, (double)config.margin, (double)config.linear_slop, config.max_contacts,
-             mf_isa_name(mf_context_isa(context)));
+             mf_isa_name(mf_context_isa(context)), (double)scale_low, (double)scale_high);
     ref_stats_print(label, &stats);
     printf("%s: kernel %.3f s (%.0f pairs/s), reference %.3f s\n", name, kernel_time,
            kernel_time > 0 ? stats.pairs / kernel_time : 0.0, reference_time);
@@ -214,6 +244,7 @@ int main(int argc, char **argv)
     free(shapes);
     free(transforms);
     free(pairs);
+    free(scales);
     mf_context_destroy(context);
     test_pool_free(&pool);
     return failures != 0;

@@ -53,7 +53,7 @@ static double random_near_pair(const test_pool *pool, ref_pair *pair, test_rando
 static int collide_one(mf_context *context, const mf_bank *bank, uint32_t shapes[2], mf_transform transforms[2],
                        mf_manifold *manifold, mf_contact contacts[MF_MAX_CONTACTS])
 {
-    mf_bodies bodies = {shapes, transforms, 2};
+    mf_bodies bodies = {.shape = shapes, .transform = transforms, .count = 2};
     mf_pair one = {0, 1};
     mf_stream stream = {manifold, 1, 0, contacts, MF_MAX_CONTACTS, 0, 0, NULL, 0, 0};
     CHECK_EQ(mf_collide(context, bank, &bodies, &one, 1, &stream), MF_OK);

@@ -41,7 +41,7 @@ static run collide_into(const scene *s, uint32_t threads, mf_isa isa, uint32_t m
     run r = {MF_OK,
              {calloc(manifolds + 1, sizeof(mf_manifold)), manifolds, 0, calloc(contacts + 1, sizeof(mf_contact)),
               contacts, 0, 0, NULL, 0, 0}};
-    mf_bodies bodies = {s->body_shape, s->body_transform, s->body_count};
+    mf_bodies bodies = {.shape = s->body_shape, .transform = s->body_transform, .count = s->body_count};
     if (cache != NULL)
         r.status = mf_collide_cached(context, s->bank, &bodies, s->pairs, s->pair_count, cache, &r.stream);
     else r.status = mf_collide(context, s->bank, &bodies, s->pairs, s->pair_count, &r.stream);
@@ -228,7 +228,7 @@ static void threads_report_the_first_invalid_pair(void)
                         NULL,
                         0,
                         0};
-    mf_bodies bodies = {s.body_shape, s.body_transform, s.body_count};
+    mf_bodies bodies = {.shape = s.body_shape, .transform = s.body_transform, .count = s.body_count};
     char expected[128];
     snprintf(expected, sizeof(expected), "body %u has a non-finite transform", s.pairs[7001].a);
     for (int repeat = 0; repeat < 100; ++repeat) {

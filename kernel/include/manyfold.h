@@ -20,8 +20,12 @@
  *   so that no product the kernel forms overflows float. Bodies whose origins are MF_PARKED_DISTANCE
  *   or more apart along an axis are apart without a query: a body parked far away, even at FLT_MAX,
  *   touches nothing.
- * - The bank may be read by many threads at once; adding shapes while any thread collides is a race.
- *   A context is used by one thread at a time; use one context per thread. */
+ * - The bank may be read by many threads at once; adding or removing shapes while any thread reads
+ *   it (mf_collide, mf_collide_cached, mf_find_pairs, the shape readers) is a race: the caller orders
+ *   them. A context is used by one thread at a time; use one context per thread.
+ * - A body's world point is R (s x) + p for a point x of its shape, s its scale (mf_bodies.scales):
+ *   the shape is scaled about its origin, then turned and moved. Margins, slop and every output are
+ *   in world units; feature ids do not depend on the scale. */
 #ifndef MANYFOLD_H
 #define MANYFOLD_H
 
@@ -100,13 +104,27 @@ MF_API mf_status mf_bank_add_box(mf_bank *bank, mf_vec3 half_extents, uint32_t *
 MF_API mf_status mf_bank_add_hull(mf_bank *bank, const mf_vec3 *points, uint32_t point_count,
                                   uint32_t *shape);
 
-/* Details of the bank's last add (mf_bank_add_box, mf_bank_add_hull) if it failed: the value at
- * fault and the rule it broke, e.g. "half_extents.x is 0: every half extent must be > 0 and <=
- * MF_MAX_LENGTH (1e7)"; "" after an add that succeeded, or before any. The bank keeps it, as it
- * keeps its shapes: adds are made by one thread at a time (see the conventions above), so the
- * thread that added reads its own add's detail. Never NULL ("no bank" for a NULL bank). */
+/* Removes a shape. Its id is then refused everywhere (MF_ERR_INVALID_ARGUMENT from the shape
+ * readers and mf_bank_shape_mass; a body naming it is an invalid body to mf_collide,
+ * mf_collide_cached and mf_find_pairs) until a later add reuses it: an add takes the lowest free
+ * id, and the other shapes keep theirs. The shape's storage is given back at once (the bank's
+ * arrays close the gap), so the next add reuses it instead of growing the bank. Cache entries
+ * (mf_pair_cache) of pairs that named the removed shape are treated as empty, even once its id
+ * names a new shape. An id out of range or already removed is refused with MF_ERR_INVALID_ARGUMENT
+ * and mf_bank_message says why. Like an add, a removal must not run while any thread reads the
+ * bank. */
+MF_API mf_status mf_bank_remove_shape(mf_bank *bank, uint32_t shape);
+
+/* Details of the bank's last add (mf_bank_add_box, mf_bank_add_hull) or removal
+ * (mf_bank_remove_shape) if it failed: the value at fault and the rule it broke, e.g.
+ * "half_extents.x is 0: every half extent must be > 0 and <= MF_MAX_LENGTH (1e7)"; "" after one
+ * that succeeded, or before any. The bank keeps it, as it keeps its shapes: adds and removals are
+ * made by one thread at a time (see the conventions above), so the thread that made one reads its
+ * own detail. Never NULL ("no bank" for a NULL bank). */
 MF_API const char *mf_bank_message(const mf_bank *bank);
 
+/* One past the highest shape id in use: ids run from 0 to this less 1, removed ones
+ * (mf_bank_remove_shape) among them. */
 MF_API uint32_t mf_bank_shape_count(const mf_bank *bank);
 
 typedef struct mf_shape_info {
@@ -119,6 +137,9 @@ typedef struct mf_shape_info {
     float volume;
     mf_vec3 centroid; /* centre of mass of the solid */
     float radius;     /* largest vertex distance from the local origin */
+    /* The scales a body of this shape may have (mf_bodies.scales): 1 always, and those that keep
+     * its coordinates within MF_MAX_LENGTH and its volume at least FLT_MIN. */
+    float min_scale, max_scale;
 } mf_shape_info;
 
 MF_API mf_status mf_bank_shape_info(const mf_bank *bank, uint32_t shape, mf_shape_info *info);
@@ -186,7 +207,7 @@ MF_API mf_status mf_bank_shape_geometry(const mf_bank *bank, uint32_t shape,
  *   frame at (p + R_body center, q_body * q). Where moments tie (a cube, a square rod) every axis
  *   of the tied plane (or space) is principal; the axes given are one choice, and reproduce inertia.
  *   q does not depend on density.
- * Errors, with *mass unchanged: a NULL bank or mass or a shape out of range,
+ * Errors, with *mass unchanged: a NULL bank or mass or a shape out of range or removed,
  * MF_ERR_INVALID_ARGUMENT; a NaN or infinite density, MF_ERR_NONFINITE; a density of zero or less,
  * MF_ERR_INVALID_ARGUMENT; a mass or moment beyond float (density * volume * length^2 past
  * FLT_MAX), MF_ERR_NONFINITE. */
@@ -256,8 +277,8 @@ typedef void mf_finish_task_fn(void *user_task, void *user_context);
 #define MF_MAX_WORKERS 256
 
 /* What mf_collide and mf_collide_cached do with a pair that names an invalid body: a body index
- * out of range, a body paired with itself, a shape out of range, a non-finite transform or a zero
- * quaternion.
+ * out of range, a body paired with itself, a shape out of range or removed, a scale out of range
+ * (mf_bodies.scales), a non-finite transform or a zero quaternion.
  * - MF_FAULT_STOP (0, the default): the call fails with MF_ERR_INVALID_ARGUMENT or
  *   MF_ERR_NONFINITE, its stream empty and mf_context_message naming the first such pair. Nothing
  *   is collided; an input error is never silent.
@@ -334,10 +355,20 @@ typedef struct mf_pair {
     uint32_t a, b;
 } mf_pair; /* body indices */
 
+/* The bodies a call's pairs name: body i has shape shape[i], pose transform[i] and, where scales
+ * is not NULL, the uniform scale scales[i] (NULL: every body's scale is 1). A scale lets bodies of
+ * different sizes share one shape (polydisperse particles): the body is its shape scaled by
+ * scales[i] about the shape's origin, then turned and moved (world = R (s x) + p). Each scale is
+ * finite, > 0 and keeps the scaled shape within what the bank accepts: its coordinates within
+ * MF_MAX_LENGTH and its volume at least FLT_MIN. Any other makes the body invalid (mf_config.on_fault:
+ * MF_ERR_NONFINITE for NaN or infinity, MF_ERR_INVALID_ARGUMENT for the rest). A scale of exactly 1
+ * gives the bytes an unscaled body gives. scales comes last so that initialisers written before it
+ * leave it NULL. */
 typedef struct mf_bodies {
     const uint32_t *shape;
     const mf_transform *transform;
     uint32_t count;
+    const float *scales; /* [count] or NULL for all 1 */
 } mf_bodies;
 
 typedef struct mf_contact {
@@ -408,10 +439,12 @@ MF_API mf_status mf_collide(mf_context *context, const mf_bank *bank, const mf_b
  * - Working memory: the context keeps it, made on the first call and grown to the largest call so
  *   far (about 64 bytes a body and 24 a pair found), so calls of that size allocate nothing; it
  *   is freed with the context.
+ * - A scaled body's box is its shape's box times its scale (mf_bodies.scales).
  * Errors, with *pair_count 0 and the message in mf_context_message: a NULL bank, bodies or
- * pair_count, or NULL pairs with a capacity, a body whose shape the bank lacks or whose quaternion
- * is zero, a negative margin or one above MF_MAX_LENGTH, MF_ERR_INVALID_ARGUMENT; a non-finite
- * margin or transform, MF_ERR_NONFINITE; memory, MF_ERR_OUT_OF_MEMORY. */
+ * pair_count, or NULL pairs with a capacity, a body whose shape the bank lacks (or removed), whose
+ * scale is out of range or whose quaternion is zero, a negative margin or one above MF_MAX_LENGTH,
+ * MF_ERR_INVALID_ARGUMENT; a non-finite margin, scale or transform, MF_ERR_NONFINITE; memory,
+ * MF_ERR_OUT_OF_MEMORY. */
 MF_API mf_status mf_find_pairs(mf_context *context, const mf_bank *bank, const mf_bodies *bodies,
                                float margin, mf_pair *pairs, uint32_t pair_capacity,
                                uint32_t *pair_count);
@@ -441,8 +474,10 @@ typedef struct mf_cached_contact {
 /* What mf_collide_cached remembers of one pair between steps: the contact axis and manifold of the
  * step it was written, and b's pose in a's frame then, from which it bounds how far the bodies
  * have moved since. Zero-initialise (an empty entry); keep entry i with pairs[i] from step to
- * step. An entry whose shapes differ from the pair's is treated as empty, so reordered pair lists
- * stay correct, only slower. 176 bytes. */
+ * step. An entry whose shapes or scales differ from the pair's is treated as empty, so reordered
+ * pair lists stay correct, only slower; so is one whose shape was removed from the bank since
+ * (mf_bank_remove_shape), even where its id now names a new shape. A body whose scale changes
+ * thus has its pairs searched afresh. 192 bytes. */
 typedef struct mf_pair_cache {
     uint32_t shape_a, shape_b;
     uint32_t axis;             /* 0: empty; else kind + 1 in the low 2 bits, features above */
@@ -458,6 +493,8 @@ typedef struct mf_pair_cache {
     uint8_t route;             /* MF_ROUTE_*: how the last step answered the pair */
     uint8_t reserved;          /* 0 */
     mf_cached_contact contacts[MF_CACHE_CONTACTS];
+    float scale_a, scale_b;      /* the bodies' scales when written */
+    uint32_t serial_a, serial_b; /* which of the bank's adds made each shape (ids are reused) */
 } mf_pair_cache;
 
 /* mf_collide with a per-pair cache (cache[i] belongs to pairs[i]). Per pair, the first of these

@@ -3,6 +3,7 @@
 
 #include "mass.h"
 #include "rows.h"
+#include "scale.h"
 #include "vec.h"
 
 #include <float.h>
@@ -87,38 +88,77 @@ static int grow_group(void **arrays[], const size_t element_sizes[], int array_c
     return 1;
 }
 
+// The bank's arrays in groups that grow together, each group's arrays indexed alike: shapes,
+// vertices, faces, loops (and fans), edges, rows.
+enum { GROUPS = 6, GROUP_ARRAYS = 7 };
+
+typedef struct array_group {
+    void **arrays[GROUP_ARRAYS];
+    size_t sizes[GROUP_ARRAYS];
+    int count;
+    uint32_t *used, *capacity;
+} array_group;
+
+static void bank_groups(mf_bank *b, array_group g[GROUPS])
+{
+    g[0] = (array_group){{(void **)&b->shapes, (void **)&b->views},
+                         {sizeof(mf_shape), sizeof(mf_hull_view)},
+                         2,
+                         &b->shape_count,
+                         &b->shape_capacity};
+    g[1] = (array_group){{(void **)&b->vertex_x, (void **)&b->vertex_y, (void **)&b->vertex_z,
+                          (void **)&b->vertex_fan_first, (void **)&b->vertex_fan_count},
+                         {4, 4, 4, 4, 2},
+                         5,
+                         &b->vertex_count,
+                         &b->vertex_capacity};
+    g[2] = (array_group){{(void **)&b->normal_x, (void **)&b->normal_y, (void **)&b->normal_z, (void **)&b->offset,
+                          (void **)&b->face_loop_first, (void **)&b->face_loop_count},
+                         {4, 4, 4, 4, 4, 2},
+                         6,
+                         &b->face_count,
+                         &b->face_capacity};
+    g[3] = (array_group){{(void **)&b->loop_vertex, (void **)&b->loop_edge, (void **)&b->fan_edge,
+                          (void **)&b->fan_other, (void **)&b->fan_twin},
+                         {2, 2, 2, 2, 2},
+                         5,
+                         &b->loop_count,
+                         &b->loop_capacity};
+    g[4] = (array_group){{(void **)&b->edge_vertex0, (void **)&b->edge_vertex1, (void **)&b->edge_face0,
+                          (void **)&b->edge_face1, (void **)&b->edge_x, (void **)&b->edge_y, (void **)&b->edge_z},
+                         {2, 2, 2, 2, 4, 4, 4},
+                         7,
+                         &b->edge_count,
+                         &b->edge_capacity};
+    g[5] = (array_group){{(void **)&b->rows}, {sizeof(float)}, 1, &b->row_count, &b->row_capacity};
+}
+
+// Every live shape's view, built again: after the arrays moved or shapes moved within them.
+static void rebuild_views(mf_bank *b)
+{
+    for (uint32_t shape = 0; shape < b->shape_count; ++shape)
+        b->views[shape] = b->shapes[shape].serial != 0 ? mf_bank_view(b, shape) : (mf_hull_view){0};
+}
+
 static int reserve(mf_bank *b, uint32_t vertices, uint32_t faces, uint32_t loops, uint32_t edges, uint32_t rows)
 {
-    void **row_arrays[] = {(void **)&b->rows};
-    size_t row_sizes[] = {sizeof(float)};
-    void **shape_arrays[] = {(void **)&b->shapes, (void **)&b->views};
-    size_t shape_sizes[] = {sizeof(mf_shape), sizeof(mf_hull_view)};
-    void **vertex_arrays[] = {(void **)&b->vertex_x, (void **)&b->vertex_y, (void **)&b->vertex_z,
-                              (void **)&b->vertex_fan_first, (void **)&b->vertex_fan_count};
-    size_t vertex_sizes[] = {4, 4, 4, 4, 2};
-    void **face_arrays[] = {(void **)&b->normal_x, (void **)&b->normal_y,        (void **)&b->normal_z,
-                            (void **)&b->offset,   (void **)&b->face_loop_first, (void **)&b->face_loop_count};
-    size_t face_sizes[] = {4, 4, 4, 4, 4, 2};
-    void **loop_arrays[] = {(void **)&b->loop_vertex, (void **)&b->loop_edge, (void **)&b->fan_edge,
-                            (void **)&b->fan_other, (void **)&b->fan_twin};
-    size_t loop_sizes[] = {2, 2, 2, 2, 2};
-    void **edge_arrays[] = {(void **)&b->edge_vertex0, (void **)&b->edge_vertex1, (void **)&b->edge_face0,
-                            (void **)&b->edge_face1,   (void **)&b->edge_x,       (void **)&b->edge_y,
-                            (void **)&b->edge_z};
-    size_t edge_sizes[] = {2, 2, 2, 2, 4, 4, 4};
-    const uint32_t before[6] = {b->shape_capacity, b->vertex_capacity, b->face_capacity,
-                                b->loop_capacity,  b->edge_capacity,   b->row_capacity};
-    int grown = grow_group(shape_arrays, shape_sizes, 2, &b->shape_capacity, b->shape_count + 1) &&
-                grow_group(vertex_arrays, vertex_sizes, 5, &b->vertex_capacity, b->vertex_count + vertices) &&
-                grow_group(face_arrays, face_sizes, 6, &b->face_capacity, b->face_count + faces) &&
-                grow_group(loop_arrays, loop_sizes, 5, &b->loop_capacity, b->loop_count + loops) &&
-                grow_group(edge_arrays, edge_sizes, 7, &b->edge_capacity, b->edge_count + edges) &&
-                grow_group(row_arrays, row_sizes, 1, &b->row_capacity, b->row_count + rows);
+    array_group groups[GROUPS];
+    bank_groups(b, groups);
+    // A new shape takes a free id where there is one, else the next.
+    const uint32_t needed[GROUPS] = {b->shape_count + (b->free_ids == 0),
+                                     b->vertex_count + vertices,
+                                     b->face_count + faces,
+                                     b->loop_count + loops,
+                                     b->edge_count + edges,
+                                     b->row_count + rows};
+    uint32_t before[GROUPS], after[GROUPS];
+    int grown = 1;
+    for (int k = 0; k < GROUPS; ++k) before[k] = *groups[k].capacity;
+    for (int k = 0; k < GROUPS && grown; ++k)
+        grown = grow_group(groups[k].arrays, groups[k].sizes, groups[k].count, groups[k].capacity, needed[k]);
+    for (int k = 0; k < GROUPS; ++k) after[k] = *groups[k].capacity;
     // Arrays that grew may have moved, a failed group's first arrays too: the views follow them.
-    const uint32_t after[6] = {b->shape_capacity, b->vertex_capacity, b->face_capacity,
-                               b->loop_capacity,  b->edge_capacity,   b->row_capacity};
-    if (!grown || memcmp(before, after, sizeof before) != 0)
-        for (uint32_t shape = 0; shape < b->shape_count; ++shape) b->views[shape] = mf_bank_view(b, shape);
+    if (!grown || memcmp(before, after, sizeof before) != 0) rebuild_views(b);
     return grown;
 }
 
@@ -320,13 +360,14 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
                             "Euler's formula",
                             vertex_count, face_count, loop_count);
 
-    float radius = 0.0f;
+    float radius = 0.0f, extent = 0.0f; // extent: the largest |coordinate|
     mf_vec3 low = poly->vertices[0], high = poly->vertices[0];
     for (uint32_t i = 0; i < vertex_count; ++i) {
         if (!mf_is_finite3(poly->vertices[i]))
             return mf_bank_fail(bank, MF_ERR_NONFINITE, "vertex %u is not finite", i);
         radius = fmaxf(radius, mf_length(poly->vertices[i]));
         mf_vec3 v = poly->vertices[i];
+        extent = fmaxf(extent, fmaxf(fabsf(v.x), fmaxf(fabsf(v.y), fabsf(v.z))));
         low = (mf_vec3){fminf(low.x, v.x), fminf(low.y, v.y), fminf(low.z, v.z)};
         high = (mf_vec3){fmaxf(high.x, v.x), fmaxf(high.y, v.y), fmaxf(high.z, v.z)};
     }
@@ -365,6 +406,8 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         .edge_rows_first = wide ? bank->row_count + mf_rows_total(rows) : UINT32_MAX,
         .fan_rows_first = bank->row_count + wide_rows,
         .image_first = bundled ? bank->row_count + wide_rows + fan_rows : UINT32_MAX,
+        .block_first = bank->row_count,
+        .block_rows = row_count,
     };
     mf_status status = MF_OK;
 
@@ -464,6 +507,7 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         } else {
             s.volume = (float)solid.volume;
             s.centroid = mf_solid_center(&solid);
+            mf_scale_limits(extent, s.volume, &s.scale_low, &s.scale_high);
         }
     }
     if (status != MF_OK) return status; // nothing was counted in: the bank is unchanged
@@ -490,12 +534,83 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     s.outer_radius *= 1.0f + 1e-5f;
     s.centroid_slack = mf_length(s.centroid) - s.inner_radius;
     find_parallelepiped(bank, &s);
-    bank->shapes[bank->shape_count] = s;
-    write_fans(bank, bank->shape_count);
-    if (wide) write_rows(bank, bank->shape_count, rows);
-    if (bundled) write_image(bank, bank->shape_count);
-    bank->views[bank->shape_count] = mf_bank_view(bank, bank->shape_count);
-    *shape = bank->shape_count++;
+    // The lowest free id, else the next one; serials skip 0, which marks a free id.
+    uint32_t id = bank->shape_count;
+    for (uint32_t k = 0; bank->free_ids > 0 && k < bank->shape_count && id == bank->shape_count; ++k)
+        if (bank->shapes[k].serial == 0) id = k;
+    if (id < bank->shape_count) --bank->free_ids;
+    else ++bank->shape_count;
+    s.serial = ++bank->next_serial;
+    if (s.serial == 0) s.serial = ++bank->next_serial;
+    bank->shapes[id] = s;
+    write_fans(bank, id);
+    if (wide) write_rows(bank, id, rows);
+    if (bundled) write_image(bank, id);
+    bank->views[id] = mf_bank_view(bank, id);
+    *shape = id;
+    return MF_OK;
+}
+
+// Closes the gap [first, first + count) of one group's arrays: what follows moves down, and the
+// elements freed at the end are zeroed (grow_group's promise: zeros in the capacity not in use).
+static void close_gap(const array_group *group, uint32_t first, uint32_t count)
+{
+    uint32_t used = *group->used;
+    for (int i = 0; i < group->count; ++i) {
+        char *array = *group->arrays[i];
+        size_t size = group->sizes[i];
+        memmove(array + first * size, array + ((size_t)first + count) * size, ((size_t)used - first - count) * size);
+        memset(array + ((size_t)used - count) * size, 0, count * size);
+    }
+    *group->used = used - count;
+}
+
+// An offset into a group's arrays after the gap [first, first + count) closed: the ranges after it
+// move down; UINT32_MAX (none) stays.
+static uint32_t moved_down(uint32_t offset, uint32_t first, uint32_t count)
+{
+    return offset != UINT32_MAX && offset > first ? offset - count : offset;
+}
+
+mf_status mf_bank_remove_shape(mf_bank *bank, uint32_t shape)
+{
+    if (bank == NULL) return MF_ERR_INVALID_ARGUMENT;
+    mf_bank_clear_message(bank);
+    if (shape >= bank->shape_count)
+        return mf_bank_fail(bank, MF_ERR_INVALID_ARGUMENT, "shape %u is not in the bank: its ids run below %u", shape,
+                            bank->shape_count);
+    if (bank->shapes[shape].serial == 0)
+        return mf_bank_fail(bank, MF_ERR_INVALID_ARGUMENT, "shape %u was removed already", shape);
+    const mf_shape gone = bank->shapes[shape];
+    array_group groups[GROUPS];
+    bank_groups(bank, groups);
+    // Every group but the shapes' own: vertices, faces, loops, edges, rows.
+    const uint32_t first[GROUPS] = {
+        0, gone.vertex_first, gone.face_first, gone.loop_first, gone.edge_first, gone.block_first};
+    const uint32_t count[GROUPS] = {
+        0, gone.vertex_count, gone.face_count, gone.loop_count, gone.edge_count, gone.block_rows};
+    for (int k = 1; k < GROUPS; ++k) close_gap(&groups[k], first[k], count[k]);
+    bank->shapes[shape] = (mf_shape){0};
+    for (uint32_t id = 0; id < bank->shape_count; ++id) {
+        mf_shape *s = &bank->shapes[id];
+        if (s->serial == 0) continue;
+        s->vertex_first = moved_down(s->vertex_first, first[1], count[1]);
+        s->face_first = moved_down(s->face_first, first[2], count[2]);
+        s->loop_first = moved_down(s->loop_first, first[3], count[3]);
+        s->edge_first = moved_down(s->edge_first, first[4], count[4]);
+        s->block_first = moved_down(s->block_first, first[5], count[5]);
+        s->rows_first = moved_down(s->rows_first, first[5], count[5]);
+        s->edge_rows_first = moved_down(s->edge_rows_first, first[5], count[5]);
+        s->fan_rows_first = moved_down(s->fan_rows_first, first[5], count[5]);
+        s->image_first = moved_down(s->image_first, first[5], count[5]);
+    }
+    // The highest ids, where free, leave the range; a free id below stays for the next add.
+    ++bank->free_ids;
+    while (bank->shape_count > 0 && bank->shapes[bank->shape_count - 1].serial == 0) {
+        --bank->shape_count;
+        --bank->free_ids;
+    }
+    rebuild_views(bank);
     return MF_OK;
 }
 
@@ -542,7 +657,7 @@ mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape)
 
 mf_status mf_bank_shape_info(const mf_bank *bank, uint32_t shape, mf_shape_info *info)
 {
-    if (bank == NULL || info == NULL || shape >= bank->shape_count) return MF_ERR_INVALID_ARGUMENT;
+    if (bank == NULL || info == NULL || !mf_bank_has_shape(bank, shape)) return MF_ERR_INVALID_ARGUMENT;
     const mf_shape *s = &bank->shapes[shape];
     *info = (mf_shape_info){
         .vertex_count = s->vertex_count,
@@ -554,13 +669,15 @@ mf_status mf_bank_shape_info(const mf_bank *bank, uint32_t shape, mf_shape_info 
         .volume = s->volume,
         .centroid = s->centroid,
         .radius = s->radius,
+        .min_scale = s->scale_low,
+        .max_scale = s->scale_high,
     };
     return MF_OK;
 }
 
 mf_status mf_bank_shape_vertices(const mf_bank *bank, uint32_t shape, mf_vec3 *vertices, uint32_t capacity)
 {
-    if (bank == NULL || shape >= bank->shape_count || (vertices == NULL && capacity > 0))
+    if (bank == NULL || !mf_bank_has_shape(bank, shape) || (vertices == NULL && capacity > 0))
         return MF_ERR_INVALID_ARGUMENT;
     mf_hull_view hull = mf_bank_view(bank, shape);
     for (uint32_t i = 0; i < hull.vertex_count && i < capacity; ++i) vertices[i] = mf_view_vertex(&hull, i);
@@ -570,7 +687,7 @@ mf_status mf_bank_shape_vertices(const mf_bank *bank, uint32_t shape, mf_vec3 *v
 mf_status mf_bank_shape_face(const mf_bank *bank, uint32_t shape, uint32_t face, mf_vec3 *normal, float *offset,
                              uint32_t *vertices, uint32_t capacity, uint32_t *count)
 {
-    if (bank == NULL || shape >= bank->shape_count || face >= bank->shapes[shape].face_count ||
+    if (bank == NULL || !mf_bank_has_shape(bank, shape) || face >= bank->shapes[shape].face_count ||
         (vertices == NULL && capacity > 0))
         return MF_ERR_INVALID_ARGUMENT;
     mf_hull_view hull = mf_bank_view(bank, shape);
@@ -585,7 +702,7 @@ mf_status mf_bank_shape_face(const mf_bank *bank, uint32_t shape, uint32_t face,
 
 mf_status mf_bank_shape_edge(const mf_bank *bank, uint32_t shape, uint32_t edge, mf_edge_info *info)
 {
-    if (bank == NULL || info == NULL || shape >= bank->shape_count || edge >= bank->shapes[shape].edge_count)
+    if (bank == NULL || info == NULL || !mf_bank_has_shape(bank, shape) || edge >= bank->shapes[shape].edge_count)
         return MF_ERR_INVALID_ARGUMENT;
     mf_hull_view hull = mf_bank_view(bank, shape);
     *info =
@@ -595,7 +712,7 @@ mf_status mf_bank_shape_edge(const mf_bank *bank, uint32_t shape, uint32_t edge,
 
 mf_status mf_bank_shape_geometry(const mf_bank *bank, uint32_t shape, mf_shape_geometry *g)
 {
-    if (bank == NULL || g == NULL || shape >= bank->shape_count) return MF_ERR_INVALID_ARGUMENT;
+    if (bank == NULL || g == NULL || !mf_bank_has_shape(bank, shape)) return MF_ERR_INVALID_ARGUMENT;
     mf_hull_view hull = mf_bank_view(bank, shape);
     g->vertex_count = hull.vertex_count;
     g->face_count = hull.face_count;

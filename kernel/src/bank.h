@@ -32,6 +32,14 @@ typedef struct mf_shape {
     uint32_t box;
     mf_vec3 half_extents;
     uint8_t box_direction[3];
+    // Which of the bank's adds made the shape (from 1); 0 for a removed shape's id, free for reuse.
+    // Cache entries keep it: an id reused for a new shape does not pass for the removed one.
+    uint32_t serial;
+    // The scales a body of this shape may have (scale.h): the scaled shape stays within what the bank
+    // accepts, its coordinates within MF_MAX_LENGTH and its volume at least FLT_MIN.
+    float scale_low, scale_high;
+    // Its rows in the bank's rows, all of them (wide rows, fan rows, image): what a removal gives back.
+    uint32_t block_first, block_rows;
 } mf_shape;
 
 // The index of a box's edge along axis k through vertex v. The bank numbers a hull's edges in the
@@ -50,9 +58,16 @@ static inline uint32_t mf_box_edge(uint32_t v, uint32_t k)
 // Elements every bank array keeps past its end (bank.c), a register's worth.
 #define MF_BANK_PAD 16
 
+// Shapes sit in the arrays below in the order they were added, each a contiguous range of each
+// array, with no gaps: a removal (mf_bank_remove_shape) moves the shapes after the removed one down
+// over its ranges and fixes their offsets, so the arrays hold only live shapes and the next add
+// appends where the removed data ended. A removed shape keeps its slot in `shapes`, zeroed (serial
+// 0), until an add reuses the id, the lowest free one first.
 struct mf_bank {
     mf_shape *shapes;
-    uint32_t shape_count, shape_capacity;
+    uint32_t shape_count, shape_capacity; // ids [0, shape_count): the highest in use is shape_count - 1
+    uint32_t free_ids;                    // removed ids below shape_count
+    uint32_t next_serial;                 // the last serial given
 
     float *vertex_x, *vertex_y, *vertex_z;
     uint32_t *vertex_fan_first; // a vertex's edges: fan entries [first, first + count), shape-local
@@ -83,8 +98,14 @@ struct mf_bank {
     // one. Views point into the arrays above: all are built again when an array moves.
     struct mf_hull_view *views;
 
-    char message[256]; // mf_bank_message: the detail of the last add, if it failed
+    char message[256]; // mf_bank_message: the detail of the last add or removal, if it failed
 };
+
+// Whether `shape` names a shape of the bank: in range and not removed.
+static inline int mf_bank_has_shape(const mf_bank *bank, uint32_t shape)
+{
+    return shape < bank->shape_count && bank->shapes[shape].serial != 0;
+}
 
 // Records the detail of a failed add for mf_bank_message and returns the status. The first detail
 // of an add stands: the add's outer layers (box.c, hull.c) keep what an inner one (the polyhedron
@@ -141,7 +162,7 @@ typedef struct mf_hull_view {
 
 mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape);
 
-// The shape's view as the bank keeps it: valid until the next shape is added.
+// The shape's view as the bank keeps it: valid until the next shape is added or removed.
 static inline const mf_hull_view *mf_bank_hull(const mf_bank *bank, uint32_t shape) { return &bank->views[shape]; }
 
 // Both shapes are parallelepipeds: the pair's edge query projects onto their 9 edge axes.

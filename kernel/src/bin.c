@@ -4,6 +4,7 @@
 #include "bank.h"
 #include "box_hull.h"
 #include "lanes4.h"
+#include "scale.h"
 
 #include <assert.h>
 #include <stddef.h>
@@ -193,6 +194,7 @@ mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const
                              const mf_bundle_plan *plan, uint32_t width, mf_bundle_tables *tables)
 {
     uint32_t shapes_a[MF_WIDE_MAX_WIDTH], shapes_b[MF_WIDE_MAX_WIDTH];
+    int scaled = 0;
     for (uint32_t l0 = 0; l0 < width; l0 += 4) {
         // Four lanes at a time, each body's quaternion and position loaded as vectors (a position
         // with q.x after it) and transposed into the rows, as the box path gathers.
@@ -205,6 +207,9 @@ mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const
             const uint32_t body[2] = {pair->a, pair->b};
             for (int h = 0; h < 2; ++h) {
                 mf_transform_load4(&bodies->transform[body[h]], &p[h][k], &q[h][k]);
+                float scale = mf_body_scale(bodies, body[h]);
+                tables->pose[(size_t)(h == 0 ? MF_POSE_SCALE_A : MF_POSE_SCALE_B) * width + l] = scale;
+                scaled |= scale != 1.0f;
             }
         }
         for (int h = 0; h < 2; ++h) {
@@ -218,5 +223,5 @@ mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const
     int projection = (int)plan->projection;
     return (mf_bundle){assemble_hull(bank, shapes_a, width, plan->uniform, projection, tables->a),
                        assemble_hull(bank, shapes_b, width, plan->uniform, projection, tables->b), tables->pose,
-                       (int)plan->projection};
+                       (int)plan->projection, scaled};
 }

@@ -23,6 +23,7 @@
 #include "cache.h"
 #include "clip.h"
 #include "lanes4.h"
+#include "scale.h"
 #include "wide.h"
 
 #include <assert.h>
@@ -113,12 +114,13 @@ static void gather(const mf_box_job *job, uint32_t first, uint32_t lanes, box_in
     for (int h = 0; h < 2; ++h) {
         const mf_transform *t = &job->bodies->transform[body[h]];
         const mf_shape *shape = &job->bank->shapes[job->bodies->shape[body[h]]];
+        float scale = mf_body_scale(job->bodies, body[h]);
         in->q[h][0][0] = t->q.x, in->q[h][1][0] = t->q.y, in->q[h][2][0] = t->q.z, in->q[h][3][0] = t->q.w;
         in->p[h][0][0] = t->p.x, in->p[h][1][0] = t->p.y, in->p[h][2][0] = t->p.z;
-        in->h[h][0][0] = shape->half_extents.x;
-        in->h[h][1][0] = shape->half_extents.y;
-        in->h[h][2][0] = shape->half_extents.z;
-        radius += shape->radius;
+        in->h[h][0][0] = shape->half_extents.x * scale;
+        in->h[h][1][0] = shape->half_extents.y * scale;
+        in->h[h][2][0] = shape->half_extents.z * scale;
+        radius += shape->radius * scale;
     }
     in->scale[0] = radius;
 }
@@ -129,6 +131,7 @@ _Static_assert(offsetof(mf_shape, half_extents) + 4 * sizeof(float) <= sizeof(mf
 
 // Four lanes at a time: each lane's quaternion, position and half extents loaded as vectors, and
 // each 4x4 block transposed so that a row's four lanes store as one (as bin.c's copy_component).
+// Half extents and radii are times the body's scale (scale.h), as the width-1 gather takes them.
 // Lanes past `lanes` repeat the first pair.
 static void gather(const mf_box_job *job, uint32_t first, uint32_t lanes, box_inputs *in)
 {
@@ -145,9 +148,11 @@ static void gather(const mf_box_job *job, uint32_t first, uint32_t lanes, box_in
                 const mf_transform *t = &bodies->transform[body[b]];
                 const mf_shape *shape = &bank->shapes[bodies->shape[body[b]]];
                 const char *extents = (const char *)shape + offsetof(mf_shape, half_extents);
+                float scale = mf_body_scale(bodies, body[b]);
                 mf_transform_load4(t, &p[b][k], &q[b][k]);
                 h[b][k] = simde_mm_loadu_ps((const float *)(const void *)extents);
-                radius += shape->radius;
+                if (scale != 1.0f) h[b][k] = simde_mm_mul_ps(h[b][k], simde_mm_set1_ps(scale));
+                radius += shape->radius * scale;
             }
             in->scale[l] = radius;
         }
@@ -1022,6 +1027,8 @@ static mf_axis_candidates lane_candidates(const mf_box_job *job, mf_pair pair, c
 {
     const mf_shape *a = &job->bank->shapes[job->bodies->shape[pair.a]];
     const mf_shape *b = &job->bank->shapes[job->bodies->shape[pair.b]];
+    float radius_a = a->radius * mf_body_scale(job->bodies, pair.a),
+          radius_b = b->radius * mf_body_scale(job->bodies, pair.b);
     uint32_t edge_a = (uint32_t)out->row[OUT_EDGE_A][l], edge_b = (uint32_t)out->row[OUT_EDGE_B][l];
     return (mf_axis_candidates){
         {out->row[OUT_SEP_A][l], (uint32_t)out->row[OUT_FACE_A][l]},
@@ -1031,7 +1038,7 @@ static mf_axis_candidates lane_candidates(const mf_box_job *job, mf_pair pair, c
          b->box_direction[edge_b],
          {out->row[OUT_EDGE_NORMAL][l], out->row[OUT_EDGE_NORMAL + 1][l], out->row[OUT_EDGE_NORMAL + 2][l]}},
         1,
-        a->radius + b->radius};
+        radius_a + radius_b};
 }
 
 // Step 7, lane by lane: results, feature ids and cache entries; fallback lanes are listed.
@@ -1050,7 +1057,8 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
         if (LANE(OUT_TOUCHING) == 0.0f) {
             if (job->caching) {
                 mf_axis_candidates candidates = lane_candidates(job, job->pairs[p], out, l);
-                mf_cache_store(job->config, result->cache, job->bodies, job->pairs[p], &candidates, NULL, NULL);
+                mf_cache_store(job->config, job->bank, result->cache, job->bodies, job->pairs[p], &candidates, NULL,
+                               NULL);
             }
             continue;
         }
@@ -1073,7 +1081,8 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
                     ? (mf_axis){MF_AXIS_FACE_A, candidates.face_a.separation, candidates.face_a.face, 0, {0, 0, 0}}
                     : (mf_axis){MF_AXIS_FACE_B, candidates.face_b.separation, 0, candidates.face_b.face, {0, 0, 0}};
             result->distance = INFINITY;
-            mf_cache_store(job->config, result->cache, job->bodies, job->pairs[p], &candidates, &used, result);
+            mf_cache_store(job->config, job->bank, result->cache, job->bodies, job->pairs[p], &candidates, &used,
+                           result);
         }
 #undef LANE
     }

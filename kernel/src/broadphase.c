@@ -22,7 +22,9 @@
 
 #include "bank.h"
 #include "context.h"
+#include "fault.h"
 #include "jobs.h"
+#include "scale.h"
 #include "vec.h"
 
 #include <float.h>
@@ -228,12 +230,13 @@ static void rotation_columns(mf_quat q, mf_vec3 column[3])
 
 static float component(mf_vec3 v, int axis) { return axis == 0 ? v.x : axis == 1 ? v.y : v.z; }
 
-// A body's world box along the world axes: low[a], high[a].
-static void world_box(const mf_shape *shape, const mf_transform *t, float margin, float low[3], float high[3])
+// A body's world box along the world axes: low[a], high[a]. The shape's box times the body's scale.
+static void world_box(const mf_shape *shape, float scale, const mf_transform *t, float margin, float low[3],
+                      float high[3])
 {
     mf_vec3 column[3];
     rotation_columns(t->q, column);
-    mf_vec3 c = shape->bounds_center, half = shape->bounds_half;
+    mf_vec3 c = mf_scale(shape->bounds_center, scale), half = mf_scale(shape->bounds_half, scale);
     mf_vec3 turned = mf_add(mf_add(mf_scale(column[0], c.x), mf_scale(column[1], c.y)), mf_scale(column[2], c.z));
     mf_vec3 center = mf_add(t->p, turned);
     for (int a = 0; a < 3; ++a) {
@@ -245,24 +248,12 @@ static void world_box(const mf_shape *shape, const mf_transform *t, float margin
     }
 }
 
-static bool body_is_valid(const mf_bank *bank, const mf_bodies *bodies, uint32_t body)
-{
-    if (bodies->shape[body] >= bank->shape_count) return false;
-    const mf_transform *t = &bodies->transform[body];
-    mf_quat q = t->q;
-    return mf_is_finite3(t->p) && isfinite(q.x) && isfinite(q.y) && isfinite(q.z) && isfinite(q.w) &&
-           (q.x != 0.0f || q.y != 0.0f || q.z != 0.0f || q.w != 0.0f);
-}
-
+// Bodies are checked as mf_collide checks them (fault.h: mf_body_is_valid): shape, scale, transform.
 static mf_status explain_body(mf_context *context, const mf_bank *bank, const mf_bodies *bodies, uint32_t body)
 {
-    if (bodies->shape[body] >= bank->shape_count)
-        return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "body %u has shape %u but the bank holds %u shapes",
-                               body, bodies->shape[body], bank->shape_count);
-    const mf_transform *t = &bodies->transform[body];
-    if (!mf_is_finite3(t->p) || !isfinite(t->q.x) || !isfinite(t->q.y) || !isfinite(t->q.z) || !isfinite(t->q.w))
-        return mf_context_fail(context, MF_ERR_NONFINITE, "body %u has a non-finite transform", body);
-    return mf_context_fail(context, MF_ERR_INVALID_ARGUMENT, "body %u has a zero quaternion", body);
+    char text[sizeof(context->message)];
+    mf_status status = mf_describe_body(bank, bodies, body, text, sizeof(text));
+    return mf_context_fail(context, status, "%s", text);
 }
 
 // ---- the grid ----
@@ -295,6 +286,13 @@ typedef struct broad_call {
     atomic_int out_of_memory;
 } broad_call;
 
+static void body_box(const broad_call *call, uint32_t body, float low[3], float high[3])
+{
+    const mf_bodies *bodies = call->bodies;
+    world_box(&call->bank->shapes[bodies->shape[body]], mf_body_scale(bodies, body), &bodies->transform[body],
+              call->margin, low, high);
+}
+
 static void boxes_task(void *data, uint32_t task, uint32_t worker)
 {
     (void)worker;
@@ -305,12 +303,12 @@ static void boxes_task(void *data, uint32_t task, uint32_t worker)
     if (end > bodies->count) end = bodies->count;
     body_task summary = {UINT32_MAX, {INFINITY, INFINITY}, {-INFINITY, -INFINITY}, 0};
     for (uint32_t i = begin; i < end; ++i) {
-        if (!body_is_valid(call->bank, bodies, i)) {
+        if (!mf_body_is_valid(call->bank, bodies, i)) {
             if (summary.first_invalid == UINT32_MAX) summary.first_invalid = i;
             continue;
         }
         float low[3], high[3];
-        world_box(&call->bank->shapes[bodies->shape[i]], &bodies->transform[i], call->margin, low, high);
+        body_box(call, i, low, high);
         const int *axis = call->axis;
         b->boxes[i] = (box_entry){.min0 = low[axis[0]],
                                   .max0 = high[axis[0]],
@@ -505,9 +503,9 @@ static void choose_axes(const broad_call *call, int axis[3], float median_extent
     float *extents = call->scratch->sample_extents;
     double mean[3] = {0, 0, 0}, mean2[3] = {0, 0, 0};
     for (uint32_t i = 0; i < n && count < MF_BROAD_SAMPLES; i += step) {
-        if (!body_is_valid(call->bank, bodies, i)) continue;
+        if (!mf_body_is_valid(call->bank, bodies, i)) continue;
         float low[3], high[3];
-        world_box(&call->bank->shapes[bodies->shape[i]], &bodies->transform[i], call->margin, low, high);
+        body_box(call, i, low, high);
         for (int a = 0; a < 3; ++a) {
             double c = 0.5 * ((double)low[a] + high[a]);
             mean[a] += c;

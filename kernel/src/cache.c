@@ -13,7 +13,7 @@
 #include <math.h>
 #include <stddef.h>
 
-_Static_assert(sizeof(mf_pair_cache) == 176, "manyfold.h states the entry's size");
+_Static_assert(sizeof(mf_pair_cache) == 192, "manyfold.h states the entry's size");
 
 static mf_quat quat_multiply(mf_quat a, mf_quat b)
 {
@@ -71,10 +71,23 @@ static mf_axis decode_axis(const mf_pair_cache *entry)
         (mf_axis_kind)((entry->axis & 3u) - 1u), 0.0f, entry->axis >> 2 & 0x7fffu, entry->axis >> 17, {0, 0, 0}};
 }
 
-// Whether the entry holds an answer for the pair's shapes (an empty or foreign one does not).
-static int fits_pair(const mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair)
+// Whether the entry holds an answer for the pair's bodies: their shapes, made by the same adds of
+// the bank (an id freed by a removal may name a new shape since), at the same scales. An empty or
+// foreign entry does not; nor one of other scales, whose lengths (separations, kept points, bounds)
+// are another body's.
+static int fits_pair(const mf_pair_cache *entry, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair)
 {
-    return entry->axis != 0 && entry->shape_a == bodies->shape[pair.a] && entry->shape_b == bodies->shape[pair.b];
+    return entry->axis != 0 && entry->shape_a == bodies->shape[pair.a] && entry->shape_b == bodies->shape[pair.b] &&
+           entry->serial_a == bank->shapes[entry->shape_a].serial &&
+           entry->serial_b == bank->shapes[entry->shape_b].serial && entry->scale_a == mf_body_scale(bodies, pair.a) &&
+           entry->scale_b == mf_body_scale(bodies, pair.b);
+}
+
+// Whether two entries were written for the same bodies: shapes (the same adds) and scales.
+static int same_bodies(const mf_pair_cache *x, const mf_pair_cache *y)
+{
+    return x->shape_a == y->shape_a && x->shape_b == y->shape_b && x->serial_a == y->serial_a &&
+           x->serial_b == y->serial_b && x->scale_a == y->scale_a && x->scale_b == y->scale_b;
 }
 
 // An upper bound of the pair's signed distance from its contacts: the nearest contact's
@@ -209,8 +222,8 @@ static void keep_persisting_contacts(const mf_config *config, const carried_cont
 static void continue_manifold(const mf_config *config, const mf_pair_cache *previous, const mf_pair_cache *now,
                               const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result)
 {
-    if (previous == NULL || previous->axis == 0 || previous->shape_a != now->shape_a ||
-        previous->shape_b != now->shape_b || previous->contact_count > MF_CACHE_CONTACTS || result->count == 0)
+    if (previous == NULL || previous->axis == 0 || !same_bodies(previous, now) ||
+        previous->contact_count > MF_CACHE_CONTACTS || result->count == 0)
         return;
     mf_vec3 normal = mf_mat3_mul_transposed(rotation_a, result->normal);
     if (!(mf_dot(previous->normal, normal) >= 0.999f)) return;
@@ -228,8 +241,8 @@ static void continue_manifold(const mf_config *config, const mf_pair_cache *prev
     keep_persisting_contacts(config, &kept, normal, rotation_a, position_a, deepest_at, named, result);
 }
 
-void mf_cache_store(const mf_config *config, mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair,
-                    const mf_axis_candidates *c, const mf_axis *used, mf_pair_result *result)
+void mf_cache_store(const mf_config *config, const mf_bank *bank, mf_pair_cache *entry, const mf_bodies *bodies,
+                    mf_pair pair, const mf_axis_candidates *c, const mf_axis *used, mf_pair_result *result)
 {
     float best = mf_best_separation(c);
     mf_axis axis = {MF_AXIS_FACE_A, c->face_a.separation, c->face_a.face, 0, {0, 0, 0}};
@@ -244,7 +257,11 @@ void mf_cache_store(const mf_config *config, mf_pair_cache *entry, const mf_bodi
                           .shape_b = bodies->shape[pair.b],
                           .axis = encode_axis(&axis),
                           .separation = axis.separation,
-                          .route = MF_ROUTE_SEARCHED};
+                          .route = MF_ROUTE_SEARCHED,
+                          .scale_a = mf_body_scale(bodies, pair.a),
+                          .scale_b = mf_body_scale(bodies, pair.b),
+                          .serial_a = bank->shapes[bodies->shape[pair.a]].serial,
+                          .serial_b = bank->shapes[bodies->shape[pair.b]].serial};
     mf_mat3 rotation_a;
     relative_pose(bodies, pair, &next.relative_rotation, &next.relative_position, &rotation_a);
     mf_vec3 position_a = bodies->transform[pair.a].p;
@@ -259,9 +276,10 @@ void mf_cache_store(const mf_config *config, mf_pair_cache *entry, const mf_bodi
     *entry = next;
 }
 
-int mf_cache_kept_axis(const mf_pair_cache *entry, const mf_bodies *bodies, mf_pair pair, mf_axis *axis)
+int mf_cache_kept_axis(const mf_pair_cache *entry, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
+                       mf_axis *axis)
 {
-    if (entry == NULL || !fits_pair(entry, bodies, pair) || entry->contact_count == 0) return 0;
+    if (entry == NULL || !fits_pair(entry, bank, bodies, pair) || entry->contact_count == 0) return 0;
     *axis = decode_axis(entry);
     return 1;
 }
@@ -340,16 +358,18 @@ static int still_apart(const mf_config *config, const mf_bank *bank, const mf_pa
 {
     mf_axis_kind kind = (mf_axis_kind)((entry->axis & 3u) - 1u);
     if (!(entry->separation >= config->margin) || (kind != MF_AXIS_FACE_A && kind != MF_AXIS_FACE_B)) return 0;
-    const mf_shape *a = &bank->shapes[entry->shape_a], *b = &bank->shapes[entry->shape_b];
+    // The bodies' radii at the entry's scales, which are the bodies' (fits_pair).
+    float radius_a = bank->shapes[entry->shape_a].radius * entry->scale_a;
+    float radius_b = bank->shapes[entry->shape_b].radius * entry->scale_b;
     float moved = change->b_moved;
     if (kind == MF_AXIS_FACE_B) {
         // a's origin in b's frame is -R^T p (its sign drops out of the change).
         mf_mat3 now = mf_mat3_from_quat(change->rotation), before = mf_mat3_from_quat(entry->relative_rotation);
         mf_vec3 origin_now = mf_mat3_mul_transposed(&now, change->position);
         mf_vec3 origin_before = mf_mat3_mul_transposed(&before, entry->relative_position);
-        moved = mf_length(mf_sub(origin_now, origin_before)) + change->chord * a->radius;
+        moved = mf_length(mf_sub(origin_now, origin_before)) + change->chord * radius_a;
     }
-    moved += 1e-5f * (a->radius + b->radius + mf_length(change->position));
+    moved += 1e-5f * (radius_a + radius_b + mf_length(change->position));
     float separation = entry->separation - moved;
     if (!(separation >= config->margin)) return 0;
     mf_pair_cache next = *entry;
@@ -363,23 +383,25 @@ static int still_apart(const mf_config *config, const mf_bank *bank, const mf_pa
     return 1;
 }
 
-int mf_cache_keeps_manifold(const mf_config *config, const mf_bodies *bodies, mf_pair pair, const mf_pair_cache *entry)
+int mf_cache_keeps_manifold(const mf_config *config, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
+                            const mf_pair_cache *entry)
 {
-    return fits_pair(entry, bodies, pair) && entry->contact_count > 0 && entry->contact_count <= MF_CACHE_CONTACTS &&
-           entry->contact_count <= config->max_contacts && entry->age < MF_CACHE_REUSE_STEPS;
+    return fits_pair(entry, bank, bodies, pair) && entry->contact_count > 0 &&
+           entry->contact_count <= MF_CACHE_CONTACTS && entry->contact_count <= config->max_contacts &&
+           entry->age < MF_CACHE_REUSE_STEPS;
 }
 
 int mf_cache_answer(const mf_config *config, mf_pair_scratch *scratch, const mf_bank *bank, const mf_bodies *bodies,
                     mf_pair pair, const mf_pair_cache *entry, mf_pair_result *result)
 {
-    if (!fits_pair(entry, bodies, pair)) return 0;
+    if (!fits_pair(entry, bank, bodies, pair)) return 0;
     // Touching boxes whose kept manifold could not be reused: their search (9 edge axes, in SIMD
     // bundles) costs less than this scalar re-test, and the clip costs the same either way. The
     // cache serves them when they are apart.
     if (entry->separation < config->margin && bank->shapes[entry->shape_a].parallelepiped &&
         bank->shapes[entry->shape_b].parallelepiped)
         return 0;
-    pose_change change = pose_change_of(bodies, pair, entry, bank->shapes[entry->shape_b].radius);
+    pose_change change = pose_change_of(bodies, pair, entry, bank->shapes[entry->shape_b].radius * entry->scale_b);
     if (still_apart(config, bank, entry, &change, result)) return 1;
     mf_mat3 rotation_a;
     mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 0, &rotation_a);

@@ -13,11 +13,13 @@
 // The clip pass's frame for one lane of a bundle, from what the wide pass computed: the same
 // values the scalar setup would produce, without computing them again. With `for_edges`, also room
 // for b's normals and edge directions in a's frame, which the edge query fills (mf_rotate_b_edges).
+// Scaled bodies read their shapes' scaled copies (scale.h), as mf_frame_setup's do.
 static mf_pair_frame frame_from_bundle(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
                                        const mf_wide_scratch *wide, uint32_t lane, uint32_t b_rows, int for_edges,
                                        mf_pair_scratch *scratch)
 {
-    const mf_hull_view *a = mf_bank_hull(bank, bodies->shape[pair.a]), *b = mf_bank_hull(bank, bodies->shape[pair.b]);
+    const mf_hull_view *a = mf_body_hull(bank, bodies, pair.a, &scratch->scaled[0]);
+    const mf_hull_view *b = mf_body_hull(bank, bodies, pair.b, &scratch->scaled[1]);
     mf_pair_frame frame = {.a = a, .b = b, .b_vertices = scratch->b_vertices};
     frame.rotation = wide->axes.rotation[lane];
     frame.translation = wide->axes.translation[lane];
@@ -49,9 +51,11 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
             uint32_t p = bins->order[plan->first + l];
             mf_pair_result *result = &results[p];
             mf_pair pair = pairs[p];
-            mf_axis_candidates candidates = {
-                wide->axes.face_a[l], wide->axes.face_b[l], wide->axes.edge[l], bundle.projection,
-                bank->shapes[bodies->shape[pair.a]].radius + bank->shapes[bodies->shape[pair.b]].radius};
+            // The radii at the bodies' scales, as their scaled copies hold them (scale.h).
+            float radius_a = bank->shapes[bodies->shape[pair.a]].radius * mf_body_scale(bodies, pair.a);
+            float radius_b = bank->shapes[bodies->shape[pair.b]].radius * mf_body_scale(bodies, pair.b);
+            mf_axis_candidates candidates = {wide->axes.face_a[l], wide->axes.face_b[l], wide->axes.edge[l],
+                                             bundle.projection, radius_a + radius_b};
             result->count = 0;
             // The bundle's padding (sentinel rows) never wins a query.
             assert(candidates.face_a.face < bank->shapes[bodies->shape[pair.a]].face_count);
@@ -65,16 +69,16 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
                 mf_query_edges_of_pair(&frame, config->linear_slop, &context->kernel.edge, &query, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {
-                if (worker->caching) mf_cache_store(config, result->cache, bodies, pair, &candidates, NULL, NULL);
+                if (worker->caching) mf_cache_store(config, bank, result->cache, bodies, pair, &candidates, NULL, NULL);
                 continue;
             }
             if (!have_frame)
                 frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 0, worker->scratch);
             mf_axis used, kept;
-            int has_kept = mf_cache_kept_axis(result->previous, bodies, pair, &kept);
+            int has_kept = mf_cache_kept_axis(result->previous, bank, bodies, pair, &kept);
             mf_contacts_for_pair(config, &frame, &candidates, has_kept ? &kept : NULL, &wide->axes.rotation_a[l],
                                  bodies->transform[pair.a].p, result, &used);
-            if (worker->caching) mf_cache_store(config, result->cache, bodies, pair, &candidates, &used, result);
+            if (worker->caching) mf_cache_store(config, bank, result->cache, bodies, pair, &candidates, &used, result);
         }
     }
 }
@@ -88,8 +92,8 @@ static void collide_pair(const mf_context *context, mf_worker *worker, const mf_
     mf_collide_pair(&context->config, &context->kernel, worker->scratch, bank, bodies, pair, result, &candidates,
                     &used);
     if (worker->caching)
-        mf_cache_store(&context->config, result->cache, bodies, pair, &candidates, result->count > 0 ? &used : NULL,
-                       result);
+        mf_cache_store(&context->config, bank, result->cache, bodies, pair, &candidates,
+                       result->count > 0 ? &used : NULL, result);
 }
 
 // The wide pass over the pairs listed in `subset`: bin, query bundle by bundle, clip touching
@@ -152,7 +156,7 @@ static void collide_in_order(const mf_context *context, mf_worker *worker, const
         if (is_parked_apart(bodies, pairs[i])) {
             results[i].count = 0;
             *results[i].cache = (mf_pair_cache){0}; // empty: the next call searches afresh
-        } else if (mf_cache_keeps_manifold(&context->config, bodies, pairs[i], &cache[i])) {
+        } else if (mf_cache_keeps_manifold(&context->config, bank, bodies, pairs[i], &cache[i])) {
             worker->reusable[reusable_count++] = i;
         } else {
             route_cached_pair(context, worker, bank, bodies, pairs, i, cache, results, &box_count, &miss_count);

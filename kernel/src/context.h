@@ -4,6 +4,7 @@
 
 #include "bin.h"
 #include "dispatch.h"
+#include "scale.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -24,6 +25,7 @@ typedef struct mf_pair_scratch {
     uint16_t a_edges[MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD]; // the edges the edge query tries (the cull)
     uint16_t b_edges[MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD];
     float b_packed[MF_PACKED_ROWS * MF_PACKED_STRIDE]; // b's kept edges for the query in lanes
+    mf_scaled_hull scaled[2];                          // a's and b's shapes at their scales (scale.h), where not 1
 } mf_pair_scratch;
 
 static inline mf_query_scratch mf_query_scratch_of(mf_pair_scratch *s)

@@ -2,6 +2,7 @@
 #include "fault.h"
 
 #include "lanes4.h"
+#include "scale.h"
 #include "vec.h"
 
 #include <stdio.h>
@@ -23,12 +24,19 @@ static inline int transform_is_valid(const mf_transform *t)
     return (simde_mm_movemask_ps(finite) == 15) & (simde_mm_movemask_ps(simde_mm_cmpneq_ps(q, zero)) != 0);
 }
 
-// todo: per-body scale (#32 item 4): a scale that is not finite and > 0 makes a body invalid too,
-// here and in describe_body (MF_ERR_NONFINITE or MF_ERR_INVALID_ARGUMENT); so does a removed shape.
+// A body exists, names a shape of the bank (not removed), has a scale its shape takes (scale.h)
+// and a valid transform. With scales, the shape is read for its scale range; the collision reads
+// it next anyway.
 static inline int body_is_valid(const mf_bank *bank, const mf_bodies *bodies, uint32_t body)
 {
-    if (body >= bodies->count || bodies->shape[body] >= bank->shape_count) return 0;
+    if (body >= bodies->count || !mf_bank_has_shape(bank, bodies->shape[body])) return 0;
+    if (bodies->scales != NULL && !mf_scale_fits(&bank->shapes[bodies->shape[body]], bodies->scales[body])) return 0;
     return transform_is_valid(&bodies->transform[body]);
+}
+
+int mf_body_is_valid(const mf_bank *bank, const mf_bodies *bodies, uint32_t body)
+{
+    return body_is_valid(bank, bodies, body);
 }
 
 static inline int pair_is_valid(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair)
@@ -49,17 +57,29 @@ uint32_t mf_first_invalid_pair(const mf_bank *bank, const mf_bodies *bodies, con
     return end;
 }
 
-// What is wrong with a body that body_is_valid refused.
-static mf_status describe_body(const mf_bank *bank, const mf_bodies *bodies, uint32_t body, uint32_t pair, char *text,
-                               size_t size)
+mf_status mf_describe_body(const mf_bank *bank, const mf_bodies *bodies, uint32_t body, char *text, size_t size)
 {
-    if (body >= bodies->count) {
-        snprintf(text, size, "pair %u names body %u but there are %u bodies", pair, body, bodies->count);
+    uint32_t shape = bodies->shape[body];
+    if (shape >= bank->shape_count) {
+        snprintf(text, size, "body %u has shape %u but the bank holds %u shapes", body, shape, bank->shape_count);
         return MF_ERR_INVALID_ARGUMENT;
     }
-    if (bodies->shape[body] >= bank->shape_count) {
-        snprintf(text, size, "body %u has shape %u but the bank holds %u shapes", body, bodies->shape[body],
-                 bank->shape_count);
+    if (!mf_bank_has_shape(bank, shape)) {
+        snprintf(text, size, "body %u has shape %u, which was removed from the bank (mf_bank_remove_shape)", body,
+                 shape);
+        return MF_ERR_INVALID_ARGUMENT;
+    }
+    float scale = mf_body_scale(bodies, body);
+    const mf_shape *s = &bank->shapes[shape];
+    if (!isfinite(scale) || !(scale > 0.0f)) {
+        snprintf(text, size, "body %u has scale %g: a scale must be finite and > 0", body, (double)scale);
+        return isfinite(scale) ? MF_ERR_INVALID_ARGUMENT : MF_ERR_NONFINITE;
+    }
+    if (!mf_scale_fits(s, scale)) {
+        snprintf(text, size,
+                 "body %u has scale %g: its shape %u takes scales in [%g, %g], which keep its coordinates within "
+                 "MF_MAX_LENGTH (%g) and its volume at least FLT_MIN",
+                 body, (double)scale, shape, (double)s->scale_low, (double)s->scale_high, (double)MF_MAX_LENGTH);
         return MF_ERR_INVALID_ARGUMENT;
     }
     if (!is_finite_transform(&bodies->transform[body])) {
@@ -68,6 +88,17 @@ static mf_status describe_body(const mf_bank *bank, const mf_bodies *bodies, uin
     }
     snprintf(text, size, "body %u has a zero quaternion", body);
     return MF_ERR_INVALID_ARGUMENT;
+}
+
+// What is wrong with the pair's body that body_is_valid refused; text may be NULL with size 0.
+static mf_status describe_body(const mf_bank *bank, const mf_bodies *bodies, uint32_t body, uint32_t pair, char *text,
+                               size_t size)
+{
+    if (body >= bodies->count) {
+        snprintf(text, size, "pair %u names body %u but there are %u bodies", pair, body, bodies->count);
+        return MF_ERR_INVALID_ARGUMENT;
+    }
+    return mf_describe_body(bank, bodies, body, text, size);
 }
 
 mf_status mf_describe_fault(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, uint32_t i, char *text,
@@ -84,10 +115,7 @@ mf_status mf_describe_fault(const mf_bank *bank, const mf_bodies *bodies, const 
 // The status alone, as mf_describe_fault gives it.
 static mf_status fault_status(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, uint32_t i)
 {
-    if (pairs[i].a == pairs[i].b) return MF_ERR_INVALID_ARGUMENT;
-    uint32_t body = body_is_valid(bank, bodies, pairs[i].a) ? pairs[i].b : pairs[i].a;
-    if (body >= bodies->count || bodies->shape[body] >= bank->shape_count) return MF_ERR_INVALID_ARGUMENT;
-    return is_finite_transform(&bodies->transform[body]) ? MF_ERR_INVALID_ARGUMENT : MF_ERR_NONFINITE;
+    return mf_describe_fault(bank, bodies, pairs, i, NULL, 0);
 }
 
 uint32_t mf_list_faults(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, uint32_t first,

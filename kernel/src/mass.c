@@ -193,7 +193,7 @@ static mf_quat principal_axes(double inertia[3][3], double moments[3])
 
 mf_status mf_bank_shape_mass(const mf_bank *bank, uint32_t shape, float density, mf_mass *mass)
 {
-    if (bank == NULL || mass == NULL || shape >= bank->shape_count) return MF_ERR_INVALID_ARGUMENT;
+    if (bank == NULL || mass == NULL || !mf_bank_has_shape(bank, shape)) return MF_ERR_INVALID_ARGUMENT;
     if (!isfinite(density)) return MF_ERR_NONFINITE;
     if (!(density > 0.0f)) return MF_ERR_INVALID_ARGUMENT;
 

@@ -73,7 +73,9 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
                              int for_queries, mf_mat3 *rotation_a)
 {
     const mf_transform *ta = &bodies->transform[pair.a], *tb = &bodies->transform[pair.b];
-    const mf_hull_view *a = mf_bank_hull(bank, bodies->shape[pair.a]), *b = mf_bank_hull(bank, bodies->shape[pair.b]);
+    // Scaled bodies read their shapes' scaled copies from the scratch (scale.h).
+    const mf_hull_view *a = mf_body_hull(bank, bodies, pair.a, &scratch->scaled[0]);
+    const mf_hull_view *b = mf_body_hull(bank, bodies, pair.b, &scratch->scaled[1]);
     *rotation_a = mf_mat3_from_quat(mf_quat_normalize(ta->q));
     mf_mat3 rotation_b = mf_mat3_from_quat(mf_quat_normalize(tb->q));
 
@@ -365,12 +367,14 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
     to_world(rotation_a, position_a, normal, result);
 }
 
-// The hull's lowest point along `axis`, from the bank's rows (padded past the last: MF_BANK_PAD).
-static float lowest_along(const mf_bank *bank, const mf_shape *shape, mf_vec3 axis)
+// The hull's lowest point along `axis`, from the bank's rows (padded past the last: MF_BANK_PAD),
+// times the body's scale (positive: the lowest vertex stays the lowest).
+static float lowest_along(const mf_bank *bank, const mf_shape *shape, float scale, mf_vec3 axis)
 {
     uint32_t first = shape->vertex_first;
     return mf_lowest_along4(bank->vertex_x + first, bank->vertex_y + first, bank->vertex_z + first, shape->vertex_count,
-                            axis);
+                            axis) *
+           scale;
 }
 
 // q's rotation with 2 / |q|^2 in place of normalising q first (one division instead of five and
@@ -396,22 +400,24 @@ int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair
     const mf_shape *a = &bank->shapes[bodies->shape[pair.a]], *b = &bank->shapes[bodies->shape[pair.b]];
     // Small hulls' queries cost about what this test does.
     if (a->vertex_count + b->vertex_count < MF_APART_MIN_VERTICES) return 0;
+    // Each shape's lengths times its body's scale (scale.h), as its scaled copy holds them.
+    float scale_a = mf_body_scale(bodies, pair.a), scale_b = mf_body_scale(bodies, pair.b);
     // Each hull holds a ball around its centroid, so the gap along the centroids' line is at most
     // their distance less the balls' radii: most touching pairs are let through here, cheaply.
     // Squared, and with each shape's part known beforehand: most pairs stop here.
-    float needed = margin - a->centroid_slack - b->centroid_slack;
+    float needed = margin - a->centroid_slack * scale_a - b->centroid_slack * scale_b;
     mf_vec3 apart = mf_sub(tb->p, ta->p);
     if (needed > 0.0f && !(mf_dot(apart, apart) >= needed * needed)) return 0;
     mf_mat3 rotation_a = rotation_of(ta->q), rotation_b = rotation_of(tb->q);
-    mf_vec3 centre_a = mf_add(mf_mat3_mul(&rotation_a, a->centroid), ta->p);
-    mf_vec3 centre_b = mf_add(mf_mat3_mul(&rotation_b, b->centroid), tb->p);
+    mf_vec3 centre_a = mf_add(mf_mat3_mul(&rotation_a, mf_scale(a->centroid, scale_a)), ta->p);
+    mf_vec3 centre_b = mf_add(mf_mat3_mul(&rotation_b, mf_scale(b->centroid, scale_b)), tb->p);
     mf_vec3 between = mf_sub(centre_b, centre_a);
     float length = mf_length(between);
-    if (!(length - a->inner_radius - b->inner_radius >= margin) || !(length > 0.0f)) return 0;
+    if (!(length - a->inner_radius * scale_a - b->inner_radius * scale_b >= margin) || !(length > 0.0f)) return 0;
     mf_vec3 axis = mf_scale(between, 1.0f / length);
     // Each hull's extent along the axis, in its own frame: a's highest point, b's lowest.
     mf_vec3 axis_a = mf_mat3_mul_transposed(&rotation_a, axis), axis_b = mf_mat3_mul_transposed(&rotation_b, axis);
-    float high_a = -lowest_along(bank, a, mf_neg(axis_a)), low_b = lowest_along(bank, b, axis_b);
+    float high_a = -lowest_along(bank, a, scale_a, mf_neg(axis_a)), low_b = lowest_along(bank, b, scale_b, axis_b);
     return low_b + mf_dot(axis, tb->p) - (high_a + mf_dot(axis, ta->p)) >= margin;
 }
 
@@ -426,7 +432,7 @@ void mf_collide_pair(const mf_config *config, const mf_wide_kernel *kernel, mf_p
     *used = (mf_axis){MF_AXIS_FACE_A, 0, 0, 0, {0, 0, 0}};
     mf_query_scratch query = mf_query_scratch_of(scratch);
     mf_axis kept;
-    int has_kept = mf_cache_kept_axis(result->previous, bodies, pair, &kept);
+    int has_kept = mf_cache_kept_axis(result->previous, bank, bodies, pair, &kept);
     if (mf_query_pair(&frame, config, kernel->faces, &kernel->edge, &kernel->box_hull, &query, candidates))
         mf_contacts_for_pair(config, &frame, candidates, has_kept ? &kept : NULL, &rotation_a,
                              bodies->transform[pair.a].p, result, used);

@@ -58,18 +58,19 @@ typedef struct reuse_rows {
 } reuse_rows;
 
 // Lane l's scalars: b's radius, the kept count, and whether both hulls are boxes, with their half
-// extents.
+// extents. Lengths are times the bodies' scales, the entry's (it fits the pair only at its scales).
 static void gather_shapes(const mf_reuse_job *job, const mf_pair_cache *entry, uint32_t l, reuse_rows *rows)
 {
     const mf_shape *a = &job->bank->shapes[entry->shape_a], *b = &job->bank->shapes[entry->shape_b];
     float(*in)[W] = rows->in;
-    in[IN_RADIUS_B][l] = b->radius;
+    float scale_a = entry->scale_a, scale_b = entry->scale_b;
+    in[IN_RADIUS_B][l] = b->radius * scale_b;
     in[IN_COUNT][l] = (float)entry->contact_count;
     int boxes = a->box && b->box;
     in[IN_BOXES][l] = boxes ? 1.0f : 0.0f;
     const mf_vec3 none = {0, 0, 0}, *ha = boxes ? &a->half_extents : &none, *hb = boxes ? &b->half_extents : &none;
-    in[IN_HALF_A][l] = ha->x, in[IN_HALF_A + 1][l] = ha->y, in[IN_HALF_A + 2][l] = ha->z;
-    in[IN_HALF_B][l] = hb->x, in[IN_HALF_B + 1][l] = hb->y, in[IN_HALF_B + 2][l] = hb->z;
+    in[IN_HALF_A][l] = ha->x * scale_a, in[IN_HALF_A + 1][l] = ha->y * scale_a, in[IN_HALF_A + 2][l] = ha->z * scale_a;
+    in[IN_HALF_B][l] = hb->x * scale_b, in[IN_HALF_B + 1][l] = hb->y * scale_b, in[IN_HALF_B + 2][l] = hb->z * scale_b;
 }
 
 #if MF_WIDE_WIDTH == 1

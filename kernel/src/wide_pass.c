@@ -6,6 +6,8 @@
 //   3. face queries of a and b: for each face, the least projection of the other hull
 //   4. for parallelepipeds, the 9 edge-direction axes; other hulls run their edge query per lane
 //      after this pass (edge_lanes.c or edge_walk.c), where the work diverges per pair.
+// A bundle of scaled bodies (scale.h) multiplies each vertex row and plane offset by its lane's
+// scale as it loads them, the floats of the per-pair path's scaled copies.
 #include "edge_best.h"
 #include "wide_pass.h"
 
@@ -44,8 +46,24 @@ static mf_mat3w rotation(const float *pose)
     return mf_mat3_from_quatw(q[0], q[1], q[2], q[3]);
 }
 
-static void face_query(const mf_bundle_hull *hull, const float *other, uint32_t other_count, mf_floatw *best_separation,
-                       mf_floatw *best_face)
+// A lane's scale, where the bundle is scaled: a length row times it (scale.h).
+typedef struct lane_scale {
+    int scaled;
+    mf_floatw scale;
+} lane_scale;
+
+static inline mf_floatw scaled(const lane_scale *s, mf_floatw length)
+{
+    return s->scaled ? mf_mulw(length, s->scale) : length;
+}
+
+static inline mf_vec3w scaled3(const lane_scale *s, mf_vec3w point)
+{
+    return s->scaled ? mf_scale3w(point, s->scale) : point;
+}
+
+static void face_query(const mf_bundle_hull *hull, const lane_scale *scale, const float *other, uint32_t other_count,
+                       mf_floatw *best_separation, mf_floatw *best_face)
 {
     mf_rows counts = hull->counts;
     mf_floatw best = mf_splatw(-INFINITY), best_index = mf_splatw(0.0f);
@@ -54,7 +72,7 @@ static void face_query(const mf_bundle_hull *hull, const float *other, uint32_t 
         mf_floatw support = mf_splatw(INFINITY);
         for (uint32_t v = 0; v < other_count; ++v)
             support = mf_minw(support, mf_dotw(normal, work3(other, other_count, v)));
-        mf_floatw separation = mf_subw(support, row(hull, mf_row_face(counts, 3, f)));
+        mf_floatw separation = mf_subw(support, scaled(scale, row(hull, mf_row_face(counts, 3, f))));
         mf_maskw better = mf_gtw(separation, best);
         best = mf_selectw(better, separation, best);
         best_index = mf_selectw(better, mf_splatw((float)f), best_index);
@@ -74,8 +92,8 @@ static inline void keep_better(mf_edge_bestw *best, mf_maskw valid, mf_floatw se
 }
 
 // As mf_query_edge_directions: the 9 edge-direction axes of two parallelepipeds.
-static void direction_query(const mf_bundle_hull *a, const mf_bundle_hull *b, const mf_mat3w *r,
-                            const float *b_vertices, mf_edge_bestw *best)
+static void direction_query(const mf_bundle_hull *a, const lane_scale *scale_a, const mf_bundle_hull *b,
+                            const mf_mat3w *r, const float *b_vertices, mf_edge_bestw *best)
 {
     mf_rows counts_a = a->counts, counts_b = b->counts;
     mf_floatw sine = mf_splatw(MF_PARALLEL_SINE), one = mf_splatw(1.0f);
@@ -94,8 +112,9 @@ static void direction_query(const mf_bundle_hull *a, const mf_bundle_hull *b, co
             mf_floatw a_max = mf_splatw(-INFINITY), a_min = mf_splatw(INFINITY);
             mf_floatw b_max = a_max, b_min = a_min;
             for (uint32_t v = 0; v < counts_a.vertices; ++v) {
-                mf_floatw d = mf_dotw(axis, row3(a, mf_row_vertex(counts_a, 0, v), mf_row_vertex(counts_a, 1, v),
-                                                 mf_row_vertex(counts_a, 2, v)));
+                mf_floatw d =
+                    mf_dotw(axis, scaled3(scale_a, row3(a, mf_row_vertex(counts_a, 0, v), mf_row_vertex(counts_a, 1, v),
+                                                        mf_row_vertex(counts_a, 2, v))));
                 a_max = mf_maxw(a_max, d);
                 a_min = mf_minw(a_min, d);
             }
@@ -123,31 +142,35 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
     mf_vec3w position_a = mf_load3w(bundle->pose + 4 * W, bundle->pose + 5 * W, bundle->pose + 6 * W);
     mf_vec3w position_b = mf_load3w(bundle->pose + 11 * W, bundle->pose + 12 * W, bundle->pose + 13 * W);
     mf_vec3w t = mf_mat3_mul_transposedw(&rotation_a, mf_sub3w(position_b, position_a));
+    mf_floatw one = mf_splatw(1.0f);
+    const lane_scale scale_a = {bundle->scaled, bundle->scaled ? mf_loadw(bundle->pose + MF_POSE_SCALE_A * W) : one};
+    const lane_scale scale_b = {bundle->scaled, bundle->scaled ? mf_loadw(bundle->pose + MF_POSE_SCALE_B * W) : one};
 
     float *b_vertices = work;
     float *a_vertices = b_vertices + 3 * counts_b.vertices * W;
     for (uint32_t v = 0; v < counts_b.vertices; ++v) {
         mf_vec3w p =
             row3(b, mf_row_vertex(counts_b, 0, v), mf_row_vertex(counts_b, 1, v), mf_row_vertex(counts_b, 2, v));
-        store3(b_vertices, counts_b.vertices, v, mf_add3w(mf_mat3_mulw(&r, p), t));
+        store3(b_vertices, counts_b.vertices, v, mf_add3w(mf_mat3_mulw(&r, scaled3(&scale_b, p)), t));
     }
     for (uint32_t v = 0; v < counts_a.vertices; ++v) {
         mf_vec3w p =
             row3(a, mf_row_vertex(counts_a, 0, v), mf_row_vertex(counts_a, 1, v), mf_row_vertex(counts_a, 2, v));
-        store3(a_vertices, counts_a.vertices, v, mf_mat3_mul_transposedw(&r, mf_sub3w(p, t)));
+        store3(a_vertices, counts_a.vertices, v, mf_mat3_mul_transposedw(&r, mf_sub3w(scaled3(&scale_a, p), t)));
     }
 
     mf_floatw face_a, face_a_index, face_b, face_b_index;
     mf_floatw margin_w = mf_splatw(margin);
-    face_query(a, b_vertices, counts_b.vertices, &face_a, &face_a_index);
+    face_query(a, &scale_a, b_vertices, counts_b.vertices, &face_a, &face_a_index);
     face_b = mf_splatw(-INFINITY);
     face_b_index = mf_splatw(0.0f);
-    if (mf_anyw(mf_ltw(face_a, margin_w))) face_query(b, a_vertices, counts_a.vertices, &face_b, &face_b_index);
+    if (mf_anyw(mf_ltw(face_a, margin_w)))
+        face_query(b, &scale_b, a_vertices, counts_a.vertices, &face_b, &face_b_index);
 
     mf_edge_bestw edge = mf_edge_best_nonew();
     // Lanes already apart along a face axis need no edge query.
     mf_maskw alive = mf_andw(mf_ltw(face_a, margin_w), mf_ltw(face_b, margin_w));
-    if (bundle->projection && mf_anyw(alive)) direction_query(a, b, &r, b_vertices, &edge);
+    if (bundle->projection && mf_anyw(alive)) direction_query(a, &scale_a, b, &r, b_vertices, &edge);
 
     MF_ALIGNED_LANES(face_a_lanes);
     MF_ALIGNED_LANES(face_a_index_lanes);

@@ -16,13 +16,15 @@ typedef struct mf_bundle_hull {
 } mf_bundle_hull;
 
 // Pose components, each a row of `width` lanes: a's quaternion x y z w as the caller gave it (the
-// wide pass normalises it as mf_quat_normalize) and position x y z, then b's.
-enum { MF_POSE_ROWS = 14 };
+// wide pass normalises it as mf_quat_normalize) and position x y z, then b's; then a's scale and
+// b's (scale.h).
+enum { MF_POSE_ROWS = 16, MF_POSE_SCALE_A = 14, MF_POSE_SCALE_B = 15 };
 
 typedef struct mf_bundle {
     mf_bundle_hull a, b;
     const float *pose; // [MF_POSE_ROWS][width]
     int projection;    // every lane pairs two parallelepipeds: project onto edge directions
+    int scaled;        // some lane's body has a scale other than 1: the rows' lengths are scaled as loaded
 } mf_bundle;
 
 // Per lane: the queries' results and the transforms the clip pass reuses (b's vertices in a's

@@ -6,6 +6,8 @@
 //   body count, then per body: shape, position mode + 3 coordinates, rotation mode + components
 //   pair count, then per pair: kind, a, b
 //   capacity   bound (half the byte values) or a fuzzed manifold and contact capacity
+//   scales     half the byte values: none (mf_bodies.scales NULL); else one byte per body, mostly a
+//              valid scale, a few zero, negative, NaN, infinite, or beyond the shape's range
 // Most byte values give valid input (exact grids, so resting and exactly touching boxes are
 // common); a few give raw floats (NaN, Inf, 3e38), zero or huge quaternions, a pair naming one
 // body twice, out-of-range ids, bad configs.
@@ -149,6 +151,8 @@ typedef struct scene {
     mf_transform transform[MAX_BODIES];
     mf_pair pairs[MAX_PAIRS];
     uint32_t manifold_capacity, contact_capacity;
+    int scaled; // scales holds each body's scale; else the call passes none
+    float scales[MAX_BODIES];
 } scene;
 
 static void read_scene(fuzz_bytes *in, scene *s)
@@ -202,6 +206,17 @@ static void read_scene(fuzz_bytes *in, scene *s)
         s->manifold_capacity = fuzz_u8(in) % (bound_manifolds + 1);
         s->contact_capacity = fuzz_u8(in) % (bound_contacts + 1);
     }
+    // Inputs that end before here (the corpus before scales) take none.
+    static const float scales[] = {1, 0.5f, 2, 0.25f, 3.7f, 0.01f, 100, 1e-3f};
+    s->scaled = fuzz_u8(in) >= 128;
+    for (uint32_t i = 0; s->scaled && i < s->body_count; ++i) {
+        uint8_t k = fuzz_u8(in);
+        s->scales[i] = k < 240   ? scales[k % 8]
+                       : k < 248 ? fuzz_raw_float(in)
+                       : k < 252 ? 0.0f
+                       : k < 254 ? 1e30f
+                                 : -1.0f;
+    }
 }
 
 // What mf_context_create must return: -1 where the contract does not decide.
@@ -219,6 +234,13 @@ static int expected_config_status(const mf_config *c)
 static int expected_body_status(const scene *s, uint32_t body)
 {
     if (body >= s->body_count || s->shape[body] >= shape_count) return MF_ERR_INVALID_ARGUMENT;
+    if (s->scaled) { // finite, > 0 and within the shape's range (mf_shape_info)
+        float scale = s->scales[body];
+        mf_shape_info info;
+        FUZZ_REQUIRE(mf_bank_shape_info(bank, s->shape[body], &info) == MF_OK, "shape %u info", s->shape[body]);
+        if (!isfinite(scale)) return MF_ERR_NONFINITE;
+        if (!(scale >= info.min_scale && scale <= info.max_scale)) return MF_ERR_INVALID_ARGUMENT;
+    }
     const mf_transform *t = &s->transform[body];
     if (!fuzz_finite3(t->p) || !isfinite(t->q.x) || !isfinite(t->q.y) || !isfinite(t->q.z) || !isfinite(t->q.w))
         return MF_ERR_NONFINITE;
@@ -319,7 +341,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_REQUIRE(context != NULL && mf_context_isa(context) != MF_ISA_AUTO, "context");
     const mf_isa isa = mf_context_isa(context);
 
-    mf_bodies bodies = {s.shape, s.transform, s.body_count};
+    mf_bodies bodies = {
+        .shape = s.shape, .transform = s.transform, .count = s.body_count, .scales = s.scaled ? s.scales : NULL};
     const uint32_t max_contacts = s.config.max_contacts;
     uint32_t bound_manifolds, bound_contacts;
     mf_stream_bound(s.pair_count, max_contacts, &bound_manifolds, &bound_contacts);

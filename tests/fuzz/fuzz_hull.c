@@ -154,7 +154,7 @@ static void collide_hull(mf_bank *bank, uint32_t hull)
         {{c.x, c.y - 1.3f * r, c.z + 0.1f * r}, {0.38268343f, 0, 0, 0.92387953f}},
         {{0, 0, 0}, {0, 0, 0, 1}}, // the hull on itself
     };
-    mf_bodies bodies = {shapes, transforms, BODIES};
+    mf_bodies bodies = {.shape = shapes, .transform = transforms, .count = BODIES};
     mf_pair pairs[PAIRS] = {{0, 1}, {1, 0}, {0, 2}, {2, 0}, {0, 3}, {3, 2}, {0, 4}, {4, 1}};
     mf_config config = mf_config_default();
     config.margin = 0.05f * r;

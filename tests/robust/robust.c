@@ -153,7 +153,7 @@ uint32_t robust_collide(const mf_bank *bank, const mf_config *config, uint32_t c
     mf_contact *contacts = malloc((contact_capacity ? contact_capacity : 1) * sizeof(mf_contact));
     if (context == NULL || pairs == NULL || manifolds == NULL || contacts == NULL) abort();
     for (uint32_t i = 0; i < count; ++i) pairs[i] = (mf_pair){2 * i, 2 * i + 1};
-    mf_bodies bodies = {shapes, transforms, 2 * count};
+    mf_bodies bodies = {.shape = shapes, .transform = transforms, .count = 2 * count};
     mf_stream stream = {manifolds, manifold_capacity, 0, contacts, contact_capacity, 0, 0, NULL, 0, 0};
     status = mf_collide(context, bank, &bodies, pairs, count, &stream);
     uint32_t errors = 0;

@@ -135,7 +135,7 @@ static void zero_quaternion_is_refused_with_invalid_argument(void)
                                   {{0, 0.74f, 0}, {0, 0, 0, 1}},
                                   {{2, 0.74f, 0}, {0, 0, 0, 1}},
                                   {{-2, 0.74f, 0}, {0, 0, 0, 1}}};
-    mf_bodies bodies = {shapes, transforms, 4};
+    mf_bodies bodies = {.shape = shapes, .transform = transforms, .count = 4};
     mf_manifold manifolds[3];
     mf_contact contacts[12];
     const mf_quat zeros[2] = {{0, 0, 0, 0}, {-0.0f, -0.0f, -0.0f, -0.0f}};

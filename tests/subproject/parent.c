@@ -23,7 +23,7 @@ int main(void)
     // The crate's bottom 0.01 below the floor's top.
     uint32_t shapes[2] = {floor, crate};
     mf_transform transforms[2] = {{{0, 0, 0}, {0, 0, 0, 1}}, {{0, 0, 0.99f}, {0, 0, 0, 1}}};
-    mf_bodies bodies = {shapes, transforms, 2};
+    mf_bodies bodies = {.shape = shapes, .transform = transforms, .count = 2};
     mf_pair pairs[1] = {{0, 1}};
 
     mf_context *context;

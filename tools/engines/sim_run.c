@@ -135,7 +135,7 @@ void sim_run_destroy(sim_run *run)
 // The deepest overlap between the bodies as posed now, by manyfold with margin 0.
 static mf_status measure_penetration(sim_run *run, double *penetration)
 {
-    mf_bodies bodies = {run->s->body_shape, run->poses, run->s->body_count};
+    mf_bodies bodies = {.shape = run->s->body_shape, .transform = run->poses, .count = run->s->body_count};
     const mf_pair *found;
     uint32_t found_count, count = 0;
     mf_status status = scene_broadphase_find_pairs(run->broadphase, run->context, &bodies, 0.0f, &found, &found_count);

@@ -5,6 +5,8 @@
 
 #include "manyfold.h"
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -52,7 +54,7 @@ typedef struct scene {
 
 static inline mf_bodies scene_bodies(const scene *s)
 {
-    mf_bodies bodies = {s->body_shape, s->body_transform, s->body_count};
+    mf_bodies bodies = {s->body_shape, s->body_transform, s->body_count, NULL}; // C and C++ alike
     return bodies;
 }
 

@@ -136,7 +136,7 @@ const mf_stream *MfBulletCollider::collidePairs(const uint32_t *shapes, const mf
     m_stream.contact_capacity = uint32_t(m_contacts.size());
     m_stream.faults = &m_fault;
     m_stream.fault_capacity = 1;
-    mf_bodies bodies = {shapes, transforms, 2 * pairCount};
+    mf_bodies bodies = {shapes, transforms, 2 * pairCount, nullptr};
     mf_status status = cache != nullptr
                            ? mf_collide_cached(m_context, m_bank, &bodies, m_pairs.data(), pairCount, cache, &m_stream)
                            : mf_collide(m_context, m_bank, &bodies, m_pairs.data(), pairCount, &m_stream);

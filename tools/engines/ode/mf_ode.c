@@ -409,7 +409,7 @@ mf_status mf_ode_collide(mf_ode *adapter, dJointGroupID group, mf_ode_report *re
                         NULL,
                         0,
                         0};
-    mf_bodies bodies = {adapter->shapes, adapter->transforms, adapter->entry_count};
+    mf_bodies bodies = {.shape = adapter->shapes, .transform = adapter->transforms, .count = adapter->entry_count};
     status = cached
                  ? mf_collide_cached(adapter->context, adapter->bank, &bodies, adapter->pairs, adapter->pair_count,
                                      adapter->caches, &stream)

@@ -19,12 +19,13 @@ __version__ = version()
 _contexts = threading.local()
 
 
-def find_pairs(bank, shapes, positions, rotations=None, margin=0.02, threads=0):
+def find_pairs(bank, shapes, positions, rotations=None, margin=0.02, threads=0, scales=None):
     """Every pair of bodies whose world bounding boxes, grown by margin, overlap.
 
     Returns a (P, 2) uint32 array, each pair once with a < b, sorted. Runs on `threads` threads
     (0: one per core) through a context kept per Python thread; Context.find_pairs runs on a
-    context of your own.
+    context of your own. scales: None, or (B,) each body's uniform scale (its box is its shape's
+    times the scale).
     """
     cache = getattr(_contexts, "by_threads", None)
     if cache is None:
@@ -32,4 +33,4 @@ def find_pairs(bank, shapes, positions, rotations=None, margin=0.02, threads=0):
     context = cache.get(threads)
     if context is None:
         context = cache[threads] = Context(threads=threads)
-    return context.find_pairs(bank, shapes, positions, rotations, margin=margin)
+    return context.find_pairs(bank, shapes, positions, rotations, margin=margin, scales=scales)

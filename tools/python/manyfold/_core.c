@@ -4,7 +4,7 @@
 // uint32, one conversion otherwise) and go out as views of buffers the objects own. Every input is
 // checked before the library sees it, so a bad call raises and changes no output or cache. The
 // GIL is released while the library works.
-// todo: fault reporting and per-body scales (issue 32) once the library has them.
+// todo: fault reporting (mf_config.on_fault, issue 32): every call runs under MF_FAULT_STOP.
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
@@ -218,6 +218,13 @@ static PyObject *Bank_add_hull(BankObject *self, PyObject *args)
     return PyLong_FromUnsignedLong(shape);
 }
 
+// Whether the bank holds the shape: below its count and not removed (Bank.remove).
+static bool has_shape(const mf_bank *bank, uint32_t shape)
+{
+    mf_shape_info info;
+    return mf_bank_shape_info(bank, shape, &info) == MF_OK;
+}
+
 static bool shape_index(BankObject *self, PyObject *object, uint32_t *shape)
 {
     unsigned long long value = PyLong_AsUnsignedLongLong(object);
@@ -226,8 +233,23 @@ static bool shape_index(BankObject *self, PyObject *object, uint32_t *shape)
         PyErr_Format(PyExc_ValueError, "shape: expected an id below %u", mf_bank_shape_count(self->bank));
         return false;
     }
+    if (!has_shape(self->bank, (uint32_t)value)) {
+        PyErr_Format(PyExc_ValueError, "shape: %u was removed (Bank.remove)", (unsigned)value);
+        return false;
+    }
     *shape = (uint32_t)value;
     return true;
+}
+
+static PyObject *Bank_remove(BankObject *self, PyObject *args)
+{
+    PyObject *object;
+    uint32_t shape;
+    if (!PyArg_ParseTuple(args, "O:remove", &object) || !bank_is_free(self) || !shape_index(self, object, &shape))
+        return NULL;
+    mf_status status = mf_bank_remove_shape(self->bank, shape);
+    if (status != MF_OK) return raise_error(status, mf_bank_message(self->bank));
+    Py_RETURN_NONE;
 }
 
 static PyObject *new_array(int ndim, npy_intp *dims, int type) { return PyArray_EMPTY(ndim, dims, type, 0); }
@@ -342,10 +364,10 @@ static PyObject *Bank_info(BankObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "O:info", &object) || !shape_index(self, object, &shape)) return NULL;
     mf_shape_info info;
     mf_bank_shape_info(self->bank, shape, &info);
-    return Py_BuildValue("{s:I,s:I,s:I,s:d,s:(ddd),s:d}", "vertex_count", info.vertex_count, "face_count",
+    return Py_BuildValue("{s:I,s:I,s:I,s:d,s:(ddd),s:d,s:d,s:d}", "vertex_count", info.vertex_count, "face_count",
                          info.face_count, "edge_count", info.edge_count, "volume", (double)info.volume, "centroid",
                          (double)info.centroid.x, (double)info.centroid.y, (double)info.centroid.z, "radius",
-                         (double)info.radius);
+                         (double)info.radius, "min_scale", (double)info.min_scale, "max_scale", (double)info.max_scale);
 }
 
 static Py_ssize_t Bank_length(BankObject *self) { return mf_bank_shape_count(self->bank); }
@@ -360,7 +382,13 @@ static PyMethodDef Bank_methods[] = {
      "counter-clockwise from outside), edges (E, 2) vertex pairs, edge_faces (E, 2)."},
     {"mass", (PyCFunction)(void (*)(void))Bank_mass, METH_VARARGS | METH_KEYWORDS,
      "mass(id, density=1.0) -> (mass, centre (3,), inertia (3, 3) about the centre in the shape's frame)."},
-    {"info", (PyCFunction)Bank_info, METH_VARARGS, "info(id) -> dict: counts, volume, centroid, radius."},
+    {"info", (PyCFunction)Bank_info, METH_VARARGS,
+     "info(id) -> dict: counts, volume, centroid, radius, and the scales a body of the shape may have (min_scale, "
+     "max_scale)."},
+    {"remove", (PyCFunction)Bank_remove, METH_VARARGS,
+     "remove(id): removes the shape. Its id is refused (ValueError here, manyfold.Error from a call with a body "
+     "of that shape) until a later add reuses it, the lowest free id first; its storage is reused. Not while a "
+     "call on another thread reads the bank."},
     {NULL, NULL, 0, NULL}};
 
 static PySequenceMethods Bank_sequence = {.sq_length = (lenfunc)Bank_length};
@@ -369,7 +397,8 @@ static PyTypeObject BankType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "manyfold.Bank",
     .tp_basicsize = sizeof(BankObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Bank(): every shape, registered once and referred to by id (len(bank) shapes).",
+    .tp_doc = "Bank(): every shape, registered once and referred to by id (ids below len(bank), removed ones "
+              "among them).",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Bank_init,
     .tp_dealloc = (destructor)Bank_dealloc,
@@ -651,7 +680,7 @@ static void Context_dealloc(ContextObject *self)
 // The bodies of a call, checked as the library checks them (so that a bad call fails before
 // anything is written).
 typedef struct body_input {
-    PyArrayObject *shapes, *positions, *rotations;
+    PyArrayObject *shapes, *positions, *rotations, *scales;
     mf_bodies bodies;
 } body_input;
 
@@ -660,10 +689,12 @@ static void body_input_release(body_input *in)
     Py_XDECREF(in->shapes);
     Py_XDECREF(in->positions);
     Py_XDECREF(in->rotations);
+    Py_XDECREF(in->scales);
 }
 
+// scales: None, or a (B,) array of each body's scale (mf_bodies.scales).
 static bool read_bodies(ContextObject *self, BankObject *bank, PyObject *shapes, PyObject *positions,
-                        PyObject *rotations, body_input *in)
+                        PyObject *rotations, PyObject *scales, body_input *in)
 {
     *in = (body_input){0};
     in->shapes = index_array(shapes, "shapes", 0);
@@ -710,6 +741,16 @@ static bool read_bodies(ContextObject *self, BankObject *bank, PyObject *shapes,
                                                  {q[4 * i], q[4 * i + 1], q[4 * i + 2], q[4 * i + 3]}};
         in->bodies.transform = self->transforms;
     }
+    if (scales != NULL && scales != Py_None) {
+        in->scales = float_array(scales, "scales", 0);
+        if (in->scales == NULL) return false;
+        if (PyArray_DIM(in->scales, 0) != count) {
+            PyErr_Format(PyExc_ValueError, "scales: %zd entries for %zd shapes", (Py_ssize_t)PyArray_DIM(in->scales, 0),
+                         (Py_ssize_t)count);
+            return false;
+        }
+        in->bodies.scales = PyArray_DATA(in->scales);
+    }
     in->bodies.shape = PyArray_DATA(in->shapes);
     in->bodies.count = (uint32_t)count;
     uint32_t shape_count = mf_bank_shape_count(bank->bank);
@@ -718,6 +759,29 @@ static bool read_bodies(ContextObject *self, BankObject *bank, PyObject *shapes,
             char message[160];
             snprintf(message, sizeof(message), "body %u has shape %u but the bank holds %u shapes", i,
                      in->bodies.shape[i], shape_count);
+            raise_error(MF_ERR_INVALID_ARGUMENT, message);
+            return false;
+        }
+        mf_shape_info info;
+        if (mf_bank_shape_info(bank->bank, in->bodies.shape[i], &info) != MF_OK) {
+            char message[160];
+            snprintf(message, sizeof(message), "body %u has shape %u, which was removed from the bank", i,
+                     in->bodies.shape[i]);
+            raise_error(MF_ERR_INVALID_ARGUMENT, message);
+            return false;
+        }
+        float scale = in->bodies.scales != NULL ? in->bodies.scales[i] : 1.0f;
+        if (!isfinite(scale) || !(scale > 0.0f)) {
+            char message[160];
+            snprintf(message, sizeof(message), "body %u has scale %g: a scale must be finite and > 0", i,
+                     (double)scale);
+            raise_error(isfinite(scale) ? MF_ERR_INVALID_ARGUMENT : MF_ERR_NONFINITE, message);
+            return false;
+        }
+        if (!(scale >= info.min_scale && scale <= info.max_scale)) {
+            char message[200];
+            snprintf(message, sizeof(message), "body %u has scale %g: its shape %u takes scales in [%g, %g]", i,
+                     (double)scale, in->bodies.shape[i], (double)info.min_scale, (double)info.max_scale);
             raise_error(MF_ERR_INVALID_ARGUMENT, message);
             return false;
         }
@@ -751,11 +815,11 @@ static bool claim(int *busy, const char *what)
 
 static PyObject *Context_collide(ContextObject *self, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"bank", "shapes", "positions", "rotations", "pairs", "cache", "out", NULL};
+    static char *keywords[] = {"bank", "shapes", "positions", "rotations", "pairs", "cache", "out", "scales", NULL};
     PyObject *bank_object, *shapes, *positions, *rotations = Py_None, *pairs_object = NULL, *cache_object = Py_None,
-                                                *out_object = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!OO|OO$OO:collide", keywords, &BankType, &bank_object, &shapes,
-                                     &positions, &rotations, &pairs_object, &cache_object, &out_object))
+                                                *out_object = Py_None, *scales = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!OO|OO$OOO:collide", keywords, &BankType, &bank_object, &shapes,
+                                     &positions, &rotations, &pairs_object, &cache_object, &out_object, &scales))
         return NULL;
     if (pairs_object == NULL) {
         // collide(bank, shapes, transforms, pairs): the fourth argument is the pairs.
@@ -768,7 +832,7 @@ static PyObject *Context_collide(ContextObject *self, PyObject *args, PyObject *
     if (out_object != Py_None && !PyObject_TypeCheck(out_object, &ContactsType))
         return PyErr_Format(PyExc_ValueError, "out: expected a manyfold.Contacts from an earlier call");
     body_input in;
-    bool ok = read_bodies(self, bank, shapes, positions, rotations, &in);
+    bool ok = read_bodies(self, bank, shapes, positions, rotations, scales, &in);
     PyArrayObject *pairs = ok ? index_array(pairs_object, "pairs", 2) : NULL;
     PairCacheObject *cache = cache_object != Py_None ? (PairCacheObject *)cache_object : NULL;
     ContactsObject *out = NULL;
@@ -839,10 +903,10 @@ done:
 
 static PyObject *Context_find_pairs(ContextObject *self, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"bank", "shapes", "positions", "rotations", "margin", NULL};
-    PyObject *bank_object, *shapes, *positions, *rotations = Py_None, *margin_object = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!OO|OO:find_pairs", keywords, &BankType, &bank_object, &shapes,
-                                     &positions, &rotations, &margin_object))
+    static char *keywords[] = {"bank", "shapes", "positions", "rotations", "margin", "scales", NULL};
+    PyObject *bank_object, *shapes, *positions, *rotations = Py_None, *margin_object = Py_None, *scales = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!OO|OO$O:find_pairs", keywords, &BankType, &bank_object, &shapes,
+                                     &positions, &rotations, &margin_object, &scales))
         return NULL;
     double margin = self->config.margin;
     if (margin_object != Py_None) {
@@ -855,7 +919,7 @@ static PyObject *Context_find_pairs(ContextObject *self, PyObject *args, PyObjec
     BankObject *bank = (BankObject *)bank_object;
     body_input in;
     PyObject *result = NULL;
-    if (!read_bodies(self, bank, shapes, positions, rotations, &in)) goto done;
+    if (!read_bodies(self, bank, shapes, positions, rotations, scales, &in)) goto done;
     if (!claim(&self->busy, "the context")) goto done;
     bank->readers++;
     mf_status status;
@@ -924,13 +988,16 @@ static PyObject *Context_linear_slop(ContextObject *self, void *closure)
 
 static PyMethodDef Context_methods[] = {
     {"collide", (PyCFunction)(void (*)(void))Context_collide, METH_VARARGS | METH_KEYWORDS,
-     "collide(bank, shapes, positions, rotations, pairs, *, cache=None, out=None) -> Contacts\n\n"
+     "collide(bank, shapes, positions, rotations, pairs, *, cache=None, out=None, scales=None) -> Contacts\n\n"
      "shapes (B,) uint32, positions (B, 3), rotations (B, 4) as x, y, z, w (or positions a (B, 7) array of "
      "both and rotations left out), pairs (P, 2) body indices. cache: a PairCache of P entries "
-     "(mf_collide_cached). out: a Contacts to reuse."},
+     "(mf_collide_cached). out: a Contacts to reuse. scales: None (every body 1) or (B,) each body's uniform "
+     "scale, finite and > 0: body i is its shape scaled by scales[i] about the shape's origin; margins and "
+     "results stay in world units."},
     {"find_pairs", (PyCFunction)(void (*)(void))Context_find_pairs, METH_VARARGS | METH_KEYWORDS,
-     "find_pairs(bank, shapes, positions, rotations, margin=None) -> (P, 2) uint32\n\n"
-     "Every pair whose world boxes grown by margin (default: the context's) overlap, a < b, sorted."},
+     "find_pairs(bank, shapes, positions, rotations, margin=None, *, scales=None) -> (P, 2) uint32\n\n"
+     "Every pair whose world boxes grown by margin (default: the context's) overlap, a < b, sorted; a scaled "
+     "body's box is its shape's times its scale."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef Context_getset[] = {

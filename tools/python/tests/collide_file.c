@@ -99,7 +99,7 @@ int main(int argc, char **argv)
     uint32_t first_count = 0;
     mf_pair_cache *cache = NULL;
     for (uint32_t step = 0; step < steps; ++step) {
-        mf_bodies bodies = {shapes, transforms + (size_t)step * body_count, body_count};
+        mf_bodies bodies = {.shape = shapes, .transform = transforms + (size_t)step * body_count, .count = body_count};
         uint32_t count = 0;
         mf_status status = mf_find_pairs(context, bank, &bodies, margin, NULL, 0, &count);
         if (status != MF_OK && status != MF_ERR_CAPACITY) fail(mf_context_message(context));

@@ -311,3 +311,136 @@ def test_shape_and_mass_of_a_box():
     expected = mass / 12 * np.array([size[1] ** 2 + size[2] ** 2, size[0] ** 2 + size[2] ** 2,
                                      size[0] ** 2 + size[1] ** 2])
     assert np.allclose(inertia, np.diag(expected), rtol=1e-5, atol=1e-5)
+
+
+def test_scales_of_one_and_scaled_boxes_give_the_bytes_of_their_shapes():
+    bank, _, shapes, positions, rotations = make_scene(12, bodies=800, spread=4.0)
+    ctx = manyfold.Context()
+    pairs = ctx.find_pairs(bank, shapes, positions, rotations)
+    plain = ctx.collide(bank, shapes, positions, rotations, pairs)
+    ones = ctx.collide(bank, shapes, positions, rotations, pairs, scales=np.ones(len(shapes)))
+    assert (ones.manifold_bytes, ones.contact_bytes) == (plain.manifold_bytes, plain.contact_bytes)
+    # A box scaled by 2 (or 0.5) is, float for float, the box of twice (half) its extents.
+    boxes = manyfold.Bank()
+    unit = boxes.add_box([0.5, 0.3, 0.2])
+    doubled = boxes.add_box([1.0, 0.6, 0.4])
+    halved = boxes.add_box([0.25, 0.15, 0.1])
+    rng = np.random.default_rng(13)
+    n = 400
+    where = rng.uniform(-1.0, 1.0, (n, 3)).astype(np.float32)
+    turns = random_rotations(rng, n)
+    body_pairs = np.array([[i, i + 1] for i in range(0, n - 1, 2)], np.uint32)
+    scales = np.where(np.arange(n) % 2 == 0, 2.0, 0.5).astype(np.float32)
+    scaled = ctx.collide(boxes, np.full(n, unit, np.uint32), where, turns, body_pairs, scales=scales)
+    built = ctx.collide(boxes, np.where(np.arange(n) % 2 == 0, doubled, halved).astype(np.uint32), where, turns,
+                        body_pairs)
+    assert len(built) > 20
+    assert (scaled.manifold_bytes, scaled.contact_bytes) == (built.manifold_bytes, built.contact_bytes)
+
+
+@pytest.mark.parametrize("seed, margin", [(14, 0.0), (15, 0.05)])
+def test_find_pairs_with_scales_matches_brute_force(seed, margin):
+    bank, _, shapes, positions, rotations = make_scene(seed, bodies=1200)
+    scales = np.random.default_rng(seed).uniform(0.3, 2.5, len(shapes)).astype(np.float32)
+    pairs = manyfold.find_pairs(bank, shapes, positions, rotations, margin=margin, scales=scales)
+    # The brute force's boxes of the scaled shapes: each body's local box times its scale.
+    local = [bank.shape(s)["vertices"].astype(np.float64) for s in range(len(bank))]
+    q = rotations.astype(np.float64)
+    q = q / np.linalg.norm(q, axis=1, keepdims=True)
+    x, y, z, w = q.T
+    r = np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], -1),
+                  np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], -1),
+                  np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1)], 1)
+    centre = np.array([(local[s].min(0) + local[s].max(0)) / 2 for s in shapes]) * scales[:, None]
+    half = np.array([(local[s].max(0) - local[s].min(0)) / 2 for s in shapes]) * scales[:, None]
+    middle = positions + np.einsum("nij,nj->ni", r, centre)
+    extent = np.einsum("nij,nj->ni", np.abs(r), half) + margin
+    low, high = middle - extent, middle + extent
+    eps = 1e-4
+    a, b = np.triu_indices(len(shapes), 1)
+    gap = np.maximum(low[a] - high[b], low[b] - high[a]).max(axis=1)
+    must = set(zip(a[gap < -eps].tolist(), b[gap < -eps].tolist()))
+    may = set(zip(a[gap <= eps].tolist(), b[gap <= eps].tolist()))
+    found = set(map(tuple, pairs.tolist()))
+    assert must <= found, f"missed {sorted(must - found)[:5]}"
+    assert found <= may, f"extra {sorted(found - may)[:5]}"
+
+
+def test_bad_scales_raise_and_lose_nothing():
+    bank, _, shapes, positions, rotations = make_scene(16, bodies=300, spread=3.0)
+    ctx = manyfold.Context()
+    scales = np.full(len(shapes), 1.1, np.float32)
+    pairs = ctx.find_pairs(bank, shapes, positions, rotations, scales=scales)
+    cache = manyfold.PairCache(len(pairs))
+    out = ctx.collide(bank, shapes, positions, rotations, pairs, cache=cache, scales=scales)
+    before = (out.manifold_bytes, out.contact_bytes, cache.routes.tobytes())
+
+    def refused(kind, match, bad):
+        with pytest.raises(kind, match=match):
+            ctx.collide(bank, shapes, positions, rotations, pairs, cache=cache, out=out, scales=bad)
+        with pytest.raises(kind, match=match):
+            manyfold.find_pairs(bank, shapes, positions, rotations, scales=bad)
+        assert (out.manifold_bytes, out.contact_bytes, cache.routes.tobytes()) == before
+
+    info = bank.info(int(shapes[7]))
+    assert info["min_scale"] <= 1.0 <= info["max_scale"] and info["max_scale"] < 1e30
+    refused(ValueError, "scales", scales[:-1])
+    refused(ValueError, "scales", scales[:, None])
+    refused(ValueError, "scales", np.array(["a"] * len(shapes)))
+    for value, status in ((0.0, "INVALID"), (-1.0, "INVALID"), (np.nan, "NONFINITE"), (np.inf, "NONFINITE"),
+                          (1e30, "INVALID"), (1e-30, "INVALID")):
+        bad = scales.copy()
+        bad[7] = value
+        refused(manyfold.Error, f"{status}.*body 7 has scale", bad)
+
+
+def test_a_change_of_scale_is_searched_afresh():
+    bank = manyfold.Bank()
+    ground = bank.add_box([5, 5, 0.5])
+    crate = bank.add_box([0.5, 0.4, 0.3])
+    shapes = np.array([ground, crate], np.uint32)
+    positions = np.array([[0, 0, -0.5], [0.2, -0.1, 0.299 * 1.5]], np.float32)
+    rotations = np.array([[0, 0, 0, 1], [0, 0, 0, 1]], np.float32)
+    pairs = np.array([[0, 1]], np.uint32)
+    ctx = manyfold.Context()
+    cache = manyfold.PairCache(1)
+    scales = np.array([1.0, 1.5], np.float32)
+    for _ in range(3):
+        out = ctx.collide(bank, shapes, positions, rotations, pairs, cache=cache, scales=scales)
+    assert cache.routes[0] == 4  # reused
+    scales[1] = 1.5 * 1.001
+    cached = ctx.collide(bank, shapes, positions, rotations, pairs, cache=cache, scales=scales)
+    plain = ctx.collide(bank, shapes, positions, rotations, pairs, scales=scales)
+    assert cache.routes[0] == 1  # searched
+    assert (cached.manifold_bytes, cached.contact_bytes) == (plain.manifold_bytes, plain.contact_bytes)
+    assert np.allclose(cached.separation, 0.299 * 1.5 - 0.3 * 1.5 * 1.001, atol=2e-5)
+    assert len(out) == 1
+
+
+def test_removed_shapes_are_refused_and_their_ids_reused():
+    bank = manyfold.Bank()
+    ids = [bank.add_box([0.5, 0.5, 0.5 + 0.1 * k]) for k in range(4)]
+    assert ids == [0, 1, 2, 3]
+    bank.remove(1)
+    assert len(bank) == 4
+    for read in (bank.info, bank.shape, bank.mass, bank.remove):
+        with pytest.raises(ValueError, match="removed"):
+            read(1)
+    with pytest.raises(ValueError, match="shape"):
+        bank.remove(4)
+    ctx = manyfold.Context()
+    shapes = np.array([0, 1], np.uint32)
+    positions = np.array([[0, 0, 0], [0.5, 0, 0]], np.float32)
+    rotations = np.array([[0, 0, 0, 1], [0, 0, 0, 1]], np.float32)
+    with pytest.raises(manyfold.Error, match="body 1 has shape 1, which was removed"):
+        ctx.collide(bank, shapes, positions, rotations, [[0, 1]])
+    with pytest.raises(manyfold.Error, match="removed"):
+        manyfold.find_pairs(bank, shapes, positions, rotations)
+    # The lowest free id comes back with the next add, and names the new shape.
+    assert bank.add_hull(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], np.float32)) == 1
+    assert bank.info(1)["vertex_count"] == 4
+    assert len(ctx.collide(bank, shapes, positions, rotations, [[0, 1]])) == 1
+    # The highest id removed, the ids end below it.
+    bank.remove(3)
+    assert len(bank) == 3
+    assert bank.add_box([1, 1, 1]) == 3

@@ -41,7 +41,8 @@ mf_status KernelCall::collide(mf_context *context, const mf_bank *bank, uint32_t
   stream.manifold_capacity = manifold_capacity;
   stream.contacts = contacts_.data();
   stream.contact_capacity = contact_capacity;
-  mf_bodies bodies = {body_shapes_.data(), body_poses_.data(), (uint32_t) body_poses_.size()};
+  mf_bodies bodies = {body_shapes_.data(), body_poses_.data(), (uint32_t) body_poses_.size(),
+                      nullptr};
   mf_status status = cached
       ? mf_collide_cached(context, bank, &bodies, pairs_.data(), count, caches_.data(), &stream)
       : mf_collide(context, bank, &bodies, pairs_.data(), count, &stream);
