@@ -1,144 +1,134 @@
-// Every ISA path against the scalar path on the same random pairs: the same manifolds, contact
-// counts and feature ids, normals, positions and separations within a small tolerance
-// (docs/testing.md, Correctness).
-//
-// usage: test_isa ISA PAIRS SEED   (ISA: sse, avx2, avx512, neon; exits 77, "skipped", if this build
-// or CPU cannot run it). PAIRS is scaled by MF_TEST_SCALE like the property tests.
+// Every wide ISA against the scalar path: the same output bytes (manyfold.h promises bit-identical
+// streams; docs/testing.md, Correctness). Two sources of pairs, one comparison:
+//   test_isa pool PAIRS SEED            random pairs of the test pool (tests/pairs.h): box, hull and
+//                                       mixed categories, resting, tilted and random poses
+//   test_isa scene NAME PAIRS SEED [scaled]
+//                                       a shared scene of tools/scene; "scaled" gives every body a
+//                                       scale from [0.5, 2] (every fifth exactly 1)
+// Each run compares every wide ISA this build and CPU have (SSE4.1, AVX2, AVX-512, NEON), and
+// fails if none ran where the CPU has one. PAIRS is scaled by MF_TEST_SCALE like the property
+// tests. On a difference the first few differing manifolds are printed with their values.
+#include "check.h"
 #include "pairs.h"
+#include "scene.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #ifndef TEST_DEFAULT_SCALE
 #define TEST_DEFAULT_SCALE 1.0
 #endif
 
-enum { MAX_PRINTED = 10 };
+static const mf_isa wide_isas[] = {MF_ISA_SSE, MF_ISA_AVX2, MF_ISA_AVX512, MF_ISA_NEON};
 
-#define POSITION_TOLERANCE 1e-4 // times (1 + |position|)
-#define VALUE_TOLERANCE 1e-4    // normals and separations
+// One call's input: bodies and pairs.
+typedef struct batch {
+    const mf_bank *bank;
+    mf_bodies bodies;
+    const mf_pair *pairs;
+    uint32_t pair_count;
+} batch;
 
 typedef struct output {
     mf_stream stream;
+    mf_status status;
 } output;
 
-static mf_status collide(mf_isa isa, const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, uint32_t count,
-                         mf_stream *stream)
+static output collide_with(const batch *in, mf_isa isa)
 {
     mf_config config = mf_config_default();
     config.isa = isa;
+    output out = {.status = MF_OK};
+    mf_stream_bound(in->pair_count, config.max_contacts, &out.stream.manifold_capacity, &out.stream.contact_capacity);
+    out.stream.manifolds = malloc((size_t)out.stream.manifold_capacity * sizeof(mf_manifold) + 1);
+    out.stream.contacts = malloc((size_t)out.stream.contact_capacity * sizeof(mf_contact) + 1);
     mf_context *context = NULL;
-    mf_status status = mf_context_create(&config, &context);
-    if (status == MF_OK) status = mf_collide(context, bank, bodies, pairs, count, stream);
+    out.status = mf_context_create(&config, &context);
+    if (out.status == MF_OK) {
+        CHECK_EQ(mf_context_isa(context), isa);
+        out.status = mf_collide(context, in->bank, &in->bodies, in->pairs, in->pair_count, &out.stream);
+    }
     mf_context_destroy(context);
-    return status;
+    return out;
 }
 
-static int near(double a, double b, double tolerance) { return fabs(a - b) <= tolerance; }
-
-// Compares the manifolds of one batch; returns the number of pairs that differ.
-static int compare(const mf_stream *scalar, const mf_stream *wide, uint32_t base, const char *isa, uint64_t seed,
-                   const char *category, int *printed)
+static void free_output(output *out)
 {
-    int differences = 0;
-    uint32_t m = 0, w = 0;
-    while (m < scalar->manifold_count || w < wide->manifold_count) {
-        const mf_manifold *x = m < scalar->manifold_count ? &scalar->manifolds[m] : NULL;
-        const mf_manifold *y = w < wide->manifold_count ? &wide->manifolds[w] : NULL;
-        char why[256] = "";
-        uint32_t pair;
-        if (x == NULL || (y != NULL && y->pair < x->pair)) {
-            pair = y->pair;
-            snprintf(why, sizeof(why), "only %s gives a manifold", isa);
-            ++w;
-        } else if (y == NULL || x->pair < y->pair) {
-            pair = x->pair;
-            snprintf(why, sizeof(why), "only scalar gives a manifold");
-            ++m;
-        } else {
-            pair = x->pair;
-            ++m, ++w;
-            if (x->count != y->count) {
-                snprintf(why, sizeof(why), "%u contacts from scalar, %u from %s", x->count, y->count, isa);
-            } else if (!near(x->normal.x, y->normal.x, VALUE_TOLERANCE) ||
-                       !near(x->normal.y, y->normal.y, VALUE_TOLERANCE) ||
-                       !near(x->normal.z, y->normal.z, VALUE_TOLERANCE)) {
-                snprintf(why, sizeof(why), "normal (%.7g %.7g %.7g) from scalar, (%.7g %.7g %.7g) from %s", x->normal.x,
-                         x->normal.y, x->normal.z, y->normal.x, y->normal.y, y->normal.z, isa);
-            } else {
-                // Contacts are matched by id, in whatever order each path lists them.
-                for (uint32_t k = 0; k < x->count && why[0] == '\0'; ++k) {
-                    const mf_contact *c = &scalar->contacts[x->first + k], *d = NULL;
-                    for (uint32_t j = 0; j < y->count; ++j)
-                        if (wide->contacts[y->first + j].id == c->id) d = &wide->contacts[y->first + j];
-                    if (d == NULL) {
-                        snprintf(why, sizeof(why), "scalar contact id %08x missing from %s", c->id, isa);
-                        break;
-                    }
-                    double scale = 1.0 + fabs(c->point.x) + fabs(c->point.y) + fabs(c->point.z);
-                    if (!near(c->point.x, d->point.x, POSITION_TOLERANCE * scale) ||
-                        !near(c->point.y, d->point.y, POSITION_TOLERANCE * scale) ||
-                        !near(c->point.z, d->point.z, POSITION_TOLERANCE * scale) ||
-                        !near(c->separation, d->separation, VALUE_TOLERANCE)) {
-                        snprintf(why, sizeof(why),
-                                 "contact %08x at (%.7g %.7g %.7g | %.7g) from scalar, (%.7g %.7g %.7g | %.7g) from %s",
-                                 c->id, c->point.x, c->point.y, c->point.z, c->separation, d->point.x, d->point.y,
-                                 d->point.z, d->separation, isa);
-                    }
-                }
-            }
-        }
-        if (why[0] != '\0') {
-            ++differences;
-            if ((*printed)++ < MAX_PRINTED)
-                fprintf(stderr, "FAIL %s vs scalar, %s seed %llu pair %u: %s\n", isa, category,
-                        (unsigned long long)seed, base + pair, why);
-        }
-    }
-    return differences;
+    free(out->stream.manifolds);
+    free(out->stream.contacts);
 }
 
-int main(int argc, char **argv)
+// Prints the first differing manifolds (at most `budget` lines in all, counted down).
+static void explain(const mf_stream *x, const mf_stream *y, const char *isa, const char *what, int *budget)
 {
-    if (argc < 4) {
-        fprintf(stderr, "usage: %s sse|avx2|avx512|neon PAIRS SEED\n", argv[0]);
-        return 2;
+    uint32_t count = x->manifold_count < y->manifold_count ? x->manifold_count : y->manifold_count;
+    for (uint32_t m = 0; m<count && * budget> 0; ++m) {
+        const mf_manifold *p = &x->manifolds[m], *q = &y->manifolds[m];
+        int same = memcmp(p, q, sizeof(*p)) == 0 &&
+                   memcmp(x->contacts + p->first, y->contacts + q->first, p->count * sizeof(mf_contact)) == 0;
+        if (same) continue;
+        --*budget;
+        fprintf(stderr,
+                "%s, %s: manifold %u (pair %u, %u contacts, normal %.9g %.9g %.9g) is pair %u, %u contacts, "
+                "normal %.9g %.9g %.9g on the scalar path\n",
+                what, isa, m, q->pair, q->count, q->normal.x, q->normal.y, q->normal.z, p->pair, p->count, p->normal.x,
+                p->normal.y, p->normal.z);
+        for (uint32_t k = 0; k < p->count && k < q->count; ++k) {
+            const mf_contact *c = &x->contacts[p->first + k], *d = &y->contacts[q->first + k];
+            fprintf(stderr, "  contact %u: id %08x (%.9g %.9g %.9g | %.9g), scalar %08x (%.9g %.9g %.9g | %.9g)\n", k,
+                    d->id, d->point.x, d->point.y, d->point.z, d->separation, c->id, c->point.x, c->point.y, c->point.z,
+                    c->separation);
+        }
+        return;
     }
-    mf_isa isa = MF_ISA_AUTO;
-    for (int i = MF_ISA_SCALAR; i <= MF_ISA_NEON; ++i)
-        if (strcmp(argv[1], mf_isa_name((mf_isa)i)) == 0) isa = (mf_isa)i;
-    if (isa == MF_ISA_AUTO || !mf_isa_supported(isa)) {
-        printf("isa %s is not supported by this build or CPU: skipped\n", argv[1]);
-        return 77;
+}
+
+// The whole claim for one batch: every wide ISA gives the scalar path's bytes. Returns how many
+// wide ISAs ran; *neon tells whether NEON was among them.
+static int compare_isas(const batch *in, const char *what, int *budget, int *neon)
+{
+    output scalar = collide_with(in, MF_ISA_SCALAR);
+    CHECKF(scalar.status == MF_OK, "%s: the scalar path gave %s", what, mf_status_string(scalar.status));
+    int ran = 0;
+    for (unsigned i = 0; i < sizeof(wide_isas) / sizeof(wide_isas[0]); ++i) {
+        if (!mf_isa_supported(wide_isas[i])) continue;
+        const char *isa = mf_isa_name(wide_isas[i]);
+        output wide = collide_with(in, wide_isas[i]);
+        const mf_stream *x = &scalar.stream, *y = &wide.stream;
+        int same = wide.status == scalar.status && x->manifold_count == y->manifold_count &&
+                   x->contact_count == y->contact_count && x->pairs_done == y->pairs_done &&
+                   memcmp(x->manifolds, y->manifolds, x->manifold_count * sizeof(mf_manifold)) == 0 &&
+                   memcmp(x->contacts, y->contacts, x->contact_count * sizeof(mf_contact)) == 0;
+        CHECKF(same, "%s: %s's output (%s, %u manifolds, %u contacts) is not the scalar path's bytes (%s, %u, %u)",
+               what, isa, mf_status_string(wide.status), y->manifold_count, y->contact_count,
+               mf_status_string(scalar.status), x->manifold_count, x->contact_count);
+        if (!same) explain(x, y, isa, what, budget);
+        ++ran;
+        *neon |= wide_isas[i] == MF_ISA_NEON;
+        free_output(&wide);
     }
-    double scale = TEST_DEFAULT_SCALE;
+    free_output(&scalar);
+    return ran;
+}
+
+static uint32_t scaled_count(const char *text, uint32_t at_least)
+{
     const char *scale_text = getenv("MF_TEST_SCALE");
-    if (scale_text != NULL && scale_text[0] != '\0') scale = atof(scale_text);
-    uint32_t pair_count = (uint32_t)fmax(1.0, floor(atof(argv[2]) * scale + 0.5));
-    uint64_t seed = strtoull(argv[3], NULL, 0);
+    double scale = scale_text != NULL && scale_text[0] != '\0' ? atof(scale_text) : TEST_DEFAULT_SCALE;
+    return (uint32_t)fmax((double)at_least, floor(atof(text) * scale + 0.5));
+}
 
+// Random pairs of the pool, category after category, in batches of one call each.
+static int run_pool(uint32_t pair_count, uint64_t seed, int *budget, int *neon)
+{
     test_pool pool;
-    if (test_pool_make(seed, 64, 64, &pool) != MF_OK) {
-        fprintf(stderr, "FAIL: the shape pool could not be built (seed %llu)\n", (unsigned long long)seed);
-        return 1;
-    }
+    CHECK_EQ(test_pool_make(seed, 64, 64, &pool), MF_OK);
+    if (pool.bank == NULL) return 0;
     enum { BATCH = 4096 };
     uint32_t *shapes = malloc(2 * BATCH * sizeof(uint32_t));
     mf_transform *transforms = malloc(2 * BATCH * sizeof(mf_transform));
     mf_pair *pairs = malloc(BATCH * sizeof(mf_pair));
-    mf_stream streams[2];
-    for (int s = 0; s < 2; ++s) {
-        streams[s] = (mf_stream){0};
-        mf_stream_bound(BATCH, mf_config_default().max_contacts, &streams[s].manifold_capacity,
-                        &streams[s].contact_capacity);
-        streams[s].manifolds = malloc(streams[s].manifold_capacity * sizeof(mf_manifold));
-        streams[s].contacts = malloc(streams[s].contact_capacity * sizeof(mf_contact));
-    }
     static const char *const categories[] = {"box", "hull", "mixed"};
-    int differences = 0, printed = 0, failures = 0;
-    uint64_t compared = 0, touching = 0;
+    int ran = 0;
     for (int category = 0; category < 3; ++category) {
         for (uint32_t base = 0; base < pair_count; base += BATCH) {
             uint32_t count = pair_count - base < BATCH ? pair_count - base : BATCH;
@@ -147,29 +137,79 @@ int main(int argc, char **argv)
                                shapes + 2 * i, transforms + 2 * i);
                 pairs[i] = (mf_pair){2 * i, 2 * i + 1};
             }
-            mf_bodies bodies = {.shape = shapes, .transform = transforms, .count = 2 * count};
-            mf_status a = collide(MF_ISA_SCALAR, pool.bank, &bodies, pairs, count, &streams[0]);
-            mf_status b = collide(isa, pool.bank, &bodies, pairs, count, &streams[1]);
-            if (a != MF_OK || b != MF_OK) {
-                fprintf(stderr, "FAIL: mf_collide gave %s (scalar) and %s (%s)\n", mf_status_string(a),
-                        mf_status_string(b), argv[1]);
-                ++failures;
-                break;
-            }
-            differences += compare(&streams[0], &streams[1], base, argv[1], seed, categories[category], &printed);
-            compared += count;
-            touching += streams[0].manifold_count;
+            batch in = {.bank = pool.bank,
+                        .bodies = {.shape = shapes, .transform = transforms, .count = 2 * count},
+                        .pairs = pairs,
+                        .pair_count = count};
+            char what[128];
+            snprintf(what, sizeof(what), "pool %s pairs [%u, %u), seed %llu", categories[category], base, base + count,
+                     (unsigned long long)seed);
+            ran = compare_isas(&in, what, budget, neon);
         }
-    }
-    printf("%s vs scalar, seed %llu: %llu pairs (%llu touching), %d differ\n", argv[1], (unsigned long long)seed,
-           (unsigned long long)compared, (unsigned long long)touching, differences);
-    for (int s = 0; s < 2; ++s) {
-        free(streams[s].manifolds);
-        free(streams[s].contacts);
     }
     free(shapes);
     free(transforms);
     free(pairs);
     test_pool_free(&pool);
-    return differences != 0 || failures != 0;
+    return ran;
+}
+
+// One shared scene, optionally with every body scaled.
+static int run_scene(const char *name, uint32_t pair_count, uint64_t seed, int scaled, int *budget, int *neon)
+{
+    scene s;
+    mf_status status = scene_make(name, pair_count, seed, &s);
+    CHECKF(status == MF_OK, "scene %s: %s", name, mf_status_string(status));
+    if (status != MF_OK) return 0;
+    float *scales = NULL;
+    if (scaled) {
+        scales = malloc((s.body_count + 1) * sizeof(float));
+        uint64_t state = seed;
+        for (uint32_t i = 0; i < s.body_count; ++i) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            double u = (double)(state >> 11) * 0x1.0p-53;
+            scales[i] = i % 5 == 0 ? 1.0f : (float)pow(2.0, 2.0 * u - 1.0);
+        }
+    }
+    batch in = {
+        .bank = s.bank,
+        .bodies = {.shape = s.body_shape, .transform = s.body_transform, .count = s.body_count, .scales = scales},
+        .pairs = s.pairs,
+        .pair_count = s.pair_count};
+    char what[128];
+    snprintf(what, sizeof(what), "scene %s%s, %u pairs, seed %llu", name, scaled ? " (scaled)" : "", s.pair_count,
+             (unsigned long long)seed);
+    int ran = compare_isas(&in, what, budget, neon);
+    free(scales);
+    scene_free(&s);
+    return ran;
+}
+
+int main(int argc, char **argv)
+{
+    int is_pool = argc >= 4 && strcmp(argv[1], "pool") == 0;
+    int is_scene = argc >= 5 && strcmp(argv[1], "scene") == 0;
+    if (!is_pool && !is_scene) {
+        fprintf(stderr, "usage: %s pool PAIRS SEED | %s scene NAME PAIRS SEED [scaled]\n", argv[0], argv[0]);
+        return 2;
+    }
+    int budget = 5, neon = 0, ran;
+    if (is_pool) {
+        ran = run_pool(scaled_count(argv[2], 1), strtoull(argv[3], NULL, 10), &budget, &neon);
+    } else {
+        int scaled = argc > 5 && strcmp(argv[5], "scaled") == 0;
+        ran = run_scene(argv[2], scaled_count(argv[3], 64), strtoull(argv[4], NULL, 10), scaled, &budget, &neon);
+    }
+    // Which paths ran is part of the claim: a build that silently lost its wide paths must fail.
+#if defined(__aarch64__)
+    CHECKF(neon, "the NEON path did not run on this aarch64 build");
+    CHECK_EQ(mf_isa_best(), MF_ISA_NEON);
+#elif defined(__x86_64__)
+    __builtin_cpu_init();
+    CHECKF(ran >= 1 || !__builtin_cpu_supports("sse4.1"), "no wide path ran on an x86-64 CPU with SSE4.1");
+    if (__builtin_cpu_supports("avx2")) CHECKF(mf_isa_supported(MF_ISA_AVX2), "AVX2 CPU but no AVX2 path");
+#endif
+    (void)neon;
+    printf("%d wide paths compared with scalar, %s\n", ran, check_failures == 0 ? "the same bytes" : "DIFFERENT");
+    return check_failures != 0;
 }

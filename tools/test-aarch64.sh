@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The aarch64 build under qemu: cross-compiles manyfold with tools/cross/aarch64-linux-gnu.ini and
-# runs the test suite there, NEON path included (tests/test_isa_agreement asserts it ran). CI runs
+# runs the test suite there, NEON path included (tests/test_isa asserts it ran). CI runs
 # this after tools/test.sh; it adds Debian's arm64 multiarch packages when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
