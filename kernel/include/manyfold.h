@@ -93,16 +93,20 @@ typedef struct mf_transform {
 
 typedef struct mf_bank mf_bank;
 
+/* A shape's id in its bank, given by the add that made it. A distinct name from body indices and
+ * pair indices (plain uint32_t), which index the caller's arrays. */
+typedef uint32_t mf_shape_id;
+
 MF_API mf_status mf_bank_create(mf_bank **bank);
 MF_API void mf_bank_destroy(mf_bank *bank);
 
 /* A box centred on its local origin. Every half extent is > 0 and <= MF_MAX_LENGTH. */
-MF_API mf_status mf_bank_add_box(mf_bank *bank, mf_vec3 half_extents, uint32_t *shape);
+MF_API mf_status mf_bank_add_box(mf_bank *bank, mf_vec3 half_extents, mf_shape_id *shape);
 
 /* The convex hull of the points, in the points' own frame: interior points are dropped,
  * near-duplicates welded and coplanar facets merged into polygonal faces. */
 MF_API mf_status mf_bank_add_hull(mf_bank *bank, const mf_vec3 *points, uint32_t point_count,
-                                  uint32_t *shape);
+                                  mf_shape_id *shape);
 
 /* Removes a shape. Its id is then refused everywhere (MF_ERR_INVALID_ARGUMENT from the shape
  * readers and mf_bank_shape_mass; a body naming it is an invalid body to mf_collide,
@@ -113,7 +117,7 @@ MF_API mf_status mf_bank_add_hull(mf_bank *bank, const mf_vec3 *points, uint32_t
  * names a new shape. An id out of range or already removed is refused with MF_ERR_INVALID_ARGUMENT
  * and mf_bank_message says why. Like an add, a removal must not run while any thread reads the
  * bank. */
-MF_API mf_status mf_bank_remove_shape(mf_bank *bank, uint32_t shape);
+MF_API mf_status mf_bank_remove_shape(mf_bank *bank, mf_shape_id shape);
 
 /* Details of the bank's last add (mf_bank_add_box, mf_bank_add_hull) or removal
  * (mf_bank_remove_shape) if it failed: the value at fault and the rule it broke, e.g.
@@ -142,20 +146,20 @@ typedef struct mf_shape_info {
     float min_scale, max_scale;
 } mf_shape_info;
 
-MF_API mf_status mf_bank_shape_info(const mf_bank *bank, uint32_t shape, mf_shape_info *info);
+MF_API mf_status mf_bank_shape_info(const mf_bank *bank, mf_shape_id shape, mf_shape_info *info);
 
 /* Too-small arrays, for every reader below: what fits is copied, the sizes needed are reported
  * and the result is MF_ERR_CAPACITY. A NULL array with capacity 0 is skipped (MF_OK): that asks
  * for the sizes alone. */
 
 /* Copies up to capacity vertices; info.vertex_count says how many there are. */
-MF_API mf_status mf_bank_shape_vertices(const mf_bank *bank, uint32_t shape, mf_vec3 *vertices,
+MF_API mf_status mf_bank_shape_vertices(const mf_bank *bank, mf_shape_id shape, mf_vec3 *vertices,
                                         uint32_t capacity);
 
 /* One face: outward unit normal, offset (dot(normal, x) = offset on the face) and its vertex
  * indices, counter-clockwise seen from outside. Up to capacity indices are copied; *count gets
  * the face's vertex count. */
-MF_API mf_status mf_bank_shape_face(const mf_bank *bank, uint32_t shape, uint32_t face,
+MF_API mf_status mf_bank_shape_face(const mf_bank *bank, mf_shape_id shape, uint32_t face,
                                     mf_vec3 *normal, float *offset, uint32_t *vertices,
                                     uint32_t capacity, uint32_t *count);
 
@@ -164,7 +168,7 @@ typedef struct mf_edge_info {
     uint32_t vertex0, vertex1, face0, face1;
 } mf_edge_info;
 
-MF_API mf_status mf_bank_shape_edge(const mf_bank *bank, uint32_t shape, uint32_t edge,
+MF_API mf_status mf_bank_shape_edge(const mf_bank *bank, mf_shape_id shape, uint32_t edge,
                                     mf_edge_info *info);
 
 /* A whole shape in one call, into the caller's arrays; any array may be NULL to skip it. Face f's
@@ -186,7 +190,7 @@ typedef struct mf_shape_geometry {
     uint32_t vertex_count, face_count, loop_count, edge_count; /* out */
 } mf_shape_geometry;
 
-MF_API mf_status mf_bank_shape_geometry(const mf_bank *bank, uint32_t shape,
+MF_API mf_status mf_bank_shape_geometry(const mf_bank *bank, mf_shape_id shape,
                                         mf_shape_geometry *geometry);
 
 /* A shape's mass properties as a solid of uniform density (mass per unit volume, volume in the
@@ -219,7 +223,7 @@ typedef struct mf_mass {
     mf_quat principal_rotation; /* principal frame -> shape frame */
 } mf_mass;
 
-MF_API mf_status mf_bank_shape_mass(const mf_bank *bank, uint32_t shape, float density,
+MF_API mf_status mf_bank_shape_mass(const mf_bank *bank, mf_shape_id shape, float density,
                                     mf_mass *mass);
 
 /* ---- context: configuration, ISA, scratch ---- */
@@ -365,7 +369,7 @@ typedef struct mf_pair {
  * gives the bytes an unscaled body gives. scales comes last so that initialisers written before it
  * leave it NULL. */
 typedef struct mf_bodies {
-    const uint32_t *shape;
+    const mf_shape_id *shape;
     const mf_transform *transform;
     uint32_t count;
     const float *scales; /* [count] or NULL for all 1 */
@@ -479,7 +483,7 @@ typedef struct mf_cached_contact {
  * (mf_bank_remove_shape), even where its id now names a new shape. A body whose scale changes
  * thus has its pairs searched afresh. 192 bytes. */
 typedef struct mf_pair_cache {
-    uint32_t shape_a, shape_b;
+    mf_shape_id shape_a, shape_b;
     uint32_t axis;             /* 0: empty; else kind + 1 in the low 2 bits, features above */
     float separation;          /* along the cached axis, when written */
     float best;                /* an upper bound of the pair's signed distance (minus the

@@ -328,7 +328,7 @@ static mf_vec3 edge_direction(const mf_bank *bank, uint32_t face0, uint32_t face
     return (mf_vec3){(float)(c[0] / length), (float)(c[1] / length), (float)(c[2] / length)};
 }
 
-mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint32_t *shape)
+mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, mf_shape_id *shape)
 {
     uint32_t vertex_count = poly->vertex_count, face_count = poly->face_count;
     if (vertex_count < 4 || face_count < 4)
@@ -572,7 +572,7 @@ static uint32_t moved_down(uint32_t offset, uint32_t first, uint32_t count)
     return offset != UINT32_MAX && offset > first ? offset - count : offset;
 }
 
-mf_status mf_bank_remove_shape(mf_bank *bank, uint32_t shape)
+mf_status mf_bank_remove_shape(mf_bank *bank, mf_shape_id shape)
 {
     if (bank == NULL) return MF_ERR_INVALID_ARGUMENT;
     mf_bank_clear_message(bank);
@@ -655,7 +655,7 @@ mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape)
     };
 }
 
-mf_status mf_bank_shape_info(const mf_bank *bank, uint32_t shape, mf_shape_info *info)
+mf_status mf_bank_shape_info(const mf_bank *bank, mf_shape_id shape, mf_shape_info *info)
 {
     if (bank == NULL || info == NULL || !mf_bank_has_shape(bank, shape)) return MF_ERR_INVALID_ARGUMENT;
     const mf_shape *s = &bank->shapes[shape];
@@ -675,7 +675,7 @@ mf_status mf_bank_shape_info(const mf_bank *bank, uint32_t shape, mf_shape_info 
     return MF_OK;
 }
 
-mf_status mf_bank_shape_vertices(const mf_bank *bank, uint32_t shape, mf_vec3 *vertices, uint32_t capacity)
+mf_status mf_bank_shape_vertices(const mf_bank *bank, mf_shape_id shape, mf_vec3 *vertices, uint32_t capacity)
 {
     if (bank == NULL || !mf_bank_has_shape(bank, shape) || (vertices == NULL && capacity > 0))
         return MF_ERR_INVALID_ARGUMENT;
@@ -684,7 +684,7 @@ mf_status mf_bank_shape_vertices(const mf_bank *bank, uint32_t shape, mf_vec3 *v
     return capacity >= hull.vertex_count || vertices == NULL ? MF_OK : MF_ERR_CAPACITY;
 }
 
-mf_status mf_bank_shape_face(const mf_bank *bank, uint32_t shape, uint32_t face, mf_vec3 *normal, float *offset,
+mf_status mf_bank_shape_face(const mf_bank *bank, mf_shape_id shape, uint32_t face, mf_vec3 *normal, float *offset,
                              uint32_t *vertices, uint32_t capacity, uint32_t *count)
 {
     if (bank == NULL || !mf_bank_has_shape(bank, shape) || face >= bank->shapes[shape].face_count ||
@@ -700,7 +700,7 @@ mf_status mf_bank_shape_face(const mf_bank *bank, uint32_t shape, uint32_t face,
     return capacity >= n || vertices == NULL ? MF_OK : MF_ERR_CAPACITY;
 }
 
-mf_status mf_bank_shape_edge(const mf_bank *bank, uint32_t shape, uint32_t edge, mf_edge_info *info)
+mf_status mf_bank_shape_edge(const mf_bank *bank, mf_shape_id shape, uint32_t edge, mf_edge_info *info)
 {
     if (bank == NULL || info == NULL || !mf_bank_has_shape(bank, shape) || edge >= bank->shapes[shape].edge_count)
         return MF_ERR_INVALID_ARGUMENT;
@@ -710,7 +710,7 @@ mf_status mf_bank_shape_edge(const mf_bank *bank, uint32_t shape, uint32_t edge,
     return MF_OK;
 }
 
-mf_status mf_bank_shape_geometry(const mf_bank *bank, uint32_t shape, mf_shape_geometry *g)
+mf_status mf_bank_shape_geometry(const mf_bank *bank, mf_shape_id shape, mf_shape_geometry *g)
 {
     if (bank == NULL || g == NULL || !mf_bank_has_shape(bank, shape)) return MF_ERR_INVALID_ARGUMENT;
     mf_hull_view hull = mf_bank_view(bank, shape);

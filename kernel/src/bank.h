@@ -138,7 +138,7 @@ typedef struct mf_polyhedron {
 
 // Validates the polyhedron (closed, convex, non-degenerate, within limits), derives planes, edges,
 // volume and centroid, and appends it as a new shape.
-mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *polyhedron, uint32_t *shape);
+mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *polyhedron, mf_shape_id *shape);
 
 // A shape's arrays with its offsets applied, for the collision code to read directly.
 typedef struct mf_hull_view {

@@ -38,7 +38,7 @@ static void mark_box(mf_bank *bank, uint32_t shape, mf_vec3 half_extents)
     }
 }
 
-mf_status mf_bank_add_box(mf_bank *bank, mf_vec3 half_extents, uint32_t *shape)
+mf_status mf_bank_add_box(mf_bank *bank, mf_vec3 half_extents, mf_shape_id *shape)
 {
     if (bank == NULL) return MF_ERR_INVALID_ARGUMENT;
     mf_bank_clear_message(bank);

@@ -340,7 +340,7 @@ static mf_status build_hull(mf_bank *bank, double *points, uint32_t count, mf_po
 
 #endif
 
-mf_status mf_bank_add_hull(mf_bank *bank, const mf_vec3 *points, uint32_t point_count, uint32_t *shape)
+mf_status mf_bank_add_hull(mf_bank *bank, const mf_vec3 *points, uint32_t point_count, mf_shape_id *shape)
 {
     if (bank == NULL) return MF_ERR_INVALID_ARGUMENT;
     mf_bank_clear_message(bank);

@@ -191,7 +191,7 @@ static mf_quat principal_axes(double inertia[3][3], double moments[3])
     return quat_from_rotation(r);
 }
 
-mf_status mf_bank_shape_mass(const mf_bank *bank, uint32_t shape, float density, mf_mass *mass)
+mf_status mf_bank_shape_mass(const mf_bank *bank, mf_shape_id shape, float density, mf_mass *mass)
 {
     if (bank == NULL || mass == NULL || !mf_bank_has_shape(bank, shape)) return MF_ERR_INVALID_ARGUMENT;
     if (!isfinite(density)) return MF_ERR_NONFINITE;
