@@ -4,6 +4,7 @@
 #pragma once
 
 #include "dispatch.h"
+#include "pair_answer.h"
 #include "pair_result.h"
 
 // One chunk's box pairs. Lanes whose chosen axis yields no contact (an edge pair whose closest

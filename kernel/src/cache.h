@@ -6,10 +6,11 @@
 // The cache is a layer below the router (chunk.c): it knows entries (their axis' encoding, the
 // bounds, the pose change, continuity, the kept contacts) and never calls a stage. The router asks
 // it what an entry tells of a pair, runs the stages with what it tells (the kept axis and normal),
-// and has it write every new entry of the chunk from the stages' answers (pair_result.h) in one
+// and has it write every new entry of the chunk from the stages' answers (pair_answer.h) in one
 // pass after them.
 #pragma once
 
+#include "pair_answer.h"
 #include "pair_result.h"
 
 // The axis and normal (in a's frame) of the entry's kept manifold, if the entry belongs to the

@@ -4,6 +4,8 @@
 
 #include "vec.h"
 
+#include <stddef.h>
+
 // Whether two entries were written for the same bodies: shapes (the same adds) and scales.
 static int same_bodies(const mf_pair_cache *x, const mf_pair_cache *y)
 {

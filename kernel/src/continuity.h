@@ -5,6 +5,7 @@
 #pragma once
 
 #include "pair_result.h"
+#include "vec.h"
 
 // Continuity with the previous entry's kept manifold, where the new clip has the kept normal
 // (within 2.5 degrees), the kept contacts carried with the bodies to now:

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "bin.h"
+#include "pair_answer.h"
 #include "pair_result.h"
 #include "pair_scratch.h"
 #include "placement.h"
