@@ -98,6 +98,102 @@ static float distance_bound(const mf_pair_result *result, float scale)
     return nearest + 1e-4f * scale;
 }
 
+int mf_cache_kept_axis(const mf_pair_cache *entry, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
+                       mf_axis *axis, mf_vec3 *normal)
+{
+    if (entry == NULL || !fits_pair(entry, bank, bodies, pair) || entry->contact_count == 0) return 0;
+    *axis = decode_axis(entry);
+    *normal = entry->normal;
+    return 1;
+}
+
+// How far the bodies moved relative to each other since the entry was written: b's pose in a's
+// frame now, the chord of the turn (2 sin(θ/2) = 2 |xyz| of the change quaternion: how far it
+// moves a point at unit distance from the axis) and the bound δ on how far any point of b moved
+// in a's frame, the change of b's origin there plus the chord times b's radius.
+typedef struct pose_change {
+    mf_quat rotation;
+    mf_vec3 position;
+    float chord, b_moved;
+} pose_change;
+
+static pose_change pose_change_of(const mf_bodies *bodies, mf_pair pair, const mf_pair_cache *entry, float b_radius)
+{
+    pose_change c;
+    mf_mat3 rotation_a;
+    relative_pose(bodies, pair, &c.rotation, &c.position, &rotation_a);
+    mf_quat change = quat_multiply(c.rotation, quat_conjugate(entry->relative_rotation));
+    c.chord = 2.0f * mf_length((mf_vec3){change.x, change.y, change.z});
+    c.b_moved = mf_length(mf_sub(c.position, entry->relative_position)) + c.chord * b_radius;
+    return c;
+}
+
+// A pair apart along a face axis last step stays apart while that face's separation, less how far
+// the other hull's points can have moved in the face's frame since, reaches the margin: settled
+// from the poses alone, without moving a vertex. b's points in a's frame moved at most
+// change->b_moved, and a's points in b's frame at most the change of a's origin there plus the
+// chord times a's radius (the turn has the same angle seen from either body). A hair more covers
+// the float rounding of the poses. 1 if it settles the pair, with the separation's lower bound.
+static int still_apart(const mf_config *config, const mf_bank *bank, const mf_pair_cache *entry,
+                       const pose_change *change, float *bound)
+{
+    mf_axis_kind kind = (mf_axis_kind)((entry->axis & 3u) - 1u);
+    if (!(entry->separation >= config->margin) || (kind != MF_AXIS_FACE_A && kind != MF_AXIS_FACE_B)) return 0;
+    // The bodies' radii at the entry's scales, which are the bodies' (fits_pair).
+    float radius_a = bank->shapes[entry->shape_a].radius * entry->scale_a;
+    float radius_b = bank->shapes[entry->shape_b].radius * entry->scale_b;
+    float moved = change->b_moved;
+    if (kind == MF_AXIS_FACE_B) {
+        // a's origin in b's frame is -R^T p (its sign drops out of the change).
+        mf_mat3 now = mf_mat3_from_quat(change->rotation), before = mf_mat3_from_quat(entry->relative_rotation);
+        mf_vec3 origin_now = mf_mat3_mul_transposed(&now, change->position);
+        mf_vec3 origin_before = mf_mat3_mul_transposed(&before, entry->relative_position);
+        moved = mf_length(mf_sub(origin_now, origin_before)) + change->chord * radius_a;
+    }
+    moved += 1e-5f * (radius_a + radius_b + mf_length(change->position));
+    float separation = entry->separation - moved;
+    if (!(separation >= config->margin)) return 0;
+    *bound = separation; // a lower bound, as it stays from step to step
+    return 1;
+}
+
+int mf_cache_keeps_manifold(const mf_config *config, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
+                            const mf_pair_cache *entry)
+{
+    return fits_pair(entry, bank, bodies, pair) && entry->contact_count > 0 &&
+           entry->contact_count <= MF_CACHE_CONTACTS && entry->contact_count <= config->max_contacts &&
+           entry->age < MF_CACHE_REUSE_STEPS;
+}
+
+mf_cache_hint mf_cache_recall(const mf_config *config, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
+                              const mf_pair_cache *entry, mf_pair_answer *answer)
+{
+    if (!fits_pair(entry, bank, bodies, pair)) return MF_CACHE_NOTHING;
+    // Touching boxes whose kept manifold could not be reused: their search (9 edge axes, in SIMD
+    // bundles) costs less than this scalar re-test, and the clip costs the same either way. The
+    // cache serves them when they are apart.
+    if (entry->separation < config->margin && bank->shapes[entry->shape_a].parallelepiped &&
+        bank->shapes[entry->shape_b].parallelepiped)
+        return MF_CACHE_NOTHING;
+    pose_change change = pose_change_of(bodies, pair, entry, bank->shapes[entry->shape_b].radius * entry->scale_b);
+    *answer = (mf_pair_answer){.kind = MF_ANSWER_CLIPPED,
+                               .axis = decode_axis(entry),
+                               .best = entry->best + change.b_moved,
+                               .relative_rotation = change.rotation,
+                               .relative_position = change.position};
+    if (still_apart(config, bank, entry, &change, &answer->axis.separation)) {
+        answer->kind = MF_ANSWER_STILL_APART;
+        return MF_CACHE_APART;
+    }
+    return MF_CACHE_RETEST;
+}
+
+int mf_cache_axis_serves(const mf_config *config, const mf_pair_answer *answer)
+{
+    // Never with an infinite bound.
+    return answer->axis.separation >= answer->best - config->linear_slop;
+}
+
 // A searched pair's entry: the answer's axis, the bound of its distance, and where the axis gave
 // contacts, the manifold kept after continuity with the previous entry.
 static void store_searched(const mf_config *config, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
@@ -197,100 +293,4 @@ void mf_cache_write(const mf_config *config, const mf_bank *bank, const mf_bodie
         return;
     }
     }
-}
-
-int mf_cache_kept_axis(const mf_pair_cache *entry, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
-                       mf_axis *axis, mf_vec3 *normal)
-{
-    if (entry == NULL || !fits_pair(entry, bank, bodies, pair) || entry->contact_count == 0) return 0;
-    *axis = decode_axis(entry);
-    *normal = entry->normal;
-    return 1;
-}
-
-// How far the bodies moved relative to each other since the entry was written: b's pose in a's
-// frame now, the chord of the turn (2 sin(θ/2) = 2 |xyz| of the change quaternion: how far it
-// moves a point at unit distance from the axis) and the bound δ on how far any point of b moved
-// in a's frame, the change of b's origin there plus the chord times b's radius.
-typedef struct pose_change {
-    mf_quat rotation;
-    mf_vec3 position;
-    float chord, b_moved;
-} pose_change;
-
-static pose_change pose_change_of(const mf_bodies *bodies, mf_pair pair, const mf_pair_cache *entry, float b_radius)
-{
-    pose_change c;
-    mf_mat3 rotation_a;
-    relative_pose(bodies, pair, &c.rotation, &c.position, &rotation_a);
-    mf_quat change = quat_multiply(c.rotation, quat_conjugate(entry->relative_rotation));
-    c.chord = 2.0f * mf_length((mf_vec3){change.x, change.y, change.z});
-    c.b_moved = mf_length(mf_sub(c.position, entry->relative_position)) + c.chord * b_radius;
-    return c;
-}
-
-// A pair apart along a face axis last step stays apart while that face's separation, less how far
-// the other hull's points can have moved in the face's frame since, reaches the margin: settled
-// from the poses alone, without moving a vertex. b's points in a's frame moved at most
-// change->b_moved, and a's points in b's frame at most the change of a's origin there plus the
-// chord times a's radius (the turn has the same angle seen from either body). A hair more covers
-// the float rounding of the poses. 1 if it settles the pair, with the separation's lower bound.
-static int still_apart(const mf_config *config, const mf_bank *bank, const mf_pair_cache *entry,
-                       const pose_change *change, float *bound)
-{
-    mf_axis_kind kind = (mf_axis_kind)((entry->axis & 3u) - 1u);
-    if (!(entry->separation >= config->margin) || (kind != MF_AXIS_FACE_A && kind != MF_AXIS_FACE_B)) return 0;
-    // The bodies' radii at the entry's scales, which are the bodies' (fits_pair).
-    float radius_a = bank->shapes[entry->shape_a].radius * entry->scale_a;
-    float radius_b = bank->shapes[entry->shape_b].radius * entry->scale_b;
-    float moved = change->b_moved;
-    if (kind == MF_AXIS_FACE_B) {
-        // a's origin in b's frame is -R^T p (its sign drops out of the change).
-        mf_mat3 now = mf_mat3_from_quat(change->rotation), before = mf_mat3_from_quat(entry->relative_rotation);
-        mf_vec3 origin_now = mf_mat3_mul_transposed(&now, change->position);
-        mf_vec3 origin_before = mf_mat3_mul_transposed(&before, entry->relative_position);
-        moved = mf_length(mf_sub(origin_now, origin_before)) + change->chord * radius_a;
-    }
-    moved += 1e-5f * (radius_a + radius_b + mf_length(change->position));
-    float separation = entry->separation - moved;
-    if (!(separation >= config->margin)) return 0;
-    *bound = separation; // a lower bound, as it stays from step to step
-    return 1;
-}
-
-int mf_cache_keeps_manifold(const mf_config *config, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
-                            const mf_pair_cache *entry)
-{
-    return fits_pair(entry, bank, bodies, pair) && entry->contact_count > 0 &&
-           entry->contact_count <= MF_CACHE_CONTACTS && entry->contact_count <= config->max_contacts &&
-           entry->age < MF_CACHE_REUSE_STEPS;
-}
-
-mf_cache_hint mf_cache_recall(const mf_config *config, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
-                              const mf_pair_cache *entry, mf_pair_answer *answer)
-{
-    if (!fits_pair(entry, bank, bodies, pair)) return MF_CACHE_NOTHING;
-    // Touching boxes whose kept manifold could not be reused: their search (9 edge axes, in SIMD
-    // bundles) costs less than this scalar re-test, and the clip costs the same either way. The
-    // cache serves them when they are apart.
-    if (entry->separation < config->margin && bank->shapes[entry->shape_a].parallelepiped &&
-        bank->shapes[entry->shape_b].parallelepiped)
-        return MF_CACHE_NOTHING;
-    pose_change change = pose_change_of(bodies, pair, entry, bank->shapes[entry->shape_b].radius * entry->scale_b);
-    *answer = (mf_pair_answer){.kind = MF_ANSWER_CLIPPED,
-                               .axis = decode_axis(entry),
-                               .best = entry->best + change.b_moved,
-                               .relative_rotation = change.rotation,
-                               .relative_position = change.position};
-    if (still_apart(config, bank, entry, &change, &answer->axis.separation)) {
-        answer->kind = MF_ANSWER_STILL_APART;
-        return MF_CACHE_APART;
-    }
-    return MF_CACHE_RETEST;
-}
-
-int mf_cache_axis_serves(const mf_config *config, const mf_pair_answer *answer)
-{
-    // Never with an infinite bound.
-    return answer->axis.separation >= answer->best - config->linear_slop;
 }
