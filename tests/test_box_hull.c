@@ -6,9 +6,9 @@
 #include "bank.h"
 #include "box_hull.h"
 #include "check.h"
-#include "context.h"
 #include "dispatch.h"
 #include "pair.h"
+#include "pair_scratch.h"
 #include "pairs.h"
 
 #include <math.h>

@@ -3,8 +3,8 @@
 // clouds of 8 to 64 points); and the vertex fans the walk steps through.
 #include "bank.h"
 #include "check.h"
-#include "context.h"
 #include "dispatch.h"
+#include "edge_walk.h"
 #include "pair.h"
 #include "pairs.h"
 

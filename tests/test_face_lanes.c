@@ -4,9 +4,9 @@
 // register) against random rocks.
 #include "bank.h"
 #include "check.h"
-#include "context.h"
 #include "dispatch.h"
 #include "pair.h"
+#include "pair_scratch.h"
 #include "pairs.h"
 #include "random.h"
 

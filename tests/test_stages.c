@@ -5,9 +5,9 @@
 #include "bank.h"
 #include "check.h"
 #include "clip.h"
-#include "context.h"
 #include "dispatch.h"
 #include "pair.h"
+#include "pair_scratch.h"
 #include "pairs.h"
 #include "placement.h"
 #include "reduce.h"
@@ -313,7 +313,7 @@ static void box_pass_and_general_path_give_the_same_ids(void)
         memset(&result, 0, sizeof(result));
         mf_axis_candidates candidates;
         mf_axis used;
-        mf_collide_pair(&config, &kernel, scratch, pool.bank, &bodies, pair, &result, &candidates, &used);
+        mf_collide_pair(&config, &kernel, scratch, pool.bank, &bodies, pair, NULL, NULL, &result, &candidates, &used);
         mf_axis ranked[3];
         uint32_t axes = mf_rank_axes(&candidates, config.linear_slop, ranked);
         float noise = 1e-4f * candidates.scale;

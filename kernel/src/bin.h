@@ -3,10 +3,8 @@
 // lanes carry their own rows, padded to the bundle's largest counts.
 #pragma once
 
+#include "pair_result.h"
 #include "wide_pass.h"
-
-// Pairs per chunk: the unit of binning and of ordered output.
-#define MF_CHUNK_PAIRS 1024u
 
 typedef struct mf_bundle_plan {
     uint32_t first; // into mf_bins.order

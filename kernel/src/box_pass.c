@@ -20,7 +20,6 @@
 // so all builds agree bit for bit.
 #include "box_pass.h"
 
-#include "cache.h"
 #include "clip.h"
 #include "lanes4.h"
 #include "scale.h"
@@ -916,7 +915,7 @@ static inline uint32_t first_lanes(uint32_t lanes)
 }
 
 // The rows a queued lane carries: the queries' rows only where the results write cache entries.
-static uint32_t queued_rows(const mf_box_job *job) { return job->caching ? FACE_ROWS : FACE_ROWS - QUERY_ROWS; }
+static uint32_t queued_rows(const mf_box_job *job) { return job->answers != NULL ? FACE_ROWS : FACE_ROWS - QUERY_ROWS; }
 
 static void push_faces(const mf_box_job *job, face_queue *queue, const face_lanes *f, uint32_t lane_bits,
                        uint32_t first)
@@ -1021,8 +1020,8 @@ static int collide_bundle(mf_box_job *job, uint32_t first, uint32_t lanes, const
     return 0;
 }
 
-// What the queries found in lane l, as the scalar path reports it for the cache. (Only the cache
-// looks up the shapes: a result without it waits on no chain of loads.)
+// What the queries found in lane l, as the scalar path reports it, for the cache's answer. (Only
+// the cache looks up the shapes: a result without it waits on no chain of loads.)
 static mf_axis_candidates lane_candidates(const mf_box_job *job, mf_pair pair, const box_outputs *out, uint32_t l)
 {
     const mf_shape *a = &job->bank->shapes[job->bodies->shape[pair.a]];
@@ -1041,7 +1040,8 @@ static mf_axis_candidates lane_candidates(const mf_box_job *job, mf_pair pair, c
         radius_a + radius_b};
 }
 
-// Step 7, lane by lane: results, feature ids and cache entries; fallback lanes are listed.
+// Step 7, lane by lane: results, feature ids and the answers for the cache; fallback lanes are
+// listed.
 static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bits, const box_outputs *out)
 {
     for (uint32_t bits = lane_bits; bits != 0; bits &= bits - 1) {
@@ -1055,10 +1055,9 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
             continue;
         }
         if (LANE(OUT_TOUCHING) == 0.0f) {
-            if (job->caching) {
+            if (job->answers != NULL) {
                 mf_axis_candidates candidates = lane_candidates(job, job->pairs[p], out, l);
-                mf_cache_store(job->config, job->bank, result->cache, job->bodies, job->pairs[p], &candidates, NULL,
-                               NULL);
+                job->answers[p] = mf_searched_answer(&candidates, NULL);
             }
             continue;
         }
@@ -1072,7 +1071,8 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
             result->contacts[n] = (mf_contact){{row[0], row[W], row[2 * W]}, row[3 * W], id};
         }
         result->count = count;
-        if (job->caching) {
+        result->distance = INFINITY;
+        if (job->answers != NULL) {
             mf_axis_candidates candidates = lane_candidates(job, job->pairs[p], out, l);
             mf_axis used =
                 edge ? (mf_axis){MF_AXIS_EDGES, candidates.edge.separation, candidates.edge.edge_a,
@@ -1080,9 +1080,7 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
                 : reference_is_a
                     ? (mf_axis){MF_AXIS_FACE_A, candidates.face_a.separation, candidates.face_a.face, 0, {0, 0, 0}}
                     : (mf_axis){MF_AXIS_FACE_B, candidates.face_b.separation, 0, candidates.face_b.face, {0, 0, 0}};
-            result->distance = INFINITY;
-            mf_cache_store(job->config, job->bank, result->cache, job->bodies, job->pairs[p], &candidates, &used,
-                           result);
+            job->answers[p] = mf_searched_answer(&candidates, &used);
         }
 #undef LANE
     }
@@ -1117,7 +1115,7 @@ void MF_NAMED(mf_box_pairs, MF_WIDE_NAME)(mf_box_job *job)
             take_queued(job, &queue, lanes, &f, at);
         }
         collide_faces(job->config, &f, &out);
-        if (queued && job->caching)
+        if (queued && job->answers != NULL)
             for (int i = 0; i < QUERY_ROWS; ++i) store_row(&out, OUT_FACE_A + i, f.query[i]);
         write_results(job, at, first_lanes(lanes), &out);
     }

@@ -3,7 +3,9 @@
 // ISA and once with width 1 for the scalar path, so every ISA computes exactly the same.
 #pragma once
 
-#include "context.h"
+#include "dispatch.h"
+#include "pair_answer.h"
+#include "pair_result.h"
 
 // One chunk's box pairs. Lanes whose chosen axis yields no contact (an edge pair whose closest
 // points lie beyond the edges, a face clip that keeps nothing) are listed in `fallback` for the
@@ -13,11 +15,11 @@ typedef struct mf_box_job {
     const mf_bank *bank;
     const mf_bodies *bodies;
     const mf_pair *pairs;
-    const uint32_t *list; // the box pairs, as indices into pairs and results
+    const uint32_t *list; // the box pairs, as indices into pairs, results and answers
     uint32_t count;
-    int caching; // also write each result's cache entry
     mf_pair_result *results;
-    uint32_t *fallback; // out
+    mf_pair_answer *answers; // where the call keeps cache entries, each pair's answer; else NULL
+    uint32_t *fallback;      // out
     uint32_t fallback_count;
 } mf_box_job;
 

@@ -1,5 +1,8 @@
-// One chunk of pairs on one worker: cache answers, the box path, bundles of small hulls (the wide
-// pass), and the per-pair path for larger hulls (bin.h).
+// One chunk of pairs on one worker: the router. It asks the cache what it knows of each pair
+// (cache.h), sends the pair down the first path that answers it (the kept manifold reused, the
+// cache's re-test of the kept axis, the box path, bundles of small hulls for the wide pass, the
+// per-pair path for larger hulls: bin.h), handing the stages the kept axis and normal, and once they
+// are done has the cache write the chunk's new entries from their answers, in one pass.
 #include "chunk.h"
 
 #include "box_pass.h"
@@ -9,6 +12,20 @@
 #include "reuse_pass.h"
 
 #include <assert.h>
+#include <math.h>
+
+// One chunk as its routes see it.
+typedef struct chunk_call {
+    const mf_context *context;
+    const mf_config *config;
+    mf_worker *worker;
+    const mf_bank *bank;
+    const mf_bodies *bodies;
+    const mf_pair *pairs;       // lower body index first
+    const mf_pair_cache *cache; // the pairs' entries as the call found them; NULL without a cache
+    mf_pair_result *results;
+    mf_pair_answer *answers; // the worker's, with a cache; else NULL
+} chunk_call;
 
 // The clip pass's frame for one lane of a bundle, from what the wide pass computed: the same
 // values the scalar setup would produce, without computing them again. With `for_edges`, also room
@@ -34,23 +51,41 @@ static mf_pair_frame frame_from_bundle(const mf_bank *bank, const mf_bodies *bod
     return frame;
 }
 
+// What the cache keeps of a pair for the search (pair.h): the axis and normal of the entry's kept
+// manifold, where it keeps one.
+typedef struct kept_manifold {
+    int kept;
+    mf_axis axis;
+    mf_vec3 normal;
+} kept_manifold;
+
+static kept_manifold kept_of(const chunk_call *call, uint32_t p)
+{
+    kept_manifold k = {.kept = 0};
+    k.kept = call->cache != NULL &&
+             mf_cache_kept_axis(&call->cache[p], call->bank, call->bodies, call->pairs[p], &k.axis, &k.normal);
+    return k;
+}
+
 // Runs the bundles of `bins` through the wide pass (face queries; edge-direction axes of
 // parallelepipeds), runs the edge query of each lane that lives on (all pairs in lanes across a's
 // edges, or the Gauss-map walk for larger hulls: mf_edge_query_walks), and clips the touching ones.
-static void collide_bundles(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
-                            const mf_pair *pairs, mf_pair_result *results)
+static void collide_bundles(const chunk_call *call)
 {
+    const mf_bank *bank = call->bank;
+    const mf_bodies *bodies = call->bodies;
+    const mf_config *config = call->config;
+    mf_worker *worker = call->worker;
     mf_wide_scratch *wide = worker->wide;
-    const mf_config *config = &context->config;
     const mf_bins *bins = &wide->bins;
     for (uint32_t k = 0; k < bins->bundle_count; ++k) {
         const mf_bundle_plan *plan = &bins->bundles[k];
-        mf_bundle bundle = mf_bundle_assemble(bank, bodies, pairs, bins, plan, wide->width, &wide->tables);
-        context->kernel.axes(&bundle, config->margin, wide->work, &wide->axes);
+        mf_bundle bundle = mf_bundle_assemble(bank, bodies, call->pairs, bins, plan, wide->width, &wide->tables);
+        call->context->kernel.axes(&bundle, config->margin, wide->work, &wide->axes);
         for (uint32_t l = 0; l < plan->lanes; ++l) {
             uint32_t p = bins->order[plan->first + l];
-            mf_pair_result *result = &results[p];
-            mf_pair pair = pairs[p];
+            mf_pair_result *result = &call->results[p];
+            mf_pair pair = call->pairs[p];
             // The radii at the bodies' scales, as their scaled copies hold them (scale.h).
             float radius_a = bank->shapes[bodies->shape[pair.a]].radius * mf_body_scale(bodies, pair.a);
             float radius_b = bank->shapes[bodies->shape[pair.b]].radius * mf_body_scale(bodies, pair.b);
@@ -66,51 +101,48 @@ static void collide_bundles(const mf_context *context, mf_worker *worker, const 
             if (have_frame) { // as mf_query_pair: the edge query, measured where it decides
                 frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 1, worker->scratch);
                 mf_query_scratch query = mf_query_scratch_of(worker->scratch);
-                mf_query_edges_of_pair(&frame, config->linear_slop, &context->kernel.edge, &query, &candidates);
+                mf_query_edges_of_pair(&frame, config->linear_slop, &call->context->kernel.edge, &query, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {
-                if (worker->caching) mf_cache_store(config, bank, result->cache, bodies, pair, &candidates, NULL, NULL);
+                if (call->answers != NULL) call->answers[p] = mf_searched_answer(&candidates, NULL);
                 continue;
             }
             if (!have_frame)
                 frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 0, worker->scratch);
-            mf_axis used, kept;
-            int has_kept = mf_cache_kept_axis(result->previous, bank, bodies, pair, &kept);
-            mf_contacts_for_pair(config, &frame, &candidates, has_kept ? &kept : NULL, &wide->axes.rotation_a[l],
+            mf_axis used;
+            kept_manifold kept = kept_of(call, p);
+            mf_contacts_for_pair(config, &frame, &candidates, kept.kept ? &kept.axis : NULL,
+                                 kept.kept ? &kept.normal : NULL, &wide->axes.rotation_a[l],
                                  bodies->transform[pair.a].p, result, &used);
-            if (worker->caching) mf_cache_store(config, bank, result->cache, bodies, pair, &candidates, &used, result);
+            if (call->answers != NULL) call->answers[p] = mf_searched_answer(&candidates, &used);
         }
     }
 }
 
-// The per-pair path for one pair of the chunk (pair.c, with the ISA's lanes), cache entry included.
-static void collide_pair(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
-                         mf_pair pair, mf_pair_result *result)
+// The per-pair path for pair p of the chunk (pair.c, with the ISA's lanes).
+static void collide_pair(const chunk_call *call, uint32_t p)
 {
     mf_axis_candidates candidates;
     mf_axis used;
-    mf_collide_pair(&context->config, &context->kernel, worker->scratch, bank, bodies, pair, result, &candidates,
+    mf_pair_result *result = &call->results[p];
+    kept_manifold kept = kept_of(call, p);
+    mf_collide_pair(call->config, &call->context->kernel, call->worker->scratch, call->bank, call->bodies,
+                    call->pairs[p], kept.kept ? &kept.axis : NULL, kept.kept ? &kept.normal : NULL, result, &candidates,
                     &used);
-    if (worker->caching)
-        mf_cache_store(&context->config, bank, result->cache, bodies, pair, &candidates,
-                       result->count > 0 ? &used : NULL, result);
+    if (call->answers != NULL) call->answers[p] = mf_searched_answer(&candidates, result->count > 0 ? &used : NULL);
 }
 
 // The wide pass over the pairs listed in `subset`: bin, query bundle by bundle, clip touching
 // lanes. Pairs with a hull beyond the bundles' limits (MF_BUNDLE_MAX_VERTICES, rows.h) take the per-pair
 // path, which computes the same.
-static void collide_wide(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
-                         const mf_pair *pairs, const uint32_t *subset, uint32_t count, mf_pair_result *results)
+static void collide_wide(const chunk_call *call, const uint32_t *subset, uint32_t count)
 {
-    mf_wide_scratch *wide = worker->wide;
-    wide->width = context->kernel.width;
+    mf_wide_scratch *wide = call->worker->wide;
+    wide->width = call->context->kernel.width;
     mf_bins *bins = &wide->bins;
-    mf_bin_pairs(bank, bodies, pairs, subset, count, wide->width, bins);
-    for (uint32_t i = 0; i < bins->scalar_count; ++i) {
-        uint32_t p = bins->scalar[i];
-        collide_pair(context, worker, bank, bodies, pairs[p], &results[p]);
-    }
-    collide_bundles(context, worker, bank, bodies, pairs, results);
+    mf_bin_pairs(call->bank, call->bodies, call->pairs, subset, count, wide->width, bins);
+    for (uint32_t i = 0; i < bins->scalar_count; ++i) collide_pair(call, bins->scalar[i]);
+    collide_bundles(call);
 }
 
 static int is_box_pair(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair)
@@ -126,21 +158,58 @@ static int is_parked_apart(const mf_bodies *bodies, mf_pair pair)
     return !(fabsf(d.x) < MF_PARKED_DISTANCE && fabsf(d.y) < MF_PARKED_DISTANCE && fabsf(d.z) < MF_PARKED_DISTANCE);
 }
 
+// The cache's answer for pair i, other than by reuse, where it has one: apart from the poses alone,
+// or its kept axis measured again (sat.c) and, unless that settles it apart, clipped (pair.c) where
+// it still serves and its contacts attain its separation. 1 with the result and the answer made;
+// 0 when the pair needs the search.
+static int answer_from_entry(const chunk_call *call, uint32_t i)
+{
+    const mf_config *config = call->config;
+    mf_pair pair = call->pairs[i];
+    mf_pair_result *result = &call->results[i];
+    mf_pair_answer *answer = &call->answers[i];
+    mf_cache_hint hint = mf_cache_recall(config, call->bank, call->bodies, pair, &call->cache[i], answer);
+    if (hint == MF_CACHE_NOTHING) return 0;
+    result->count = 0;
+    if (hint == MF_CACHE_APART) return 1;
+    mf_mat3 rotation_a;
+    mf_pair_frame frame = mf_frame_setup(call->bank, call->bodies, pair, call->worker->scratch, 0, &rotation_a);
+    int projection = mf_uses_projection(frame.a, frame.b);
+    if (!mf_measure_axis(&frame, projection, &answer->axis)) return 0;
+    if (answer->axis.separation >= config->margin) { // still apart along the kept axis, hence apart
+        answer->kind = MF_ANSWER_APART;
+        return 1;
+    }
+    if (!mf_cache_axis_serves(config, answer)) return 0;
+    // The kept axis is within the slop of the best: its contacts must attain its own separation.
+    answer->scale = frame.a->shape->radius + frame.b->shape->radius;
+    float allowance = mf_allowance(config->linear_slop, answer->scale, answer->axis.separation);
+    mf_axis axis = answer->axis; // an edge axis of parallelepipeds gets resolved in place
+    mf_contacts_of_axis(config, &frame, &axis, projection, axis.separation + allowance, &rotation_a,
+                        call->bodies->transform[pair.a].p, result);
+    answer->kind = MF_ANSWER_CLIPPED;
+    return result->count > 0;
+}
+
 // Where a cached pair not reused goes: answered by its cache entry, or listed for the box path or
 // the search.
-static void route_cached_pair(const mf_context *context, mf_worker *worker, const mf_bank *bank,
-                              const mf_bodies *bodies, const mf_pair *pairs, uint32_t i, const mf_pair_cache *cache,
-                              mf_pair_result *results, uint32_t *box_count, uint32_t *miss_count)
+static void route_cached_pair(const chunk_call *call, uint32_t i, uint32_t *box_count, uint32_t *miss_count)
 {
-    if (mf_cache_answer(&context->config, worker->scratch, bank, bodies, pairs[i], &cache[i], &results[i])) return;
-    if (is_box_pair(bank, bodies, pairs[i])) worker->boxes[(*box_count)++] = i;
+    mf_worker *worker = call->worker;
+    if (answer_from_entry(call, i)) return;
+    if (is_box_pair(call->bank, call->bodies, call->pairs[i])) worker->boxes[(*box_count)++] = i;
     else worker->misses[(*miss_count)++] = i;
 }
 
-static void collide_in_order(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
-                             const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_result *results)
+static void collide_in_order(const chunk_call *call, uint32_t count)
 {
-    worker->caching = cache != NULL;
+    const mf_context *context = call->context;
+    const mf_bank *bank = call->bank;
+    const mf_bodies *bodies = call->bodies;
+    const mf_pair *pairs = call->pairs;
+    const mf_pair_cache *cache = call->cache;
+    mf_worker *worker = call->worker;
+    mf_pair_result *results = call->results;
     // Kept manifolds are reused where the bounds allow (in lanes); the cache answers what else it
     // can; box pairs take the box path, the rest the search.
     uint32_t *misses = worker->misses, miss_count = 0, box_count = 0, reusable_count = 0;
@@ -155,37 +224,59 @@ static void collide_in_order(const mf_context *context, mf_worker *worker, const
     for (uint32_t i = 0; cache != NULL && i < count; ++i) {
         if (is_parked_apart(bodies, pairs[i])) {
             results[i].count = 0;
-            *results[i].cache = (mf_pair_cache){0}; // empty: the next call searches afresh
+            call->answers[i].kind = MF_ANSWER_EMPTY; // the next call searches afresh
         } else if (mf_cache_keeps_manifold(&context->config, bank, bodies, pairs[i], &cache[i])) {
             worker->reusable[reusable_count++] = i;
+            call->answers[i].kind = MF_ANSWER_REUSED; // unless the reuse pass misses it
         } else {
-            route_cached_pair(context, worker, bank, bodies, pairs, i, cache, results, &box_count, &miss_count);
+            route_cached_pair(call, i, &box_count, &miss_count);
         }
     }
     if (reusable_count > 0) {
         // The missed pairs are listed in place of the reusable ones (never ahead of the reading).
-        mf_reuse_job job = {&context->config, bank,    bodies,           pairs, cache, worker->reusable,
-                            reusable_count,   results, worker->reusable, 0};
+        mf_reuse_job job = {.config = &context->config,
+                            .bank = bank,
+                            .bodies = bodies,
+                            .pairs = pairs,
+                            .cache = cache,
+                            .list = worker->reusable,
+                            .count = reusable_count,
+                            .results = results,
+                            .missed = worker->reusable,
+                            .missed_count = 0};
         context->kernel.reuse(&job);
         for (uint32_t k = 0; k < job.missed_count; ++k)
-            route_cached_pair(context, worker, bank, bodies, pairs, worker->reusable[k], cache, results, &box_count,
-                              &miss_count);
+            route_cached_pair(call, worker->reusable[k], &box_count, &miss_count);
     }
     if (box_count > 0) {
-        mf_box_job job = {&context->config, bank,    bodies,           pairs, worker->boxes, box_count,
-                          worker->caching,  results, worker->fallback, 0};
+        mf_box_job job = {.config = &context->config,
+                          .bank = bank,
+                          .bodies = bodies,
+                          .pairs = pairs,
+                          .list = worker->boxes,
+                          .count = box_count,
+                          .results = results,
+                          .answers = call->answers,
+                          .fallback = worker->fallback,
+                          .fallback_count = 0};
         context->kernel.boxes(&job);
-        for (uint32_t k = 0; k < job.fallback_count; ++k) {
-            uint32_t p = job.fallback[k];
-            collide_pair(context, worker, bank, bodies, pairs[p], &results[p]);
-        }
+        for (uint32_t k = 0; k < job.fallback_count; ++k) collide_pair(call, job.fallback[k]);
     }
     if (worker->wide != NULL) {
-        collide_wide(context, worker, bank, bodies, pairs, miss_count == count ? NULL : misses, miss_count, results);
+        collide_wide(call, miss_count == count ? NULL : misses, miss_count);
         return;
     }
-    for (uint32_t k = 0; k < miss_count; ++k)
-        collide_pair(context, worker, bank, bodies, pairs[misses[k]], &results[misses[k]]);
+    for (uint32_t k = 0; k < miss_count; ++k) collide_pair(call, misses[k]);
+}
+
+// The chunk's new cache entries, in one pass once the stages are done, each from the pair's answer
+// and result and its entry as the call found it, which it may overwrite (in place: read first).
+// Continuity may change a result, so this comes before the mirror.
+static void write_entries(const chunk_call *call, uint32_t count, mf_pair_cache *entries)
+{
+    for (uint32_t i = 0; i < count; ++i)
+        mf_cache_write(call->config, call->bank, call->bodies, call->pairs[i], &call->cache[i], &call->answers[i],
+                       &call->results[i], &entries[i]);
 }
 
 // The manifold of (b, a) from that of (a, b): the normal turns round and each id's halves trade
@@ -203,22 +294,24 @@ void mf_collide_chunk(const mf_context *context, mf_worker *worker, const mf_ban
                       const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_cache *in_place,
                       mf_pair_result *results)
 {
-    for (uint32_t i = 0; i < count; ++i) {
-        results[i].cache = in_place != NULL ? &in_place[i] : &worker->entries[i];
-        results[i].previous = cache != NULL ? &cache[i] : NULL;
-    }
     // Every pair is collided in one order, the lower body index as a, and mirrored where it came
     // the other way round: the order a broad phase emits pairs in changes nothing but the mirror.
     uint32_t swapped = 0;
     for (uint32_t i = 0; i < count; ++i) swapped += pairs[i].a > pairs[i].b;
-    if (swapped == 0) {
-        collide_in_order(context, worker, bank, bodies, pairs, count, cache, results);
-        return;
-    }
-    for (uint32_t i = 0; i < count; ++i)
+    for (uint32_t i = 0; swapped > 0 && i < count; ++i)
         worker->canonical[i] = pairs[i].a > pairs[i].b ? (mf_pair){pairs[i].b, pairs[i].a} : pairs[i];
-    collide_in_order(context, worker, bank, bodies, worker->canonical, count, cache, results);
-    for (uint32_t i = 0; i < count; ++i)
+    chunk_call call = {.context = context,
+                       .config = &context->config,
+                       .worker = worker,
+                       .bank = bank,
+                       .bodies = bodies,
+                       .pairs = swapped > 0 ? worker->canonical : pairs,
+                       .cache = cache,
+                       .results = results,
+                       .answers = cache != NULL ? worker->answers : NULL};
+    collide_in_order(&call, count);
+    if (cache != NULL) write_entries(&call, count, in_place != NULL ? in_place : worker->entries);
+    for (uint32_t i = 0; swapped > 0 && i < count; ++i)
         if (pairs[i].a > pairs[i].b) mirror(&results[i]);
 }
 
@@ -245,8 +338,6 @@ uint32_t mf_collide_chunk_skipping(const mf_context *context, mf_worker *worker,
                              results + start);
         if (i == count) break;
         results[i].count = 0;
-        results[i].previous = NULL;
-        results[i].cache = entries != NULL ? &entries[i] : NULL;
         if (entries != NULL) entries[i] = (mf_pair_cache){0};
         start = i + 1;
     }

@@ -1,12 +1,15 @@
-// One chunk of pairs on one worker: the cache's quick answers first, then the wide pass (or the
-// scalar path) for the rest, every result into the chunk's slot.
+// One chunk of pairs on one worker, the router: the cache's answers first, then the box path, the
+// wide pass (or the scalar path) for the rest, every result into the chunk's slot; then the
+// chunk's new cache entries.
 #pragma once
 
 #include "context.h"
+#include "worker.h"
 
-// cache: NULL, or the entries of these pairs. New entries go where the results point: into
+// cache: NULL, or the entries of these pairs as the call found them. The new entries go into
 // `in_place` (the same entries, when the call may write them at once), else into the worker's
-// copies. Pairs are collided with the lower body index as a; (b, a) gets the exact mirror of (a, b).
+// copies (worker->entries), once every pair of the chunk is collided. Pairs are collided with the
+// lower body index as a; (b, a) gets the exact mirror of (a, b).
 void mf_collide_chunk(const mf_context *context, mf_worker *worker, const mf_bank *bank, const mf_bodies *bodies,
                       const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_cache *in_place,
                       mf_pair_result *results);

@@ -1,10 +1,12 @@
 // mf_collide and mf_collide_cached: input validation, rounds of chunks on the worker threads, and
 // the compact output stream in pair order.
 #include "chunk.h"
+#include "context.h"
 #include "fault.h"
 #include "jobs.h"
 #include "placement.h"
 #include "staging.h"
+#include "worker.h"
 
 #include <stdatomic.h>
 
@@ -133,7 +135,9 @@ static void collide_chunk(const collide_round *round, uint32_t chunk, uint32_t w
     if (!round->threaded && cache == NULL && count <= stream->manifold_capacity - stream->manifold_count &&
         worst_contacts <= stream->contact_capacity - stream->contact_count)
         mf_staging_compact_to_stream(worker->results, first, count, stream, &round->chunks[chunk]);
-    else mf_staging_compact(worker->results, first, count, cache != NULL, &round->chunks[chunk]);
+    else
+        mf_staging_compact(worker->results, cache != NULL ? worker->entries : NULL, first, count,
+                           &round->chunks[chunk]);
 }
 
 static void round_task(void *data, uint32_t task, uint32_t worker_index)

@@ -5,11 +5,14 @@
 #include "placement.h"
 #include "pool.h"
 #include "staging.h"
+#include "worker.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+_Static_assert(MF_STAGED_PER_WORKER <= 2 * MF_CHUNKS_PER_THREAD, "a worker's staging slots are among the context's");
 
 mf_config mf_config_default(void)
 {
@@ -152,9 +155,11 @@ mf_status mf_context_create(const mf_config *config, mf_context **context)
         mf_worker *worker = &created->workers[i];
         worker->scratch = malloc(sizeof(mf_pair_scratch));
         worker->results = malloc(MF_CHUNK_PAIRS * sizeof(mf_pair_result));
+        worker->answers = malloc(MF_CHUNK_PAIRS * sizeof(mf_pair_answer));
         worker->entries = malloc(MF_CHUNK_PAIRS * sizeof(mf_pair_cache));
         for (uint32_t k = 0; k < MF_STAGED_PER_WORKER; ++k) atomic_init(&worker->staged_pending[k], 0);
-        failed = worker->scratch == NULL || worker->results == NULL || worker->entries == NULL;
+        failed =
+            worker->scratch == NULL || worker->results == NULL || worker->answers == NULL || worker->entries == NULL;
         if (!failed && created->kernel.axes != NULL) {
             worker->wide = aligned_alloc(64, (sizeof(mf_wide_scratch) + 63) / 64 * 64);
             failed = worker->wide == NULL;
@@ -175,6 +180,7 @@ void mf_context_destroy(mf_context *context)
     for (uint32_t i = 0; context->workers != NULL && i < context->threads; ++i) {
         free(context->workers[i].scratch);
         free(context->workers[i].results);
+        free(context->workers[i].answers);
         free(context->workers[i].entries);
         free(context->workers[i].wide);
     }

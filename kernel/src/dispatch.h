@@ -2,9 +2,6 @@
 #pragma once
 
 #include "box_hull.h"
-#include "edge_lanes.h"
-#include "edge_walk.h"
-#include "face_lanes.h"
 #include "wide_pass.h"
 
 // Box pairs run end to end in lanes (box_pass.h); the scalar path has a width-1 build of it.

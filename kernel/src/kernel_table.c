@@ -5,6 +5,9 @@
 #include "dispatch.h"
 
 #include "box_pass.h"
+#include "edge_lanes.h"
+#include "edge_walk.h"
+#include "face_lanes.h"
 #include "reuse_pass.h"
 #include "wide.h"
 

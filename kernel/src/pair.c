@@ -3,8 +3,8 @@
 #include "pair.h"
 
 #include "box_hull.h"
-#include "cache.h"
 #include "closest.h"
+#include "dispatch.h"
 #include "lanes4.h"
 #include "reduce.h"
 
@@ -130,24 +130,6 @@ static float deepest_separation(const mf_contact *contacts, uint32_t count)
     return deepest;
 }
 
-// The separation along a face axis, measured again: the queries keep only each hull's best face.
-static float face_separation(const mf_pair_frame *frame, const mf_axis *axis)
-{
-    int of_a = axis->kind == MF_AXIS_FACE_A;
-    const mf_hull_view *hull = of_a ? frame->a : frame->b, *other = of_a ? frame->b : frame->a;
-    uint32_t face = of_a ? axis->feature_a : axis->feature_b;
-    mf_vec3 normal = mf_view_normal(hull, face);
-    float offset = hull->offset[face];
-    if (!of_a) {
-        normal = mf_mat3_mul(&frame->rotation, normal);
-        offset += mf_dot(normal, frame->translation);
-    }
-    float support = INFINITY;
-    for (uint32_t v = 0; v < other->vertex_count; ++v)
-        support = mf_minf(support, mf_dot(normal, of_a ? frame->b_vertices[v] : mf_view_vertex(frame->a, v)));
-    return support - offset;
-}
-
 // Level 3 below: every face of either hull within `allowance` of the best axis, in turn.
 // A nearly flat surface (slivers, thin hulls) is many faces whose separations differ by little;
 // the best of them can lie beside the overlap while a neighbour covers it.
@@ -158,7 +140,7 @@ static uint32_t nearby_face_contacts(const mf_config *config, const mf_pair_fram
         uint32_t face_count = h == 0 ? frame->a->face_count : frame->b->face_count;
         for (uint32_t f = 0; f < face_count; ++f) {
             mf_axis axis = {h == 0 ? MF_AXIS_FACE_A : MF_AXIS_FACE_B, 0.0f, h == 0 ? f : 0, h == 0 ? 0 : f, {0, 0, 0}};
-            axis.separation = face_separation(frame, &axis);
+            axis.separation = mf_face_separation(frame, &axis); // the queries keep only each hull's best
             if (axis.separation + allowance < best) continue;
             uint32_t count = face_contacts(config, frame, &axis, normal, contacts);
             if (count > 0 && deepest_separation(contacts, count) <= attain) {
@@ -266,12 +248,12 @@ void mf_contacts_of_axis(const mf_config *config, const mf_pair_frame *frame, mf
 // normal at its closest points where that holds (closest_contact), rather than take turns with
 // another axis.
 static int kept_axis_contacts(const mf_config *config, const mf_pair_frame *frame, const mf_axis_candidates *candidates,
-                              const mf_axis *kept, float attain, mf_vec3 *normal, mf_pair_result *result, mf_axis *used)
+                              const mf_axis *kept, const mf_vec3 *kept_normal, float attain, mf_vec3 *normal,
+                              mf_pair_result *result, mf_axis *used)
 {
     mf_axis axis = *kept;
     float best = mf_best_separation(candidates), allowance = attain - best;
-    if (!mf_cache_evaluate_axis(frame, candidates->projection, &axis) || !(axis.separation + allowance >= best))
-        return 0;
+    if (!mf_measure_axis(frame, candidates->projection, &axis) || !(axis.separation + allowance >= best)) return 0;
     mf_axis resolved = axis; // edge axes get resolved in place; the cache wants them unresolved
     // A penetrating pair's kept edge axis holds while its crossing stays within half the slop of
     // the edges. (A separated pair's edge contact bounds its distance for the cache: it stays
@@ -280,8 +262,7 @@ static int kept_axis_contacts(const mf_config *config, const mf_pair_frame *fram
     uint32_t n = axis_contacts(config, frame, &resolved, candidates->projection, reach, normal, result->contacts);
     float bar = axis.kind == MF_AXIS_EDGES ? attain + mf_edge_axis_noise(candidates->scale, best) : attain;
     if (n == 0 && best >= 0.0f) { // the closest points are the truth: nothing to attain
-        n = closest_contact(config, frame, &axis, &result->previous->normal, 1, normal, &result->contacts[0],
-                            &result->distance);
+        n = closest_contact(config, frame, &axis, kept_normal, 1, normal, &result->contacts[0], &result->distance);
         bar = INFINITY;
     }
     if (n == 0 || !(deepest_separation(result->contacts, n) <= bar)) return 0;
@@ -308,17 +289,19 @@ static int kept_axis_contacts(const mf_config *config, const mf_pair_frame *fram
 //      margin. The true distance decides, not the clip: the faces of the best axis can miss each
 //      other while the hulls come close beside them.
 void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, const mf_axis_candidates *candidates,
-                          const mf_axis *kept, const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result,
-                          mf_axis *used)
+                          const mf_axis *kept, const mf_vec3 *kept_normal, const mf_mat3 *rotation_a,
+                          mf_vec3 position_a, mf_pair_result *result, mf_axis *used)
 {
+    assert((kept == NULL) == (kept_normal == NULL));
     float best = mf_best_separation(candidates), allowance = mf_rank_allowance(candidates, config->linear_slop);
     float attain = best + allowance;
     int penetrating = best < 0.0f;
     result->distance = INFINITY;
     const mf_face_query *a = &candidates->face_a, *b = &candidates->face_b;
-    mf_vec3 kept_normal = {0, 0, 0};
-    if (kept != NULL && kept_axis_contacts(config, frame, candidates, kept, attain, &kept_normal, result, used)) {
-        to_world(rotation_a, position_a, kept_normal, result);
+    mf_vec3 kept_axis_normal = {0, 0, 0};
+    if (kept != NULL &&
+        kept_axis_contacts(config, frame, candidates, kept, kept_normal, attain, &kept_axis_normal, result, used)) {
+        to_world(rotation_a, position_a, kept_axis_normal, result);
         return;
     }
     mf_axis ranked[5];
@@ -362,8 +345,8 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
         *used = face;
     }
     if (result->count == 0 && !penetrating) // level 6
-        result->count = closest_contact(config, frame, &ranked[0], kept != NULL ? &result->previous->normal : NULL, 0,
-                                        &normal, &result->contacts[0], &result->distance);
+        result->count = closest_contact(config, frame, &ranked[0], kept_normal, 0, &normal, &result->contacts[0],
+                                        &result->distance);
     to_world(rotation_a, position_a, normal, result);
 }
 
@@ -422,8 +405,8 @@ int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair
 }
 
 void mf_collide_pair(const mf_config *config, const mf_wide_kernel *kernel, mf_pair_scratch *scratch,
-                     const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_result *result,
-                     mf_axis_candidates *candidates, mf_axis *used)
+                     const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, const mf_axis *kept,
+                     const mf_vec3 *kept_normal, mf_pair_result *result, mf_axis_candidates *candidates, mf_axis *used)
 {
     mf_mat3 rotation_a;
     mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 1, &rotation_a);
@@ -431,9 +414,7 @@ void mf_collide_pair(const mf_config *config, const mf_wide_kernel *kernel, mf_p
     result->distance = INFINITY;
     *used = (mf_axis){MF_AXIS_FACE_A, 0, 0, 0, {0, 0, 0}};
     mf_query_scratch query = mf_query_scratch_of(scratch);
-    mf_axis kept;
-    int has_kept = mf_cache_kept_axis(result->previous, bank, bodies, pair, &kept);
     if (mf_query_pair(&frame, config, kernel->faces, &kernel->edge, &kernel->box_hull, &query, candidates))
-        mf_contacts_for_pair(config, &frame, candidates, has_kept ? &kept : NULL, &rotation_a,
-                             bodies->transform[pair.a].p, result, used);
+        mf_contacts_for_pair(config, &frame, candidates, kept, kept_normal, &rotation_a, bodies->transform[pair.a].p,
+                             result, used);
 }

@@ -1,8 +1,12 @@
 // The per-pair path shared by every ISA: moving b into a's frame, the scalar queries, and the
-// contacts of a touching pair (clipping or the edge contact, in world space).
+// contacts of a touching pair (clipping or the edge contact, in world space). A stage: it takes
+// what the cache knows of a pair (the kept axis and normal) as arguments and never sees an entry.
 #pragma once
 
-#include "context.h"
+#include "pair_result.h"
+#include "pair_scratch.h"
+
+struct mf_wide_kernel;
 
 // b moved into a's frame: b's vertices always; with `for_queries` also a's vertices in b's frame.
 // b's normals and edge directions point into the scratch, filled by the edge query for the edges it
@@ -17,12 +21,13 @@ void mf_contacts_of_axis(const mf_config *config, const mf_pair_frame *frame, mf
 
 // The contacts of a touching pair from its query results (the levels in pair.c); `used` gets the
 // axis they came from, unresolved.
-// `kept`: NULL, or the axis of the pair's previous manifold (mf_cache_kept_axis), which comes first
-// while it stays within the slop of the best and its contacts attain (hysteresis: near-tied axes
-// do not take turns from step to step).
+// `kept`: NULL, or the axis of the pair's previous manifold (the cache's, mf_cache_kept_axis), which
+// comes first while it stays within the slop of the best and its contacts attain (hysteresis:
+// near-tied axes do not take turns from step to step); `kept_normal` that manifold's normal in a's
+// frame, which a speculative pair's closest points keep while it holds (NULL with `kept`).
 void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, const mf_axis_candidates *candidates,
-                          const mf_axis *kept, const mf_mat3 *rotation_a, mf_vec3 position_a, mf_pair_result *result,
-                          mf_axis *used);
+                          const mf_axis *kept, const mf_vec3 *kept_normal, const mf_mat3 *rotation_a,
+                          mf_vec3 position_a, mf_pair_result *result, mf_axis *used);
 
 // Whether the gap between the hulls along the line through their centroids is at least `margin`:
 // the pair is then apart, whatever the separating axes say (its distance is at least that gap).
@@ -33,8 +38,9 @@ int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair
 #define MF_APART_MIN_VERTICES 32u
 
 // The whole path of one pair; `candidates` and `used` tell what the search found. The kernel
-// gives the ISA's builds of the face query and the edge query in lanes and of the Gauss-map walk
-// (they all answer as the scalar ones).
-void mf_collide_pair(const mf_config *config, const mf_wide_kernel *kernel, mf_pair_scratch *scratch,
-                     const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_result *result,
-                     mf_axis_candidates *candidates, mf_axis *used);
+// (dispatch.h) gives the ISA's builds of the face query and the edge query in lanes and of the
+// Gauss-map walk (they all answer as the scalar ones). `kept`, `kept_normal`: as for
+// mf_contacts_for_pair.
+void mf_collide_pair(const mf_config *config, const struct mf_wide_kernel *kernel, mf_pair_scratch *scratch,
+                     const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, const mf_axis *kept,
+                     const mf_vec3 *kept_normal, mf_pair_result *result, mf_axis_candidates *candidates, mf_axis *used);

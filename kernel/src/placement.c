@@ -53,7 +53,7 @@ static void place_direct(mf_placement *placement, const mf_pair_result *results,
                          uint32_t pair_count, mf_stream *stream)
 {
     mf_chunk_output out;
-    mf_staging_compact_into(results, first_pair, pair_count, NULL, stream->manifolds + placement->manifold_count,
+    mf_staging_compact_into(results, first_pair, pair_count, stream->manifolds + placement->manifold_count,
                             stream->contacts + placement->contact_count, placement->contact_count, &out);
     placement->manifold_count += out.manifold_count;
     placement->contact_count += out.contact_count;
@@ -87,7 +87,7 @@ void mf_placement_finish(mf_placement *placement, uint32_t chunk, const mf_pair_
         if (k == 0) mf_wait_a_moment(&spins);
     }
     atomic_store_explicit(&staged_pending[k], 1, memory_order_relaxed);
-    mf_staging_compact(results, first_pair, pair_count, 0, &staging[k]);
+    mf_staging_compact(results, NULL, first_pair, pair_count, &staging[k]);
     lock(placement);
     placement->finished[chunk % placement->finished_count] =
         (mf_finished_chunk){&staging[k], &staged_pending[k], chunk + 1};

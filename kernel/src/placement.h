@@ -8,10 +8,13 @@
 // thread, on manyfold's pool and on a caller's job system alike, whatever order it runs its items in.
 #pragma once
 
-#include "context.h"
+#include "pair_result.h"
 #include "staging.h"
 
 #include <stdatomic.h>
+
+// Staged chunks per worker waiting to be placed before the worker waits too.
+#define MF_STAGED_PER_WORKER 2
 
 // A staged chunk waiting for the frontier.
 typedef struct mf_finished_chunk {

@@ -248,7 +248,7 @@ static void reuse_lanes(const mf_config *config, reuse_rows *rows)
     mf_storew(rows->out[OUT_REUSED], mf_selectw(mf_andw(reused, any), mf_splatw(1.0f), mf_splatw(0.0f)));
 }
 
-// Lane by lane: results and entries of the reused pairs; the others are listed as missed.
+// Lane by lane: results of the reused pairs; the others are listed as missed.
 static void write_out(mf_reuse_job *job, uint32_t first, uint32_t lanes, const reuse_rows *rows)
 {
     for (uint32_t l = 0; l < lanes; ++l) {
@@ -268,11 +268,6 @@ static void write_out(mf_reuse_job *job, uint32_t first, uint32_t lanes, const r
         result->count = count;
         result->normal =
             (mf_vec3){rows->out[OUT_NORMAL][l], rows->out[OUT_NORMAL + 1][l], rows->out[OUT_NORMAL + 2][l]};
-        // In place, only the step count and the route change.
-        uint8_t age = (uint8_t)(entry->age + 1u);
-        if (result->cache != entry) *result->cache = *entry;
-        result->cache->age = age;
-        result->cache->route = MF_ROUTE_REUSED;
     }
 }
 

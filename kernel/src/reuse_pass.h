@@ -3,11 +3,12 @@
 // once with width 1 for the scalar path, so every ISA computes exactly the same.
 #pragma once
 
-#include "context.h"
+#include "dispatch.h"
+#include "pair_result.h"
 
 // One chunk's pairs whose entries keep a manifold (mf_cache_keeps_manifold). Those the bounds let
-// reuse get their result and entry; the rest are listed in `missed` for the cache's other answers
-// and the search.
+// reuse get their result (their entries, a step older, are the router's to write: chunk.c); the
+// rest are listed in `missed` for the cache's other answers and the search.
 typedef struct mf_reuse_job {
     const mf_config *config;
     const mf_bank *bank;

@@ -195,6 +195,65 @@ float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal)
     return b_min - a_max;
 }
 
+float mf_face_separation(const mf_pair_frame *frame, const mf_axis *axis)
+{
+    int of_a = axis->kind == MF_AXIS_FACE_A;
+    const mf_hull_view *hull = of_a ? frame->a : frame->b, *other = of_a ? frame->b : frame->a;
+    uint32_t face = of_a ? axis->feature_a : axis->feature_b;
+    mf_vec3 normal = mf_view_normal(hull, face);
+    float offset = hull->offset[face];
+    if (!of_a) {
+        normal = mf_mat3_mul(&frame->rotation, normal);
+        offset += mf_dot(normal, frame->translation);
+    }
+    float support = INFINITY;
+    for (uint32_t v = 0; v < other->vertex_count; ++v)
+        support = mf_minf(support, mf_dot(normal, of_a ? frame->b_vertices[v] : mf_view_vertex(frame->a, v)));
+    return support - offset;
+}
+
+int mf_measure_axis(const mf_pair_frame *frame, int projection, mf_axis *axis)
+{
+    if (axis->kind != MF_AXIS_EDGES) {
+        axis->separation = mf_face_separation(frame, axis);
+        return 1;
+    }
+    const mf_hull_view *a = frame->a, *b = frame->b;
+    mf_vec3 a_direction, b_direction, a_point = {0, 0, 0};
+    if (projection) {
+        a_direction = a->shape->directions[axis->feature_a];
+        b_direction = b->shape->directions[axis->feature_b];
+    } else {
+        uint32_t i = axis->feature_a, j = axis->feature_b;
+        a_direction = (mf_vec3){a->edge_x[i], a->edge_y[i], a->edge_z[i]};
+        b_direction = (mf_vec3){b->edge_x[j], b->edge_y[j], b->edge_z[j]};
+        a_point = mf_view_vertex(a, a->edge_vertex0[i]);
+    }
+    mf_vec3 normal = mf_cross(a_direction, mf_mat3_mul(&frame->rotation, b_direction));
+    float length = mf_length(normal);
+    if (length < MF_PARALLEL_SINE) return 0;
+    normal = mf_scale(normal, 1.0f / length);
+    if (projection) {
+        // As in the projection query: the orientation that separates more.
+        if (mf_projected_gap(frame, mf_neg(normal)) > mf_projected_gap(frame, normal)) normal = mf_neg(normal);
+    } else if (mf_dot(normal, mf_sub(a_point, a->centroid)) < 0.0f) {
+        normal = mf_neg(normal);
+    }
+    axis->normal = normal;
+    axis->separation = mf_projected_gap(frame, normal);
+    return 1;
+}
+
+mf_axis mf_separating_axis(const mf_axis_candidates *c)
+{
+    float best = mf_best_separation(c);
+    if (c->face_b.separation >= best)
+        return (mf_axis){MF_AXIS_FACE_B, c->face_b.separation, 0, c->face_b.face, {0, 0, 0}};
+    if (c->edge.separation >= best && c->face_a.separation < best)
+        return (mf_axis){MF_AXIS_EDGES, c->edge.separation, c->edge.edge_a, c->edge.edge_b, c->edge.normal};
+    return (mf_axis){MF_AXIS_FACE_A, c->face_a.separation, c->face_a.face, 0, {0, 0, 0}};
+}
+
 void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *c)
 {
     if (c->projection || !(c->edge.separation > mf_maxf(c->face_a.separation, c->face_b.separation))) return;

@@ -241,6 +241,21 @@ uint32_t mf_deepest_vertex(const mf_pair_frame *frame, int incident_is_a, mf_vec
 // gives a lower bound of the distance this way.
 float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal);
 
+// A face axis' separation measured in the frame: the other hull's lowest point over the face's
+// plane. The queries keep only each hull's best face; the clip measures others (pair.c).
+float mf_face_separation(const mf_pair_frame *frame, const mf_axis *axis);
+
+// An axis found at another pose (a cache entry's kept axis, decoded) measured in this frame: its
+// separation, and for an edge axis its normal, oriented as the queries orient it (`projection`:
+// the pair's parallelepipeds project, mf_uses_projection). 0 if it has become ill-defined (the
+// edges turned parallel).
+int mf_measure_axis(const mf_pair_frame *frame, int projection, mf_axis *axis);
+
+// The axis that separates the pair most, as a cache entry keeps it for a pair without contacts:
+// b's face where it is the best, else the edge axis where it is the best and a's face is not, else
+// a's face.
+mf_axis mf_separating_axis(const mf_axis_candidates *candidates);
+
 // When the Gauss-map edge axis is the pair's best, measures it again by projecting both hulls:
 // the Gauss-map formula measures between the edges' lines, and nearly degenerate arcs can pass
 // edges that do not support the hulls along the axis.

@@ -37,13 +37,12 @@ void mf_staging_destroy(mf_chunk_output *staging)
 }
 
 void mf_staging_compact_into(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count,
-                             mf_pair_cache *cache, mf_manifold *manifold_out, mf_contact *contact_out,
-                             uint32_t contact_base, mf_chunk_output *out)
+                             mf_manifold *manifold_out, mf_contact *contact_out, uint32_t contact_base,
+                             mf_chunk_output *out)
 {
     uint32_t manifolds = 0, contacts = 0;
     for (uint32_t i = 0; i < pair_count; ++i) {
         const mf_pair_result *result = &results[i];
-        if (cache != NULL) cache[i] = *result->cache;
         if (result->count == 0) continue;
         assert(result->count <= MF_MAX_CONTACTS);
         manifold_out[manifolds++] =
@@ -57,18 +56,18 @@ void mf_staging_compact_into(const mf_pair_result *results, uint32_t first_pair,
     out->contact_count = contacts;
 }
 
-void mf_staging_compact(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count, int caching,
-                        mf_chunk_output *out)
+void mf_staging_compact(const mf_pair_result *results, const mf_pair_cache *entries, uint32_t first_pair,
+                        uint32_t pair_count, mf_chunk_output *out)
 {
-    mf_staging_compact_into(results, first_pair, pair_count, caching ? out->cache : NULL, out->manifolds, out->contacts,
-                            0, out);
+    mf_staging_compact_into(results, first_pair, pair_count, out->manifolds, out->contacts, 0, out);
+    if (entries != NULL) memcpy(out->cache, entries, pair_count * sizeof(mf_pair_cache));
     out->in_stream = 0;
 }
 
 void mf_staging_compact_to_stream(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count,
                                   const mf_stream *stream, mf_chunk_output *out)
 {
-    mf_staging_compact_into(results, first_pair, pair_count, NULL, stream->manifolds + stream->manifold_count,
+    mf_staging_compact_into(results, first_pair, pair_count, stream->manifolds + stream->manifold_count,
                             stream->contacts + stream->contact_count, stream->contact_count, out);
     out->in_stream = 1;
 }

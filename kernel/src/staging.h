@@ -4,7 +4,7 @@
 // there. Nothing is copied by one thread for all the others.
 #pragma once
 
-#include "context.h"
+#include "pair_result.h"
 
 typedef struct mf_chunk_output {
     uint32_t first_pair; // the chunk's pairs in the call: [first_pair, first_pair + pair_count)
@@ -22,15 +22,15 @@ mf_chunk_output *mf_staging_create(uint32_t slots, uint32_t max_contacts);
 void mf_staging_destroy(mf_chunk_output *staging);
 
 // Compacts a chunk's results (results[i] belongs to pair first_pair + i) into the given arrays,
-// manifolds' `first` counting from contact_base, and cache entries into cache where not NULL.
-// out gets the chunk's pairs and counts.
+// manifolds' `first` counting from contact_base. out gets the chunk's pairs and counts.
 void mf_staging_compact_into(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count,
-                             mf_pair_cache *cache, mf_manifold *manifold_out, mf_contact *contact_out,
-                             uint32_t contact_base, mf_chunk_output *out);
+                             mf_manifold *manifold_out, mf_contact *contact_out, uint32_t contact_base,
+                             mf_chunk_output *out);
 
-// Compacts a chunk's results (results[i] belongs to pair first_pair + i) into `out`.
-void mf_staging_compact(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count, int caching,
-                        mf_chunk_output *out);
+// Compacts a chunk's results (results[i] belongs to pair first_pair + i) into `out`, and its new
+// cache entries (entries[i] likewise), where not NULL.
+void mf_staging_compact(const mf_pair_result *results, const mf_pair_cache *entries, uint32_t first_pair,
+                        uint32_t pair_count, mf_chunk_output *out);
 
 // Compacts a chunk's results straight into the stream, after what it holds now, where
 // mf_staging_place will put them (the chunk placed next, with no copy to follow). The caller makes
