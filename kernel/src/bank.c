@@ -158,6 +158,13 @@ static void write_rows(mf_bank *bank, uint32_t shape, mf_rows rows)
         out[mf_row_direction(rows, 1, k)] = s->directions[k].y;
         out[mf_row_direction(rows, 2, k)] = s->directions[k].z;
     }
+}
+
+// Fills a shape's edge rows and records (rows.h), which every shape keeps, whatever its size.
+static void write_edge_rows(mf_bank *bank, uint32_t shape)
+{
+    const mf_shape *s = &bank->shapes[shape];
+    mf_hull_view hull = mf_bank_view(bank, shape);
     float *edge_rows = bank->rows + s->edge_rows_first;
     uint32_t padded = mf_edge_rows_padded(hull.edge_count);
     memset(edge_rows, 0, MF_EDGE_ROWS * padded * sizeof(float));
@@ -334,11 +341,13 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     mf_rows rows = {vertex_count, face_count};
     int wide =
         vertex_count <= MF_WIDE_MAX_VERTICES && face_count <= MF_WIDE_MAX_FACES && edge_count <= MF_WIDE_MAX_EDGES;
+    // Every shape keeps its edge rows and records (the cull and the edge query in lanes read them,
+    // whatever the hull's size); only shapes within the wide limits keep the rows before them.
     uint32_t edge_rows = MF_EDGE_ROWS * mf_edge_rows_padded(edge_count) + MF_EDGE_RECORD * edge_count;
-    uint32_t wide_rows = wide ? mf_rows_total(rows) + edge_rows : 0;
+    uint32_t wide_rows = wide ? mf_rows_total(rows) : 0;
     int bundled = wide && vertex_count <= MF_BUNDLE_MAX_VERTICES && face_count <= MF_BUNDLE_MAX_FACES;
     uint32_t fan_rows = MF_FAN_ROWS * mf_fan_stride(loop_count);
-    uint32_t row_count = wide_rows + fan_rows + (bundled ? MF_IMAGE_FLOATS : 0);
+    uint32_t row_count = wide_rows + edge_rows + fan_rows + (bundled ? MF_IMAGE_FLOATS : 0);
     directed_edge *directed = malloc(loop_count * sizeof(directed_edge));
     if (directed == NULL || !reserve(bank, vertex_count, face_count, loop_count, edge_count, row_count)) {
         free(directed);
@@ -362,9 +371,9 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         .welded_points = poly->welded_points,
         .merged_facets = poly->merged_facets,
         .rows_first = wide ? bank->row_count : UINT32_MAX,
-        .edge_rows_first = wide ? bank->row_count + mf_rows_total(rows) : UINT32_MAX,
-        .fan_rows_first = bank->row_count + wide_rows,
-        .image_first = bundled ? bank->row_count + wide_rows + fan_rows : UINT32_MAX,
+        .edge_rows_first = bank->row_count + wide_rows,
+        .fan_rows_first = bank->row_count + wide_rows + edge_rows,
+        .image_first = bundled ? bank->row_count + wide_rows + edge_rows + fan_rows : UINT32_MAX,
     };
     mf_status status = MF_OK;
 
@@ -492,6 +501,7 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     find_parallelepiped(bank, &s);
     bank->shapes[bank->shape_count] = s;
     write_fans(bank, bank->shape_count);
+    write_edge_rows(bank, bank->shape_count);
     if (wide) write_rows(bank, bank->shape_count, rows);
     if (bundled) write_image(bank, bank->shape_count);
     bank->views[bank->shape_count] = mf_bank_view(bank, bank->shape_count);
@@ -528,10 +538,8 @@ mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape)
         .edge_x = bank->edge_x + s->edge_first,
         .edge_y = bank->edge_y + s->edge_first,
         .edge_z = bank->edge_z + s->edge_first,
-        .edge_rows = s->edge_rows_first != UINT32_MAX ? bank->rows + s->edge_rows_first : NULL,
-        .edge_records = s->edge_rows_first != UINT32_MAX
-                            ? bank->rows + s->edge_rows_first + MF_EDGE_ROWS * mf_edge_rows_padded(s->edge_count)
-                            : NULL,
+        .edge_rows = bank->rows + s->edge_rows_first,
+        .edge_records = bank->rows + s->edge_rows_first + MF_EDGE_ROWS * mf_edge_rows_padded(s->edge_count),
         .vertex_count = s->vertex_count,
         .face_count = s->face_count,
         .edge_count = s->edge_count,

@@ -401,11 +401,9 @@ void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, const
     if (!(faces < deep && cull_around_centroids(frame, c, linear_slop, kernel, scratch, &culled)))
         cull_around_support(frame, c, linear_slop, kernel, scratch, &culled);
     int walks = mf_edge_query_walks(&culled);
-    int lanes =
-        !walks && frame->a->edge_rows != NULL && kernel->lanes != NULL && culled.b_edge_count <= MF_WIDE_MAX_EDGES;
-    // The query in lanes moves b's kept edges itself where b has edge records.
-    if (!lanes || frame->b->edge_records == NULL)
-        mf_rotate_b_edges(&culled, scratch->b_normal_rows, scratch->b_direction_rows);
+    int lanes = !walks && kernel->lanes != NULL && culled.b_edge_count <= MF_WIDE_MAX_EDGES;
+    // The query in lanes moves b's kept edges itself, from their records.
+    if (!lanes) mf_rotate_b_edges(&culled, scratch->b_normal_rows, scratch->b_direction_rows);
     culled.b_packed = scratch->b_packed;
     if (lanes) c->edge = kernel->lanes(&culled);
     else c->edge = walks ? kernel->walk(&culled, scratch->face_vertex) : mf_query_edges(&culled);

@@ -177,8 +177,7 @@ typedef mf_edge_query mf_edge_walk_fn(const mf_pair_frame *frame, uint32_t *face
 // makes alike) so that every ISA searches alike. Trying all pairs in lanes across a's edges costs
 // about E_b * E_a / W, the walk about E_b steps of a few fan tests: measured on AVX2 and AVX-512,
 // all pairs are faster on 16-point rocks (42 edges, 1.2x) and 32-point rocks (about 80 edges,
-// 1.1x), the walk from about 100 edges of a. Pairs beyond the wide limits search all pairs without
-// lanes, where a small a against a large b (a box against the bunny's hull) walks too.
+// 1.1x), the walk from about 100 edges of a, and for a small a against a large b.
 #define MF_EDGE_WALK_MIN_EDGES 100u
 #define MF_EDGE_WALK_MIN_PAIRS 20000u
 
@@ -289,8 +288,8 @@ typedef struct mf_edge_kernel {
 
 // The edge query of a pair that is not apart along a face and not two parallelepipeds, the same on
 // the scalar and the wide path: the edges culled to those that could rank (sat.c), then the walk
-// or all pairs as mf_edge_query_walks says (in lanes where a has edge rows and the kernel has
-// them), then the winner measured (mf_measure_edge_axis).
+// or all pairs as mf_edge_query_walks says (in lanes where the kernel has them and b keeps at most
+// MF_WIDE_MAX_EDGES), then the winner measured (mf_measure_edge_axis).
 void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, const mf_edge_kernel *kernel,
                             const mf_query_scratch *scratch, mf_axis_candidates *candidates);
 
