@@ -3,6 +3,7 @@
 
 #include "mass.h"
 #include "rows.h"
+#include "support_map.h"
 #include "vec.h"
 
 #include <float.h>
@@ -217,6 +218,27 @@ static void write_image(mf_bank *bank, uint32_t shape)
     }
 }
 
+// Fills a large shape's support map (support_map.h): per cell the vertex that supports the cell's
+// centre direction (the first of equals), its point and its index.
+static void write_support_map(mf_bank *bank, uint32_t shape)
+{
+    const mf_shape *s = &bank->shapes[shape];
+    mf_hull_view hull = mf_bank_view(bank, shape);
+    float *map = bank->rows + s->support_map_first;
+    for (uint32_t cell = 0; cell < MF_SUPPORT_MAP_CELLS; ++cell) {
+        mf_vec3 direction = mf_support_map_centre(cell);
+        uint32_t best = 0;
+        float height = -INFINITY;
+        for (uint32_t v = 0; v < hull.vertex_count; ++v) {
+            float h = mf_dot(direction, mf_view_vertex(&hull, v));
+            if (h > height) height = h, best = v;
+        }
+        float *entry = map + MF_SUPPORT_MAP_ENTRY * cell;
+        entry[0] = hull.vertex_x[best], entry[1] = hull.vertex_y[best], entry[2] = hull.vertex_z[best];
+        entry[3] = (float)best;
+    }
+}
+
 // Lists each vertex's edges (in edge order) for the walks over the Gauss map (edge_walk.c).
 static void write_fans(mf_bank *bank, uint32_t shape)
 {
@@ -347,7 +369,9 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     uint32_t wide_rows = wide ? mf_rows_total(rows) : 0;
     int bundled = wide && vertex_count <= MF_BUNDLE_MAX_VERTICES && face_count <= MF_BUNDLE_MAX_FACES;
     uint32_t fan_rows = MF_FAN_ROWS * mf_fan_stride(loop_count);
-    uint32_t row_count = wide_rows + edge_rows + fan_rows + (bundled ? MF_IMAGE_FLOATS : 0);
+    uint32_t image_rows = bundled ? MF_IMAGE_FLOATS : 0,
+             map_rows = wide ? 0 : MF_SUPPORT_MAP_ENTRY * MF_SUPPORT_MAP_CELLS;
+    uint32_t row_count = wide_rows + edge_rows + fan_rows + image_rows + map_rows;
     directed_edge *directed = malloc(loop_count * sizeof(directed_edge));
     if (directed == NULL || !reserve(bank, vertex_count, face_count, loop_count, edge_count, row_count)) {
         free(directed);
@@ -374,6 +398,7 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
         .edge_rows_first = bank->row_count + wide_rows,
         .fan_rows_first = bank->row_count + wide_rows + edge_rows,
         .image_first = bundled ? bank->row_count + wide_rows + edge_rows + fan_rows : UINT32_MAX,
+        .support_map_first = wide ? UINT32_MAX : bank->row_count + wide_rows + edge_rows + fan_rows + image_rows,
     };
     mf_status status = MF_OK;
 
@@ -504,6 +529,7 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, uint3
     write_edge_rows(bank, bank->shape_count);
     if (wide) write_rows(bank, bank->shape_count, rows);
     if (bundled) write_image(bank, bank->shape_count);
+    if (!wide) write_support_map(bank, bank->shape_count);
     bank->views[bank->shape_count] = mf_bank_view(bank, bank->shape_count);
     *shape = bank->shape_count++;
     return MF_OK;
@@ -540,6 +566,7 @@ mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape)
         .edge_z = bank->edge_z + s->edge_first,
         .edge_rows = bank->rows + s->edge_rows_first,
         .edge_records = bank->rows + s->edge_rows_first + MF_EDGE_ROWS * mf_edge_rows_padded(s->edge_count),
+        .support_map = s->support_map_first != UINT32_MAX ? bank->rows + s->support_map_first : NULL,
         .vertex_count = s->vertex_count,
         .face_count = s->face_count,
         .edge_count = s->edge_count,

@@ -21,6 +21,8 @@ typedef struct mf_shape {
     uint32_t edge_rows_first; // its edge rows (rows.h), after the bundle rows, then its edge records: every shape
     uint32_t fan_rows_first;  // its fan rows (rows.h), for every shape
     uint32_t image_first;     // its bundle image (rows.h); UINT32_MAX when it is not bundled
+    // Its support map (support_map.h) in the rows; UINT32_MAX within the wide limits.
+    uint32_t support_map_first;
     // A parallelepiped (8 vertices, 12 edges in 3 directions, every vertex on an edge of each) has
     // so few edge axes that projecting onto all of them beats the Gauss-map test.
     uint32_t parallelepiped;
@@ -134,6 +136,7 @@ typedef struct mf_hull_view {
     const float *edge_x, *edge_y, *edge_z;
     const float *edge_rows; // the cull's rows and the edge query's records (rows.h), for every hull
     const float *edge_records;
+    const float *support_map; // support_map.h; NULL for hulls within the wide limits
     uint32_t vertex_count, face_count, edge_count;
     mf_vec3 centroid;
     const mf_shape *shape;

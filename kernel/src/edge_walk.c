@@ -24,6 +24,8 @@
 #endif
 #include "wide.h"
 
+#include "support_map.h"
+
 #include <stddef.h>
 
 #define MF_GLUE(a, b) a##_##b
@@ -208,17 +210,67 @@ static void try_every_edge(const mf_pair_frame *frame, uint32_t j, crossings *fo
     }
 }
 
+// Where a walk starts its climb to the region of `direction`: the vertex a's support map names for
+// it where a has one, else `near`.
+static uint32_t climb_start(const mf_hull_view *a, mf_vec3 direction, uint32_t near)
+{
+    if (a->support_map == NULL) return near;
+    return (uint32_t)a->support_map[MF_SUPPORT_MAP_ENTRY * mf_support_map_cell(direction) + 3];
+}
+
+// mf_edge_arc_cull_fn (sat.h), W edges at a time.
+uint32_t MF_NAMED(mf_edge_arc_cull, MF_WIDE_NAME)(const mf_pair_frame *frame, const mf_edge_reach *reach,
+                                                  uint16_t *edges, uint32_t count)
+{
+    const float *records = frame->b->edge_records;
+    const mf_mat3 *r = &frame->rotation;
+    const mf_mat3w rotation = {{mf_splat3w(r->row[0]), mf_splat3w(r->row[1]), mf_splat3w(r->row[2])}};
+    mf_vec3w point = mf_splat3w(reach->a_point);
+    mf_floatw zero = mf_splatw(0.0f), limit = mf_splatw(reach->reach);
+    uint32_t kept = 0;
+    for (uint32_t first = 0; first < count; first += W) {
+        // The list has zeros past its last edge (mf_edges_within): edge 0, masked off below.
+        const float *normal0_at[W], *normal1_at[W];
+        for (uint32_t l = 0; l < W; ++l) {
+            normal0_at[l] = records + (size_t)MF_EDGE_RECORD * edges[first + l];
+            normal1_at[l] = normal0_at[l] + 4;
+        }
+        mf_floatw n0[4], n1[4];
+        mf_load_columns4w(normal0_at, n0);
+        mf_load_columns4w(normal1_at, n1);
+        // The arc's ends in a's frame, and the vertex of a the map names for the first.
+        mf_vec3w end0 = mf_neg3w(mf_mat3_mulw(&rotation, (mf_vec3w){n0[0], n0[1], n0[2]}));
+        mf_vec3w end1 = mf_neg3w(mf_mat3_mulw(&rotation, (mf_vec3w){n1[0], n1[1], n1[2]}));
+        mf_vec3w x;
+        mf_floatw vertex;
+        mf_support_map_lookupw(frame->a->support_map, mf_support_map_cellw(end0), &x, &vertex);
+        mf_vec3w from_point = mf_sub3w(x, point);
+        mf_floatw a_gap = mf_maxw(zero, mf_minw(mf_dotw(end0, from_point), mf_dotw(end1, from_point)));
+        mf_floatw b_gap = mf_gatherw(reach->b_gap, mf_u16_to_floatw(edges + first));
+        mf_maskw in = mf_ltw(mf_lane_indexw(), mf_splatw((float)(count - first)));
+        mf_maskw near = mf_andw(in, mf_lew(mf_addw(a_gap, b_gap), limit));
+        for (uint32_t bits = mf_lane_bitsw(near); bits != 0; bits &= bits - 1u)
+            edges[kept++] = edges[first + (uint32_t)__builtin_ctz(bits)];
+    }
+    for (uint32_t k = kept; k < kept + MF_KEPT_EDGES_PAD; ++k) edges[k] = 0;
+    return kept;
+}
+
 mf_edge_query MF_NAMED(mf_edge_walk, MF_WIDE_NAME)(const mf_pair_frame *frame, uint32_t *face_vertex)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     crossings found;
     found.count = 0;
     found.best = (mf_edge_query){-INFINITY, 0, 0, {0, 0, 0}};
-    for (uint32_t f = 0; f < b->face_count; ++f) face_vertex[f] = NO_VERTEX;
+    uint32_t b_count = frame->b_edges != NULL ? frame->b_edge_count : b->edge_count;
+    // Only the faces of the edges walked are read: a large hull's culled pairs walk a few of many.
+    for (uint32_t k = 0; k < b_count; ++k) {
+        uint32_t j = frame->b_edges != NULL ? frame->b_edges[k] : k;
+        face_vertex[b->edge_face0[j]] = face_vertex[b->edge_face1[j]] = NO_VERTEX;
+    }
     // b's edges come sorted by their lower vertex, so the next arc starts near where the last one
     // ended: the climb to its first region is short, and each face's region is found once.
     uint32_t last = 0;
-    uint32_t b_count = frame->b_edges != NULL ? frame->b_edge_count : b->edge_count;
     for (uint32_t k = 0; k < b_count; ++k) {
         uint32_t j = frame->b_edges != NULL ? frame->b_edges[k] : k;
         // A walk finds the same crossings in either direction: start at the end already placed.
@@ -227,7 +279,9 @@ mf_edge_query MF_NAMED(mf_edge_walk, MF_WIDE_NAME)(const mf_pair_frame *frame, u
             from = to;
             to = b->edge_face0[j];
         }
-        if (face_vertex[from] == NO_VERTEX) face_vertex[from] = climb(a, last, mf_neg(mf_frame_b_normal(frame, from)));
+        if (face_vertex[from] == NO_VERTEX)
+            face_vertex[from] = climb(a, climb_start(a, mf_neg(mf_frame_b_normal(frame, from)), last),
+                                      mf_neg(mf_frame_b_normal(frame, from)));
         uint32_t end = walk(frame, j, face_vertex[from], &found);
         // The walk must end in the region of the arc's far end; a region already placed needs no
         // check.

@@ -7,15 +7,40 @@
 
 #include <stddef.h>
 
+// The float noise of a height taken in the other's frame against the moved point's (mf_face_other):
+// a few roundings of a product the size of the point's distance from the origin, at most the
+// shift's length and the other's radius, each 2^-24 of it; this is ten times more.
+static float map_slack(mf_vec3 shift, const mf_shape *other) { return 1e-5f * (mf_length(shift) + other->radius); }
+
 mf_face_other mf_face_other_of(const mf_pair_frame *frame, int on_b)
 {
     const mf_shape *a = frame->a->shape, *b = frame->b->shape;
     if (on_b) {
+        // a's points move into b's frame as R^T (x - t) = R^T x - R^T t.
+        mf_vec3 shift = mf_neg(mf_mat3_mul_transposed(&frame->rotation, frame->translation));
         mf_vec3 centroid = mf_mat3_mul_transposed(&frame->rotation, mf_sub(a->centroid, frame->translation));
-        return (mf_face_other){frame->a_vertices, a->vertex_count, centroid, mf_face_reach(b, a, centroid)};
+        return (mf_face_other){.vertices = frame->a_vertices,
+                               .count = a->vertex_count,
+                               .centroid = centroid,
+                               .reach = mf_face_reach(b, a, centroid),
+                               .inner = a->inner_radius - mf_face_hair(b, a, centroid),
+                               .rows = frame->a_vertex_rows,
+                               .support_map = frame->a->support_map,
+                               .to_map = frame->rotation,
+                               .map_shift = shift,
+                               .map_slack = map_slack(shift, a)};
     }
     mf_vec3 centroid = mf_add(mf_mat3_mul(&frame->rotation, b->centroid), frame->translation);
-    return (mf_face_other){frame->b_vertices, b->vertex_count, centroid, mf_face_reach(a, b, centroid)};
+    return (mf_face_other){.vertices = frame->b_vertices,
+                           .count = b->vertex_count,
+                           .centroid = centroid,
+                           .reach = mf_face_reach(a, b, centroid),
+                           .inner = b->inner_radius - mf_face_hair(a, b, centroid),
+                           .rows = frame->b_vertex_rows,
+                           .support_map = frame->b->support_map,
+                           .to_map = mf_mat3_transpose(&frame->rotation),
+                           .map_shift = frame->translation,
+                           .map_slack = map_slack(frame->translation, b)};
 }
 
 mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_face_other *other, float margin)
@@ -246,11 +271,15 @@ uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t
 // least at an end. An edge pair that could rank thus has gaps summing to under the reach plus
 // `apart`: each edge's under that less the other point's least gap (a hair more for float noise).
 static void keep_edges_near_points(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                                   float apart, float least_a, float least_b, const mf_edge_kernel *kernel,
-                                   const mf_query_scratch *scratch, mf_pair_frame *culled)
+                                   mf_vec3 a_point, float apart, float least_a, float least_b,
+                                   const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled,
+                                   mf_edge_reach *near)
 {
     float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
     float reach = cull_reach(candidates, linear_slop, faces) + apart;
+    // The arc cull bounds a's gaps anew, with a float noise of its own.
+    *near =
+        (mf_edge_reach){.a_point = a_point, .reach = reach + 1e-5f * candidates->scale, .b_gap = scratch->b_edge_gap};
     culled->a_edges = scratch->a_edges;
     culled->a_edge_count = kernel->within(scratch->a_edge_gap, frame->a->edge_count, reach - least_b, scratch->a_edges);
     culled->b_edges = scratch->b_edges;
@@ -262,7 +291,8 @@ static void keep_edges_near_points(const mf_pair_frame *frame, const mf_axis_can
 // along it. They keep a tenth of the edge pairs or fewer. Returns 0 where the guess is not inside
 // both hulls.
 static int cull_around_centroids(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                                 const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled)
+                                 const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled,
+                                 mf_edge_reach *near)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     mf_vec3 centre_b = mf_add(mf_mat3_mul(&frame->rotation, b->centroid), frame->translation);
@@ -278,7 +308,7 @@ static int cull_around_centroids(const mf_pair_frame *frame, const mf_axis_candi
     mf_vec3 p_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(p, frame->translation));
     float least_b = kernel->gaps(b, p_in_b, scratch->b_edge_gap);
     if (!(least_b > 0.0f)) return 0;
-    keep_edges_near_points(frame, candidates, linear_slop, 0.0f, least_a, least_b, kernel, scratch, culled);
+    keep_edges_near_points(frame, candidates, linear_slop, p, 0.0f, least_a, least_b, kernel, scratch, culled, near);
     return 1;
 }
 
@@ -309,41 +339,47 @@ static mf_vec3 nearest_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 
 
 // The partner in the face's hull of v, a vertex of the other hull (given in the face's frame): v
 // itself where it lies inside (only where v is below the face: `below`), else the face's point
-// nearest to it. Fills in the partner's gaps and their least; returns how far apart v and its
+// nearest to it. Fills in the partner, its gaps and their least; returns how far apart v and its
 // partner are.
 static float partner_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 v, int below, mf_edge_gaps_fn *gaps,
-                             float *gap, float *least)
+                             float *gap, float *least, mf_vec3 *partner)
 {
+    *partner = v;
     if (below) {
         *least = gaps(hull, v, gap);
         if (*least > 0.0f) return 0.0f;
     }
-    mf_vec3 partner = nearest_on_face(hull, face, v);
-    *least = gaps(hull, partner, gap);
-    return mf_length(mf_sub(v, partner));
+    *partner = nearest_on_face(hull, face, v);
+    *least = gaps(hull, *partner, gap);
+    return mf_length(mf_sub(v, *partner));
 }
 
 // Shallow overlaps and separated pairs: around the vertex v that supports the better face axis
 // from the other side (b's deepest below a's best face, or a's below b's) and its partner.
 static void cull_around_support(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                                const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled)
+                                const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled,
+                                mf_edge_reach *near)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     float least_a, least_b, apart;
+    mf_vec3 a_point;
     if (candidates->face_a.separation >= candidates->face_b.separation) {
         uint32_t face = candidates->face_a.face, v = mf_deepest_vertex(frame, 0, mf_view_normal(a, face));
         apart = partner_on_face(a, face, frame->b_vertices[v], candidates->face_a.separation < 0.0f, kernel->gaps,
-                                scratch->a_edge_gap, &least_a);
+                                scratch->a_edge_gap, &least_a, &a_point);
         least_b = kernel->gaps(b, mf_view_vertex(b, v), scratch->b_edge_gap);
     } else {
         uint32_t face = candidates->face_b.face;
         uint32_t v = mf_deepest_vertex(frame, 1, mf_mat3_mul(&frame->rotation, mf_view_normal(b, face)));
         mf_vec3 v_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(mf_view_vertex(a, v), frame->translation));
+        mf_vec3 b_point;
         apart = partner_on_face(b, face, v_in_b, candidates->face_b.separation < 0.0f, kernel->gaps,
-                                scratch->b_edge_gap, &least_b);
-        least_a = kernel->gaps(a, mf_view_vertex(a, v), scratch->a_edge_gap);
+                                scratch->b_edge_gap, &least_b, &b_point);
+        a_point = mf_view_vertex(a, v);
+        least_a = kernel->gaps(a, a_point, scratch->a_edge_gap);
     }
-    keep_edges_near_points(frame, candidates, linear_slop, apart, least_a, least_b, kernel, scratch, culled);
+    keep_edges_near_points(frame, candidates, linear_slop, a_point, apart, least_a, least_b, kernel, scratch, culled,
+                           near);
 }
 
 // Rows x, y, z of n vectors rotated by m into rows `stride` apart (as mf_mat3_mul). `restrict`
@@ -396,10 +432,14 @@ void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, const
     // Deep overlaps are culled around a point on the centroids' line inside both hulls where there
     // is one; the rest around the better face axis' support vertex and its partner.
     mf_pair_frame culled = *frame;
+    mf_edge_reach near;
     float faces = mf_maxf(c->face_a.separation, c->face_b.separation);
     float deep = -0.1f * mf_minf(frame->a->shape->inner_radius, frame->b->shape->inner_radius);
-    if (!(faces < deep && cull_around_centroids(frame, c, linear_slop, kernel, scratch, &culled)))
-        cull_around_support(frame, c, linear_slop, kernel, scratch, &culled);
+    if (!(faces < deep && cull_around_centroids(frame, c, linear_slop, kernel, scratch, &culled, &near)))
+        cull_around_support(frame, c, linear_slop, kernel, scratch, &culled, &near);
+    // A large a (a support map) lets each of b's kept edges be bounded along its whole arc.
+    if (frame->a->support_map != NULL)
+        culled.b_edge_count = kernel->arc_cull(&culled, &near, scratch->b_edges, culled.b_edge_count);
     int walks = mf_edge_query_walks(&culled);
     int lanes = !walks && kernel->lanes != NULL && culled.b_edge_count <= MF_WIDE_MAX_EDGES;
     // The query in lanes moves b's kept edges itself, from their records.

@@ -8,6 +8,10 @@
 
 #include <stddef.h>
 
+// Vertex rows (mf_pair_frame) have room for every vertex and a register past the last, which
+// loads read and mask.
+#define MF_VERTEX_ROWS_STRIDE (MF_MAX_HULL_VERTICES + 16)
+
 // One pair seen from body a: b's geometry moved into a's frame where the queries need it.
 typedef struct mf_pair_frame {
     const mf_hull_view *a, *b;
@@ -15,6 +19,9 @@ typedef struct mf_pair_frame {
     mf_vec3 translation;       // b's origin in a's frame
     const mf_vec3 *b_vertices; // b's vertices in a's frame
     const mf_vec3 *a_vertices; // a's vertices in b's frame
+    // The same as rows x, y, z, MF_VERTEX_ROWS_STRIDE apart, where the hull has a support map (large
+    // hulls); NULL otherwise.
+    const float *b_vertex_rows, *a_vertex_rows;
     // For a box-hull pair, the bounds of the hull's vertices in the box's frame (mf_frame_setup
     // keeps them as it moves the vertices; the box-hull queries read the box's faces off them).
     mf_vec3 hull_low, hull_high;
@@ -75,6 +82,17 @@ typedef struct mf_face_other {
     uint32_t count;
     mf_vec3 centroid;
     float reach;
+    float inner; // the other's inner radius less the hair: a face separates by at most its height less this
+    // Where the other hull is large (a support map, support_map.h): its vertices as rows (the
+    // frame's vertex rows), its map, and the rotation that takes a direction in the hull's frame
+    // into the other's own, where the map reads it. rows and support_map are NULL otherwise.
+    const float *rows;
+    const float *support_map;
+    mf_mat3 to_map;
+    // The other's points move into the hull's frame as to_map^T x + map_shift; a height taken so
+    // differs by at most map_slack from the height of the moved point.
+    mf_vec3 map_shift;
+    float map_slack;
 } mf_face_other;
 
 // A face's separation (the other hull's lowest point over its plane) is at most its plane's height
@@ -82,9 +100,14 @@ typedef struct mf_face_other {
 // and at least that height less the outer radius (a ball around the centroid holds the hull).
 // So no face whose height falls more than the radii's difference below the highest can be the
 // best; a hair more covers float noise.
+static inline float mf_face_hair(const mf_shape *hull, const mf_shape *other, mf_vec3 centroid)
+{
+    return 1e-5f * (mf_length(centroid) + hull->radius + other->radius);
+}
+
 static inline float mf_face_reach(const mf_shape *hull, const mf_shape *other, mf_vec3 centroid)
 {
-    return other->outer_radius - other->inner_radius + 1e-5f * (mf_length(centroid) + hull->radius + other->radius);
+    return other->outer_radius - other->inner_radius + mf_face_hair(hull, other, centroid);
 }
 
 // Face f's height of the other's centroid: the plane's signed distance to it.
@@ -277,13 +300,35 @@ uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t
 #define MF_PACKED_ROWS 12
 #define MF_PACKED_STRIDE (MF_WIDE_MAX_EDGES + 16)
 
-// The edge query's builds for one ISA: the walk, all pairs in lanes (NULL: mf_query_edges), and
-// the cull's per-edge work.
+// What the cull knows of the edge pairs that could rank (sat.c): each edge's gap is its point's
+// height below the nearer of the edge's face planes, q_a's for a's edges and q_b's for b's, and a
+// pair can rank only where the gaps along its axis sum to at most `reach`.
+typedef struct mf_edge_reach {
+    mf_vec3 a_point;    // q_a, a point of a (a's frame)
+    float reach;        // with a hair for the float noise of a bound of a's gap (mf_edge_arc_cull_fn)
+    const float *b_gap; // b's edges' gaps at q_b
+} mf_edge_reach;
+
+// The arc cull, for a pair whose hull a has a support map (support_map.h): of b's kept edges
+// `edges` (`count`, ascending) those whose Gauss-map arcs can cross one of a's and rank, in place,
+// ascending, then MF_KEPT_EDGES_PAD zeros; returns how many. An axis n on b's edge j's arc (from
+// -normal0 to -normal1 of its faces) has b's gap at least the edge's: the height of q_b below the
+// supporting plane is a sinusoid along the arc, at least its ends' (the face planes'), both
+// positive. a's gap along n is h_a(n) - n . q_a, at least n . (x - q_a) for any vertex x of a: a
+// sinusoid too, so over the arc at least the less of its ends' values where both are positive, and
+// at least 0 (q_a lies in a). With x the vertex a's map names for -normal0 that bound is nearly
+// a's own: on the bunny's hull a tenth of the kept edges are left.
+typedef uint32_t mf_edge_arc_cull_fn(const mf_pair_frame *frame, const mf_edge_reach *reach, uint16_t *edges,
+                                     uint32_t count);
+
+// The edge query's builds for one ISA: the walk, all pairs in lanes (NULL: mf_query_edges), the
+// cull's per-edge work and the arc cull.
 typedef struct mf_edge_kernel {
     mf_edge_walk_fn *walk;
     mf_edge_search_fn *lanes;
     mf_edge_gaps_fn *gaps;
     mf_edges_within_fn *within;
+    mf_edge_arc_cull_fn *arc_cull;
 } mf_edge_kernel;
 
 // The edge query of a pair that is not apart along a face and not two parallelepipeds, the same on
