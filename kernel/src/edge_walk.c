@@ -218,44 +218,6 @@ static uint32_t climb_start(const mf_hull_view *a, mf_vec3 direction, uint32_t n
     return (uint32_t)a->support_map[MF_SUPPORT_MAP_ENTRY * mf_support_map_cell(direction) + 3];
 }
 
-// mf_edge_arc_cull_fn (sat.h), W edges at a time.
-uint32_t MF_NAMED(mf_edge_arc_cull, MF_WIDE_NAME)(const mf_pair_frame *frame, const mf_edge_reach *reach,
-                                                  uint16_t *edges, uint32_t count)
-{
-    const float *records = frame->b->edge_records;
-    const mf_mat3 *r = &frame->rotation;
-    const mf_mat3w rotation = {{mf_splat3w(r->row[0]), mf_splat3w(r->row[1]), mf_splat3w(r->row[2])}};
-    mf_vec3w point = mf_splat3w(reach->a_point);
-    mf_floatw zero = mf_splatw(0.0f), limit = mf_splatw(reach->reach);
-    uint32_t kept = 0;
-    for (uint32_t first = 0; first < count; first += W) {
-        // The list has zeros past its last edge (mf_edges_within): edge 0, masked off below.
-        const float *normal0_at[W], *normal1_at[W];
-        for (uint32_t l = 0; l < W; ++l) {
-            normal0_at[l] = records + (size_t)MF_EDGE_RECORD * edges[first + l];
-            normal1_at[l] = normal0_at[l] + 4;
-        }
-        mf_floatw n0[4], n1[4];
-        mf_load_columns4w(normal0_at, n0);
-        mf_load_columns4w(normal1_at, n1);
-        // The arc's ends in a's frame, and the vertex of a the map names for the first.
-        mf_vec3w end0 = mf_neg3w(mf_mat3_mulw(&rotation, (mf_vec3w){n0[0], n0[1], n0[2]}));
-        mf_vec3w end1 = mf_neg3w(mf_mat3_mulw(&rotation, (mf_vec3w){n1[0], n1[1], n1[2]}));
-        mf_vec3w x;
-        mf_floatw vertex;
-        mf_support_map_lookupw(frame->a->support_map, mf_support_map_cellw(end0), &x, &vertex);
-        mf_vec3w from_point = mf_sub3w(x, point);
-        mf_floatw a_gap = mf_maxw(zero, mf_minw(mf_dotw(end0, from_point), mf_dotw(end1, from_point)));
-        mf_floatw b_gap = mf_gatherw(reach->b_gap, mf_u16_to_floatw(edges + first));
-        mf_maskw in = mf_ltw(mf_lane_indexw(), mf_splatw((float)(count - first)));
-        mf_maskw near = mf_andw(in, mf_lew(mf_addw(a_gap, b_gap), limit));
-        for (uint32_t bits = mf_lane_bitsw(near); bits != 0; bits &= bits - 1u)
-            edges[kept++] = edges[first + (uint32_t)__builtin_ctz(bits)];
-    }
-    for (uint32_t k = kept; k < kept + MF_KEPT_EDGES_PAD; ++k) edges[k] = 0;
-    return kept;
-}
-
 mf_edge_query MF_NAMED(mf_edge_walk, MF_WIDE_NAME)(const mf_pair_frame *frame, uint32_t *face_vertex)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;

@@ -5,5 +5,3 @@
 #include "sat.h"
 
 mf_edge_walk_fn mf_edge_walk_scalar, mf_edge_walk_sse, mf_edge_walk_avx2, mf_edge_walk_avx512, mf_edge_walk_neon;
-mf_edge_arc_cull_fn mf_edge_arc_cull_scalar, mf_edge_arc_cull_sse, mf_edge_arc_cull_avx2, mf_edge_arc_cull_avx512,
-    mf_edge_arc_cull_neon;

@@ -17,9 +17,8 @@
 
 // Faces in reach are gathered up to this many (the stack's share); hulls with more in reach fill
 // their registers anyway.
-// Against a large hull, faces in reach from this many are bounded first (faces_bounded), BATCH at
-// a time.
-enum { W = MF_WIDE_WIDTH, GATHERED_MAX = 256, BOUNDED_MIN_LIVE = 64, BATCH = 128 };
+// Against a large hull faces are bounded BATCH at a time (faces_bounded).
+enum { W = MF_WIDE_WIDTH, GATHERED_MAX = 256, BATCH = 128 };
 
 // Every face's height of `centroid` into `height` (as mf_face_height), -infinity in the last
 // register's lanes past the faces; returns the highest. Registers load past a shape's last face
@@ -107,79 +106,75 @@ static inline int could_beat(float bound, uint32_t face, const mf_face_query *be
     return bound > best->separation || (bound == best->separation && face < best->face);
 }
 
-// Bounds of a batch of faces (rows of normals, offsets and face indices, `count` of them and a
-// register of zero normals past), from the vertex of the other hull its support map names for each
-// face's direction: a face's separation, its plane's height of the other's lowest vertex, is at
-// most its height of any vertex, and the named vertex lies close to the lowest. The map holds the
-// vertex in the other's frame: its height is taken there, n . (M x + s) = (M^T n) . x + n . s, a
-// hair higher (mf_face_other's map_slack) for the float noise between that and the height of the
-// vertex moved into this frame, which the measure takes. Into `bound` by face; the highest (the
-// first of equals) into `highest`.
+// A batch of faces to bound (rows of normals, offsets and face indices, `count` of them and a
+// register past), and the faces bounded so far: their bounds and indices, in face order.
 typedef struct face_batch {
     float normal_x[BATCH + W], normal_y[BATCH + W], normal_z[BATCH + W], offset[BATCH + W], face[BATCH + W];
     uint32_t count;
+    float *bound;    // [hull's faces + W]
+    uint16_t *faces; // [hull's faces + W]
+    uint32_t bounded;
+    mf_face_query highest; // the highest bound, the first of equals
 } face_batch;
 
-static void bound_batch(const mf_face_other *other, face_batch *batch, float *bound, mf_face_query *highest)
+// Bounds the batch's faces by the vertex of the other hull its support map names for each face's
+// direction: a face's separation, its plane's height of the other's lowest vertex, is at most its
+// height of any vertex, and the named vertex lies close to the lowest. The map holds the vertex in
+// the other's frame: its height is taken there, n . (M x + s) = (M^T n) . x + n . s, a hair higher
+// (mf_face_map's slack) for the float noise between that and the height of the vertex moved
+// into this frame, which the measure takes.
+static void bound_batch(const mf_face_other *other, const mf_face_map *map, face_batch *batch)
 {
-    const mf_mat3 *m = &other->to_map;
+    const mf_mat3 *m = &map->to_map;
     const mf_mat3w to_map = {{mf_splat3w(m->row[0]), mf_splat3w(m->row[1]), mf_splat3w(m->row[2])}};
-    mf_vec3w shift = mf_splat3w(other->map_shift);
-    mf_floatw slack = mf_splatw(other->map_slack);
-    float found[BATCH + W];
+    mf_vec3w shift = mf_splat3w(map->shift);
+    mf_floatw slack = mf_splatw(map->slack);
+    float *bound = batch->bound + batch->bounded;
     for (uint32_t first = 0; first < batch->count; first += W) {
         mf_vec3w normal = mf_load3uw(batch->normal_x + first, batch->normal_y + first, batch->normal_z + first);
         // The other hull's lowest point along the normal supports it along -normal. Lanes past the
-        // batch look up a zero direction: the last cell, and nobody reads their bound.
+        // batch hold anything: whatever they bound, nobody reads it.
         mf_vec3w turned = mf_mat3_mulw(&to_map, normal);
         mf_vec3w point;
         mf_floatw vertex;
         mf_support_map_lookupw(other->support_map, mf_support_map_cellw(mf_neg3w(turned)), &point, &vertex);
         mf_floatw height = mf_addw(mf_dotw(turned, point), mf_dotw(normal, shift));
-        mf_storeuw(found + first, mf_addw(mf_subw(height, mf_loaduw(batch->offset + first)), slack));
+        mf_storeuw(bound + first, mf_addw(mf_subw(height, mf_loaduw(batch->offset + first)), slack));
     }
     for (uint32_t k = 0; k < batch->count; ++k) {
         uint32_t face = (uint32_t)batch->face[k];
-        bound[face] = found[k];
-        if (found[k] > highest->separation) *highest = (mf_face_query){found[k], face}; // faces ascend
+        batch->faces[batch->bounded + k] = (uint16_t)face;
+        if (bound[k] > batch->highest.separation) batch->highest = (mf_face_query){bound[k], face}; // faces ascend
     }
+    batch->bounded += batch->count;
     batch->count = 0;
 }
 
-// The face query against a large hull (a support map), with many faces in reach (`live`: per
-// register the bits of those in reach, `lowest` the least height in reach). The first face of the
-// highest height is measured first; its separation s is a lower bound of the best, so only faces
-// whose height of the other's centroid less its inner radius (an upper bound of their separation)
-// reaches s can beat it: a third of those in reach on the bunny's hull. Those are bounded by their
-// support map vertex (bound_batch), the highest bound is measured, then, in order, every face whose
-// bound could beat the best so far: one to three of hundreds.
+// The face query against a large hull (a support map, and its vertices as rows), `height` holding
+// every face's height of the other's centroid, `highest` the highest. The first face of the highest
+// height is measured first; its separation s is a lower bound of the best, so only faces whose
+// height less the other's inner radius (an upper bound of their separation) reaches s can beat it,
+// and only faces in reach (mf_face_reach): a sixth to a quarter of the bunny's hull. Those are
+// bounded by their support map vertex (bound_batch), the highest bound is measured, then, in
+// order, every face whose bound could beat the best so far: one to three of hundreds.
 // This finds what mf_query_faces does. Without a face past the margin, that is the greatest
 // separation, the first of equals: every face left unmeasured is bounded below the best. With one,
-// the scalar search ends at the first such face, which is then its best: the faces before the best
-// whose bound passes the margin are measured in order for it. `height` holds each face's height on
-// entry and its bound on return.
+// the scalar search ends at the first such face, which is then its best: the faces in reach before
+// the best whose bound passes the margin are measured in order for it.
 static mf_face_query faces_bounded(const mf_hull_view *hull, const mf_face_other *other, float margin,
-                                   const uint32_t *live, mf_floatw lowest, float highest_height, float *height)
+                                   float highest_height, float *height)
 {
-    uint32_t blocks = (hull->face_count + W - 1) / W, start = 0;
+    uint32_t start = 0;
     while (!(height[start] == highest_height)) ++start;
-    mf_face_query best = measure_face(hull, other, start), highest = {-INFINITY, 0};
-    float *bound = height; // each register's heights are read once, then its bounds take their place
-    mf_floatw none = mf_splatw(-INFINITY), inner = mf_splatw(other->inner);
-    mf_floatw enough = mf_splatw(best.separation + other->inner);
-    face_batch batch;
-    batch.count = 0;
-    for (uint32_t k = 0; k < blocks; ++k) {
-        uint32_t first = k * W;
-        if (live[k] == 0) {
-            mf_storeuw(bound + first, none);
-            continue;
-        }
-        mf_floatw h = mf_loaduw(height + first);
-        mf_maskw in_reach = mf_gew(h, lowest), kept = mf_andw(in_reach, mf_gew(h, enough));
-        // A face not kept can separate by no more than this, less than the best.
-        mf_storeuw(bound + first, mf_selectw(in_reach, mf_subw(h, inner), none));
-        uint32_t bits = mf_lane_bitsw(kept);
+    float lowest = highest_height - other->reach;
+    mf_face_query best = measure_face(hull, other, start);
+    mf_face_map map = mf_face_map_of(other);
+    mf_floatw threshold = mf_splatw(mf_maxf(lowest, best.separation + other->inner));
+    uint16_t faces[MF_MAX_HULL_FACES + W];
+    face_batch batch = {.count = 0, .bound = height, .faces = faces, .bounded = 0, .highest = {-INFINITY, 0}};
+    // The bounds go into `height` from its start: never past the heights read so far.
+    for (uint32_t first = 0; first < hull->face_count; first += W) {
+        uint32_t bits = mf_lane_bitsw(mf_gew(mf_loaduw(height + first), threshold));
         if (bits == 0) continue;
         uint32_t at = batch.count;
         mf_compress_storew(batch.normal_x + at, bits, mf_loaduw(hull->normal_x + first));
@@ -187,35 +182,35 @@ static mf_face_query faces_bounded(const mf_hull_view *hull, const mf_face_other
         mf_compress_storew(batch.normal_z + at, bits, mf_loaduw(hull->normal_z + first));
         mf_compress_storew(batch.offset + at, bits, mf_loaduw(hull->offset + first));
         batch.count += mf_compress_storew(batch.face + at, bits, mf_addw(mf_lane_indexw(), mf_splatw((float)first)));
-        if (batch.count > BATCH - W) bound_batch(other, &batch, bound, &highest);
+        if (batch.count > BATCH - W) bound_batch(other, &map, &batch);
     }
-    if (batch.count > 0) {
-        // No face past the last: zero normals bound nothing anyone reads.
-        for (uint32_t k = batch.count; k < batch.count + W; ++k)
-            batch.normal_x[k] = batch.normal_y[k] = batch.normal_z[k] = batch.offset[k] = 0.0f;
-        bound_batch(other, &batch, bound, &highest);
-    }
+    if (batch.count > 0) bound_batch(other, &map, &batch);
 
+    const float *bound = batch.bound;
+    mf_face_query highest = batch.highest;
     if (highest.face != start && could_beat(highest.separation, highest.face, &best)) {
         mf_face_query measured = measure_face(hull, other, highest.face);
         if (could_beat(measured.separation, measured.face, &best)) best = measured;
     }
-    for (uint32_t k = 0; k < blocks; ++k) {
-        uint32_t first = k * W;
-        mf_floatw b = mf_loaduw(bound + first), face = mf_addw(mf_lane_indexw(), mf_splatw((float)first));
-        mf_floatw best_separation = mf_splatw(best.separation);
-        mf_maskw beats = mf_orw(mf_gtw(b, best_separation),
-                                mf_andw(mf_eqw(b, best_separation), mf_ltw(face, mf_splatw((float)best.face))));
-        for (uint32_t bits = mf_lane_bitsw(beats); bits != 0; bits &= bits - 1u) {
-            uint32_t f = first + (uint32_t)__builtin_ctz(bits);
-            if (f == start || f == highest.face || !could_beat(bound[f], f, &best)) continue; // measured already
+    for (uint32_t first = 0; first < batch.bounded; first += W) {
+        mf_floatw b = mf_loaduw(bound + first), best_separation = mf_splatw(best.separation);
+        // Ties: the face index decides, below.
+        uint32_t bits = mf_lane_bitsw(mf_gew(b, best_separation));
+        if (batch.bounded - first < W) bits &= (1u << (batch.bounded - first)) - 1u;
+        for (; bits != 0; bits &= bits - 1u) {
+            uint32_t k = first + (uint32_t)__builtin_ctz(bits), f = faces[k];
+            if (f == start || f == highest.face || !could_beat(bound[k], f, &best)) continue; // measured already
             mf_face_query measured = measure_face(hull, other, f);
             if (could_beat(measured.separation, f, &best)) best = measured;
         }
     }
     if (!(best.separation > margin)) return best;
-    for (uint32_t f = 0; f < best.face; ++f) { // the first face past the margin
-        if (!(bound[f] > margin)) continue;
+    // The faces not bounded separate by at most their height less the inner radius.
+    for (uint32_t f = 0, k = 0; f < best.face; ++f) { // the first face past the margin
+        while (k < batch.bounded && faces[k] < f) ++k;
+        float h = mf_face_height(hull, f, other->centroid);
+        float upper = k < batch.bounded && faces[k] == f ? bound[k] : h - other->inner;
+        if (!(h >= lowest) || !(upper > margin)) continue;
         mf_face_query measured = measure_face(hull, other, f);
         if (measured.separation > margin) return measured;
     }
@@ -227,6 +222,8 @@ mf_face_query MF_NAMED(mf_face_lanes, MF_WIDE_NAME)(const mf_hull_view *hull, co
     float height[MF_MAX_HULL_FACES + W];
     uint32_t live_bits[MF_MAX_HULL_FACES / W + 1];
     float highest_height = face_heights(hull, other->centroid, height);
+    if (other->support_map != NULL && other->rows != NULL && isfinite(highest_height))
+        return faces_bounded(hull, other, margin, highest_height, height);
     mf_floatw lowest = mf_splatw(highest_height - other->reach);
     uint32_t blocks = (hull->face_count + W - 1) / W, live = 0, live_blocks = 0;
     for (uint32_t k = 0; k < blocks; ++k) {
@@ -235,8 +232,6 @@ mf_face_query MF_NAMED(mf_face_lanes, MF_WIDE_NAME)(const mf_hull_view *hull, co
         live_blocks += live_bits[k] != 0;
     }
 
-    if (other->support_map != NULL && other->rows != NULL && live >= BOUNDED_MIN_LIVE && isfinite(highest_height))
-        return faces_bounded(hull, other, margin, live_bits, lowest, highest_height, height);
     mf_face_query best = {-INFINITY, 0};
     if ((live + W - 1) / W < live_blocks && live <= GATHERED_MAX) {
         // Faces in reach spread over more registers than they fill: gathered into registers of

@@ -7,40 +7,39 @@
 
 #include <stddef.h>
 
-// The float noise of a height taken in the other's frame against the moved point's (mf_face_other):
-// a few roundings of a product the size of the point's distance from the origin, at most the
-// shift's length and the other's radius, each 2^-24 of it; this is ten times more.
-static float map_slack(mf_vec3 shift, const mf_shape *other) { return 1e-5f * (mf_length(shift) + other->radius); }
-
 mf_face_other mf_face_other_of(const mf_pair_frame *frame, int on_b)
 {
-    const mf_shape *a = frame->a->shape, *b = frame->b->shape;
+    const mf_shape *hull = on_b ? frame->b->shape : frame->a->shape, *shape = on_b ? frame->a->shape : frame->b->shape;
+    mf_face_other other = {.count = shape->vertex_count, .frame = frame, .on_b = on_b};
     if (on_b) {
-        // a's points move into b's frame as R^T (x - t) = R^T x - R^T t.
-        mf_vec3 shift = mf_neg(mf_mat3_mul_transposed(&frame->rotation, frame->translation));
-        mf_vec3 centroid = mf_mat3_mul_transposed(&frame->rotation, mf_sub(a->centroid, frame->translation));
-        return (mf_face_other){.vertices = frame->a_vertices,
-                               .count = a->vertex_count,
-                               .centroid = centroid,
-                               .reach = mf_face_reach(b, a, centroid),
-                               .inner = a->inner_radius - mf_face_hair(b, a, centroid),
-                               .rows = frame->a_vertex_rows,
-                               .support_map = frame->a->support_map,
-                               .to_map = frame->rotation,
-                               .map_shift = shift,
-                               .map_slack = map_slack(shift, a)};
+        other.vertices = frame->a_vertices;
+        other.centroid = mf_mat3_mul_transposed(&frame->rotation, mf_sub(shape->centroid, frame->translation));
+        other.rows = frame->a_vertex_rows;
+        other.support_map = frame->a->support_map;
+    } else {
+        other.vertices = frame->b_vertices;
+        other.centroid = mf_add(mf_mat3_mul(&frame->rotation, shape->centroid), frame->translation);
+        other.rows = frame->b_vertex_rows;
+        other.support_map = frame->b->support_map;
     }
-    mf_vec3 centroid = mf_add(mf_mat3_mul(&frame->rotation, b->centroid), frame->translation);
-    return (mf_face_other){.vertices = frame->b_vertices,
-                           .count = b->vertex_count,
-                           .centroid = centroid,
-                           .reach = mf_face_reach(a, b, centroid),
-                           .inner = b->inner_radius - mf_face_hair(a, b, centroid),
-                           .rows = frame->b_vertex_rows,
-                           .support_map = frame->b->support_map,
-                           .to_map = mf_mat3_transpose(&frame->rotation),
-                           .map_shift = frame->translation,
-                           .map_slack = map_slack(frame->translation, b)};
+    float hair = mf_face_hair(hull, shape, other.centroid);
+    other.reach = shape->outer_radius - shape->inner_radius + hair; // mf_face_reach
+    other.inner = shape->inner_radius - hair;
+    return other;
+}
+
+mf_face_map mf_face_map_of(const mf_face_other *other)
+{
+    const mf_pair_frame *frame = other->frame;
+    const mf_shape *shape = other->on_b ? frame->a->shape : frame->b->shape;
+    // a's points move into b's frame as R^T (x - t) = R^T x - R^T t, b's into a's as R x + t.
+    mf_face_map map = {.to_map = other->on_b ? frame->rotation : mf_mat3_transpose(&frame->rotation),
+                       .shift = other->on_b ? mf_neg(mf_mat3_mul_transposed(&frame->rotation, frame->translation))
+                                            : frame->translation};
+    // A few roundings of products the size of the moved point's distance from the origin, at most
+    // the shift's length and the other's radius, each 2^-24 of it; this is ten times more.
+    map.slack = 1e-5f * (mf_length(map.shift) + shape->radius);
+    return map;
 }
 
 mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_face_other *other, float margin)
@@ -262,6 +261,13 @@ uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t
     return kept_count;
 }
 
+// The cull's points q_a of a (in a's frame) and q_b of b (in b's), and the reach of the arc culls
+// (mf_arc_cull) around them.
+typedef struct cull_points {
+    mf_vec3 a, b;
+    float reach;
+} cull_points;
+
 // Only the edges near a point q_a of a and a point q_b of b, `apart` from each other, given their
 // edges' gaps (in the scratch) and the least of each. Take an edge
 // pair's Minkowski face with axis n (a to b): edge i of a supports a along n, edge j of b supports
@@ -270,16 +276,15 @@ uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t
 // planes: n lies between their normals, and a positive sinusoid over an arc shorter than pi is
 // least at an end. An edge pair that could rank thus has gaps summing to under the reach plus
 // `apart`: each edge's under that less the other point's least gap (a hair more for float noise).
-static void keep_edges_near_points(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                                   mf_vec3 a_point, float apart, float least_a, float least_b,
-                                   const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled,
-                                   mf_edge_reach *near)
+static inline void keep_edges_near_points(const mf_pair_frame *frame, const mf_axis_candidates *candidates,
+                                          float linear_slop, cull_points *points, float apart, float least_a,
+                                          float least_b, const mf_edge_kernel *kernel, const mf_query_scratch *scratch,
+                                          mf_pair_frame *culled)
 {
     float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
     float reach = cull_reach(candidates, linear_slop, faces) + apart;
-    // The arc cull bounds a's gaps anew, with a float noise of its own.
-    *near =
-        (mf_edge_reach){.a_point = a_point, .reach = reach + 1e-5f * candidates->scale, .b_gap = scratch->b_edge_gap};
+    // The arc culls bound the other hull's gaps anew, with a float noise of their own.
+    if (points != NULL) points->reach = reach + 1e-5f * candidates->scale;
     culled->a_edges = scratch->a_edges;
     culled->a_edge_count = kernel->within(scratch->a_edge_gap, frame->a->edge_count, reach - least_b, scratch->a_edges);
     culled->b_edges = scratch->b_edges;
@@ -292,7 +297,7 @@ static void keep_edges_near_points(const mf_pair_frame *frame, const mf_axis_can
 // both hulls.
 static int cull_around_centroids(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
                                  const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled,
-                                 mf_edge_reach *near)
+                                 cull_points *points)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     mf_vec3 centre_b = mf_add(mf_mat3_mul(&frame->rotation, b->centroid), frame->translation);
@@ -306,9 +311,10 @@ static int cull_around_centroids(const mf_pair_frame *frame, const mf_axis_candi
     float least_a = kernel->gaps(a, p, scratch->a_edge_gap);
     if (!(least_a > 0.0f)) return 0;
     mf_vec3 p_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(p, frame->translation));
+    if (points != NULL) *points = (cull_points){.a = p, .b = p_in_b}; // stored before the call: no spill
     float least_b = kernel->gaps(b, p_in_b, scratch->b_edge_gap);
     if (!(least_b > 0.0f)) return 0;
-    keep_edges_near_points(frame, candidates, linear_slop, p, 0.0f, least_a, least_b, kernel, scratch, culled, near);
+    keep_edges_near_points(frame, candidates, linear_slop, points, 0.0f, least_a, least_b, kernel, scratch, culled);
     return 1;
 }
 
@@ -358,28 +364,28 @@ static float partner_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 v,
 // from the other side (b's deepest below a's best face, or a's below b's) and its partner.
 static void cull_around_support(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
                                 const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled,
-                                mf_edge_reach *near)
+                                cull_points *points)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     float least_a, least_b, apart;
-    mf_vec3 a_point;
+    mf_vec3 point_a, point_b;
     if (candidates->face_a.separation >= candidates->face_b.separation) {
         uint32_t face = candidates->face_a.face, v = mf_deepest_vertex(frame, 0, mf_view_normal(a, face));
         apart = partner_on_face(a, face, frame->b_vertices[v], candidates->face_a.separation < 0.0f, kernel->gaps,
-                                scratch->a_edge_gap, &least_a, &a_point);
-        least_b = kernel->gaps(b, mf_view_vertex(b, v), scratch->b_edge_gap);
+                                scratch->a_edge_gap, &least_a, &point_a);
+        point_b = mf_view_vertex(b, v);
+        least_b = kernel->gaps(b, point_b, scratch->b_edge_gap);
     } else {
         uint32_t face = candidates->face_b.face;
         uint32_t v = mf_deepest_vertex(frame, 1, mf_mat3_mul(&frame->rotation, mf_view_normal(b, face)));
         mf_vec3 v_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(mf_view_vertex(a, v), frame->translation));
-        mf_vec3 b_point;
         apart = partner_on_face(b, face, v_in_b, candidates->face_b.separation < 0.0f, kernel->gaps,
-                                scratch->b_edge_gap, &least_b, &b_point);
-        a_point = mf_view_vertex(a, v);
-        least_a = kernel->gaps(a, a_point, scratch->a_edge_gap);
+                                scratch->b_edge_gap, &least_b, &point_b);
+        point_a = mf_view_vertex(a, v);
+        least_a = kernel->gaps(a, point_a, scratch->a_edge_gap);
     }
-    keep_edges_near_points(frame, candidates, linear_slop, a_point, apart, least_a, least_b, kernel, scratch, culled,
-                           near);
+    if (points != NULL) *points = (cull_points){.a = point_a, .b = point_b};
+    keep_edges_near_points(frame, candidates, linear_slop, points, apart, least_a, least_b, kernel, scratch, culled);
 }
 
 // Rows x, y, z of n vectors rotated by m into rows `stride` apart (as mf_mat3_mul). `restrict`
@@ -426,20 +432,43 @@ void mf_rotate_b_edges(const mf_pair_frame *frame, float *normal_rows, float *di
     }
 }
 
+// Against a large hull (a support map) each kept edge of the other is bounded along its arc.
+static void cull_arcs(const mf_pair_frame *frame, const cull_points *points, const mf_edge_kernel *kernel,
+                      const mf_query_scratch *scratch, mf_pair_frame *culled)
+{
+    if (frame->a->support_map != NULL) {
+        mf_arc_cull cull = {.records = frame->b->edge_records,
+                            .gap = scratch->b_edge_gap,
+                            .to_other = frame->rotation,
+                            .other_map = frame->a->support_map,
+                            .other_point = points->a,
+                            .reach = points->reach};
+        culled->b_edge_count = kernel->arc_cull(&cull, scratch->b_edges, culled->b_edge_count);
+    }
+    if (frame->b->support_map != NULL) {
+        mf_arc_cull cull = {.records = frame->a->edge_records,
+                            .gap = scratch->a_edge_gap,
+                            .to_other = mf_mat3_transpose(&frame->rotation),
+                            .other_map = frame->b->support_map,
+                            .other_point = points->b,
+                            .reach = points->reach};
+        culled->a_edge_count = kernel->arc_cull(&cull, scratch->a_edges, culled->a_edge_count);
+    }
+}
+
 void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, const mf_edge_kernel *kernel,
                             const mf_query_scratch *scratch, mf_axis_candidates *c)
 {
     // Deep overlaps are culled around a point on the centroids' line inside both hulls where there
     // is one; the rest around the better face axis' support vertex and its partner.
     mf_pair_frame culled = *frame;
-    mf_edge_reach near;
+    // The arc culls' points, where either hull is large (a support map).
+    cull_points arcs, *points = frame->a->support_map != NULL || frame->b->support_map != NULL ? &arcs : NULL;
     float faces = mf_maxf(c->face_a.separation, c->face_b.separation);
     float deep = -0.1f * mf_minf(frame->a->shape->inner_radius, frame->b->shape->inner_radius);
-    if (!(faces < deep && cull_around_centroids(frame, c, linear_slop, kernel, scratch, &culled, &near)))
-        cull_around_support(frame, c, linear_slop, kernel, scratch, &culled, &near);
-    // A large a (a support map) lets each of b's kept edges be bounded along its whole arc.
-    if (frame->a->support_map != NULL)
-        culled.b_edge_count = kernel->arc_cull(&culled, &near, scratch->b_edges, culled.b_edge_count);
+    if (!(faces < deep && cull_around_centroids(frame, c, linear_slop, kernel, scratch, &culled, points)))
+        cull_around_support(frame, c, linear_slop, kernel, scratch, &culled, points);
+    if (points != NULL) cull_arcs(frame, points, kernel, scratch, &culled);
     int walks = mf_edge_query_walks(&culled);
     int lanes = !walks && kernel->lanes != NULL && culled.b_edge_count <= MF_WIDE_MAX_EDGES;
     // The query in lanes moves b's kept edges itself, from their records.

@@ -84,15 +84,12 @@ typedef struct mf_face_other {
     float reach;
     float inner; // the other's inner radius less the hair: a face separates by at most its height less this
     // Where the other hull is large (a support map, support_map.h): its vertices as rows (the
-    // frame's vertex rows), its map, and the rotation that takes a direction in the hull's frame
-    // into the other's own, where the map reads it. rows and support_map are NULL otherwise.
+    // frame's vertex rows) and its map, NULL otherwise; the pair's frame and which hull the other
+    // is, for mf_face_map_of.
     const float *rows;
     const float *support_map;
-    mf_mat3 to_map;
-    // The other's points move into the hull's frame as to_map^T x + map_shift; a height taken so
-    // differs by at most map_slack from the height of the moved point.
-    mf_vec3 map_shift;
-    float map_slack;
+    const struct mf_pair_frame *frame;
+    int on_b;
 } mf_face_other;
 
 // A face's separation (the other hull's lowest point over its plane) is at most its plane's height
@@ -119,6 +116,18 @@ static inline float mf_face_height(const mf_hull_view *hull, uint32_t f, mf_vec3
 
 // b against a's faces (on_b 0: b's vertices and centroid in a's frame) or a against b's.
 mf_face_other mf_face_other_of(const mf_pair_frame *frame, int on_b);
+
+// How a large other hull's map is read from the hull's frame: `to_map` takes a direction into the
+// other's frame, where its map reads it; its points x move into the hull's frame as
+// to_map^T x + shift. A height taken in the other's frame so, (to_map n) . x + n . shift, differs by
+// at most `slack` from the height of the moved point.
+typedef struct mf_face_map {
+    mf_mat3 to_map;
+    mf_vec3 shift;
+    float slack;
+} mf_face_map;
+
+mf_face_map mf_face_map_of(const mf_face_other *other);
 
 // Face query of `hull` against `other`: the face whose plane the other hull lies highest over
 // (its separation), the first of equals. Only faces within the reach of the highest height are
@@ -300,26 +309,30 @@ uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t
 #define MF_PACKED_ROWS 12
 #define MF_PACKED_STRIDE (MF_WIDE_MAX_EDGES + 16)
 
-// What the cull knows of the edge pairs that could rank (sat.c): each edge's gap is its point's
-// height below the nearer of the edge's face planes, q_a's for a's edges and q_b's for b's, and a
-// pair can rank only where the gaps along its axis sum to at most `reach`.
-typedef struct mf_edge_reach {
-    mf_vec3 a_point;    // q_a, a point of a (a's frame)
-    float reach;        // with a hair for the float noise of a bound of a's gap (mf_edge_arc_cull_fn)
-    const float *b_gap; // b's edges' gaps at q_b
-} mf_edge_reach;
+// The arc cull (arc_cull.c) of one hull's kept edges, where the other hull has a support map
+// (support_map.h). The cull (sat.c) keeps an edge pair only where its gaps could sum to at most its
+// reach: the gaps of a point q_a of a and q_b of b below the two hulls' supporting planes along the
+// pair's axis, each at least the edge's own gap (mf_edge_gaps), the height of its point below the
+// nearer of its face planes. The arc cull bounds the other hull's gap too, along the edge's whole
+// Gauss-map arc (its normal cone, from normal0 to normal1). Along a direction m of that arc the
+// other hull supports -m, and its gap there is at least -m . (y - q) for any vertex y of it and its
+// point q: a sinusoid along the arc, so at least the less of its ends' values where both are
+// positive, and at least 0 (q lies in the hull). With y the vertex the other's map names for the
+// arc's first end the bound is nearly the gap itself: on the bunny's hull a tenth of the kept edges
+// are left.
+typedef struct mf_arc_cull {
+    const float *records;   // the culled hull's edge records (rows.h): its face normals in its frame
+    const float *gap;       // its edges' gaps at its point
+    mf_mat3 to_other;       // its frame into the other's
+    const float *other_map; // the other's support map
+    mf_vec3 other_point;    // the other's point, in the other's frame
+    float reach;            // the cull's, a hair more for the float noise of the other's bound
+} mf_arc_cull;
 
-// The arc cull, for a pair whose hull a has a support map (support_map.h): of b's kept edges
-// `edges` (`count`, ascending) those whose Gauss-map arcs can cross one of a's and rank, in place,
-// ascending, then MF_KEPT_EDGES_PAD zeros; returns how many. An axis n on b's edge j's arc (from
-// -normal0 to -normal1 of its faces) has b's gap at least the edge's: the height of q_b below the
-// supporting plane is a sinusoid along the arc, at least its ends' (the face planes'), both
-// positive. a's gap along n is h_a(n) - n . q_a, at least n . (x - q_a) for any vertex x of a: a
-// sinusoid too, so over the arc at least the less of its ends' values where both are positive, and
-// at least 0 (q_a lies in a). With x the vertex a's map names for -normal0 that bound is nearly
-// a's own: on the bunny's hull a tenth of the kept edges are left.
-typedef uint32_t mf_edge_arc_cull_fn(const mf_pair_frame *frame, const mf_edge_reach *reach, uint16_t *edges,
-                                     uint32_t count);
+// Of the kept edges `edges` (`count`, ascending) those that pass the arc cull, in place, ascending,
+// then MF_KEPT_EDGES_PAD zeros; returns how many. The list has MF_KEPT_EDGES_PAD entries past
+// `count` (mf_edges_within).
+typedef uint32_t mf_edge_arc_cull_fn(const mf_arc_cull *cull, uint16_t *edges, uint32_t count);
 
 // The edge query's builds for one ISA: the walk, all pairs in lanes (NULL: mf_query_edges), the
 // cull's per-edge work and the arc cull.
