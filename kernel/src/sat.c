@@ -436,6 +436,9 @@ void mf_rotate_b_edges(const mf_pair_frame *frame, float *normal_rows, float *di
 static void cull_arcs(const mf_pair_frame *frame, const cull_points *points, const mf_edge_kernel *kernel,
                       const mf_query_scratch *scratch, mf_pair_frame *culled)
 {
+    // Few kept pairs cost less to try than to cull (a function of the counts alone, so that every ISA
+    // culls alike).
+    if (culled->a_edge_count * culled->b_edge_count < MF_ARC_CULL_MIN_PAIRS) return;
     if (frame->a->support_map != NULL) {
         mf_arc_cull cull = {.records = frame->b->edge_records,
                             .gap = scratch->b_edge_gap,
