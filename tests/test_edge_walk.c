@@ -168,8 +168,8 @@ static float best_crossing(const mf_pair_frame *frame, uint32_t edge, int on_b)
 // The arc cull of both hulls' kept edges around a point p inside both (q_a = q_b = p): every ISA's
 // build keeps the same edges as the scalar one, and every edge it drops builds no Minkowski face
 // whose separation comes within the reach: each gap sum exceeds it, and the separation is minus the
-// gaps along the axis. Large pairs of the pool, overlapping, at reaches from nothing to half a
-// radius.
+// gaps along the axis. Large pairs of the pool, overlapping, at reaches from the least sum of gaps
+// to half a radius beyond it.
 static void arc_cull_drops_no_pair_within_reach(void)
 {
     test_pool pool;
@@ -195,7 +195,8 @@ static void arc_cull_drops_no_pair_within_reach(void)
         float least_a = mf_edge_gaps(a, p, scratch->a_edge_gap), least_b = mf_edge_gaps(b, p_in_b, scratch->b_edge_gap);
         if (!(least_a > 0.0f && least_b > 0.0f)) continue;
         float scale = a->shape->radius + b->shape->radius;
-        float reach = (float)test_random_range(&random, 0.0, 0.25 * scale);
+        // From the least sum of gaps (both hulls' least) to a quarter of the sizes beyond it.
+        float reach = least_a + least_b + (float)test_random_range(&random, 0.0, 0.25 * scale);
         mf_pair_frame all = frame;
         all.a_edges = all.b_edges = NULL;
         mf_rotate_b_edges(&all, scratch->b_normal_rows, scratch->b_direction_rows);
