@@ -3,6 +3,7 @@
 #include "sat.h"
 
 #include "box_hull.h"
+#include "lanes4.h"
 #include "rows.h"
 
 #include <stddef.h>
@@ -197,11 +198,18 @@ uint32_t mf_rank_axes(const mf_axis_candidates *c, float linear_slop, mf_axis ra
 
 uint32_t mf_deepest_vertex(const mf_pair_frame *frame, int incident_is_a, mf_vec3 normal)
 {
+    // a's own vertices and large b's moved ones are rows: four at a time.
     const mf_hull_view *hull = incident_is_a ? frame->a : frame->b;
+    if (incident_is_a)
+        return mf_deepest_along4(hull->vertex_x, hull->vertex_y, hull->vertex_z, hull->vertex_count, normal);
+    if (frame->b_vertex_rows != NULL) {
+        const float *x = frame->b_vertex_rows, *y = x + MF_VERTEX_ROWS_STRIDE, *z = y + MF_VERTEX_ROWS_STRIDE;
+        return mf_deepest_along4(x, y, z, hull->vertex_count, normal);
+    }
     uint32_t deepest = 0;
     float deepest_depth = INFINITY;
     for (uint32_t v = 0; v < hull->vertex_count; ++v) {
-        float depth = mf_dot(normal, incident_is_a ? mf_view_vertex(hull, v) : frame->b_vertices[v]);
+        float depth = mf_dot(normal, frame->b_vertices[v]);
         if (depth < deepest_depth) {
             deepest_depth = depth;
             deepest = v;
@@ -212,10 +220,18 @@ uint32_t mf_deepest_vertex(const mf_pair_frame *frame, int incident_is_a, mf_vec
 
 float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal)
 {
-    float a_max = -INFINITY, b_min = INFINITY;
-    for (uint32_t v = 0; v < frame->a->vertex_count; ++v)
-        a_max = mf_maxf(a_max, mf_dot(normal, mf_view_vertex(frame->a, v)));
-    for (uint32_t v = 0; v < frame->b->vertex_count; ++v) b_min = mf_minf(b_min, mf_dot(normal, frame->b_vertices[v]));
+    // a's highest along the normal is minus its lowest against it: negating a product or a sum is
+    // exact. Rows four at a time, as mf_deepest_vertex.
+    const mf_hull_view *a = frame->a;
+    float a_max = -mf_lowest_along4(a->vertex_x, a->vertex_y, a->vertex_z, a->vertex_count, mf_neg(normal));
+    float b_min = INFINITY;
+    if (frame->b_vertex_rows != NULL) {
+        const float *x = frame->b_vertex_rows, *y = x + MF_VERTEX_ROWS_STRIDE, *z = y + MF_VERTEX_ROWS_STRIDE;
+        b_min = mf_lowest_along4(x, y, z, frame->b->vertex_count, normal);
+    } else {
+        for (uint32_t v = 0; v < frame->b->vertex_count; ++v)
+            b_min = mf_minf(b_min, mf_dot(normal, frame->b_vertices[v]));
+    }
     return b_min - a_max;
 }
 
