@@ -174,7 +174,11 @@ static mf_face_query faces_bounded(const mf_hull_view *hull, const mf_face_other
     mf_face_map map = mf_face_map_of(other);
     mf_floatw threshold = mf_splatw(mf_maxf(lowest, best.separation + other->inner));
     uint16_t faces[MF_MAX_HULL_FACES + W];
-    face_batch batch = {.count = 0, .bound = height, .faces = faces, .bounded = 0, .highest = {-INFINITY, 0}};
+    face_batch batch; // field by field: an initialiser would zero its rows, kilobytes
+    batch.count = batch.bounded = 0;
+    batch.bound = height;
+    batch.faces = faces;
+    batch.highest = (mf_face_query){-INFINITY, 0};
     // The bounds go into `height` from its start: never past the heights read so far.
     for (uint32_t first = 0; first < hull->face_count; first += W) {
         uint32_t bits = mf_lane_bitsw(mf_gew(mf_loaduw(height + first), threshold));
