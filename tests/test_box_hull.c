@@ -1,12 +1,13 @@
 // The box-hull queries (kernel/src/box_hull.c): the closed-form face and edge queries against the
 // general ones that try every face against the box's corners and every pair of edges, and against
 // the best SAT axis in double (tests/reference.c); every ISA's build against the scalar one, bit
-// for bit. Pairs of boxes and rocks from the pool, in both
-// orders, at every distance the pair generator makes.
+// for bit. Pairs of boxes and rocks from the pool, and of boxes and large hulls (the bunny's hull,
+// clouds of 128 to 400 points), in both orders, at every distance the pair generator makes.
 #include "bank.h"
 #include "box_hull.h"
 #include "check.h"
 #include "dispatch.h"
+#include "large_pool.h"
 #include "pair.h"
 #include "pair_scratch.h"
 #include "pairs.h"
@@ -47,23 +48,22 @@ static mf_edge_query every_edge_pair(const mf_pair_frame *frame, mf_pair_scratch
     return mf_query_edges(&all);
 }
 
-static void box_hull_queries_match_every_face_and_edge_pair(void)
+// Box-hull pairs of the pool against every face and edge pair and the best SAT axis in double.
+static void match_every_face_and_edge_pair(test_pool *pool, uint64_t seed, uint32_t pairs)
 {
-    test_pool pool;
-    CHECK_EQ(test_pool_make(81, 8, 48, &pool), MF_OK);
     mf_pair_scratch *scratch = malloc(sizeof(mf_pair_scratch));
     ref_pair *reference = ref_pair_create();
     CHECK(scratch != NULL && reference != NULL);
-    uint32_t pairs = test_scaled(20000), box_hull = 0, edge_best = 0, failures = 0;
+    uint32_t box_hull = 0, edge_best = 0, failures = 0;
     for (uint32_t index = 0; scratch != NULL && reference != NULL && index < pairs && failures < 10; ++index) {
         uint32_t shape[2];
         mf_transform transform[2];
-        test_make_pair(&pool, TEST_PAIRS_MIXED, 8081, index, 0.02f, shape, transform);
+        test_make_pair(pool, TEST_PAIRS_MIXED, seed, index, 0.02f, shape, transform);
         mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
-        if (!mf_is_box_hull_pair(&pool.bank->shapes[shape[0]], &pool.bank->shapes[shape[1]])) continue;
+        if (!mf_is_box_hull_pair(&pool->bank->shapes[shape[0]], &pool->bank->shapes[shape[1]])) continue;
         ++box_hull;
         mf_mat3 rotation_a;
-        mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+        mf_pair_frame frame = mf_frame_setup(pool->bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
         mf_axis_candidates c = box_hull_candidates(&frame, MF_ISA_SCALAR, scratch);
         mf_face_other other_b = mf_face_other_of(&frame, 0), other_a = mf_face_other_of(&frame, 1);
         mf_face_query face_a = mf_query_faces(frame.a, &other_b, INFINITY);
@@ -72,7 +72,7 @@ static void box_hull_queries_match_every_face_and_edge_pair(void)
         int ok = fabsf(c.face_a.separation - face_a.separation) <= noise &&
                  fabsf(c.face_b.separation - face_b.separation) <= noise;
         // The best of the three is the best of every SAT candidate, in double.
-        ref_pair_set(reference, &pool.reference[shape[0]], transform[0], &pool.reference[shape[1]], transform[1]);
+        ref_pair_set(reference, &pool->reference[shape[0]], transform[0], &pool->reference[shape[1]], transform[1]);
         ref_axis sat = ref_best_axis_gauss_map(reference);
         ok &= fabs(mf_best_separation(&c) - sat.separation) <= noise;
         // An edge axis near the best separates the hulls by what it claims (projected, they are that
@@ -98,24 +98,40 @@ static void box_hull_queries_match_every_face_and_edge_pair(void)
     CHECK(box_hull > pairs / 2 && edge_best > box_hull / 10); // both orders and the edge axes are exercised
     ref_pair_destroy(reference);
     free(scratch);
+}
+
+static void box_hull_queries_match_every_face_and_edge_pair(void)
+{
+    test_pool pool;
+    CHECK_EQ(test_pool_make(81, 8, 48, &pool), MF_OK);
+    match_every_face_and_edge_pair(&pool, 8081, test_scaled(20000));
     test_pool_free(&pool);
 }
 
-static void box_hull_queries_agree_on_every_isa(void)
+// Every hull takes the box-hull queries, however large: boxes against the bunny's hull and clouds
+// of 128 to 400 points.
+static void box_hull_queries_match_on_large_hulls(void)
 {
     test_pool pool;
-    CHECK_EQ(test_pool_make(82, 8, 48, &pool), MF_OK);
+    CHECK_EQ(test_large_pool_make(83, 8, &pool), MF_OK);
+    match_every_face_and_edge_pair(&pool, 8083, test_scaled(3000));
+    test_pool_free(&pool);
+}
+
+// Box-hull pairs of the pool: every ISA's queries as the scalar ones, bit for bit.
+static void agree_on_every_isa(test_pool *pool, uint64_t seed, uint32_t pairs)
+{
     mf_pair_scratch *scratch = malloc(sizeof(mf_pair_scratch));
     CHECK(scratch != NULL);
-    uint32_t pairs = test_scaled(20000), compared = 0;
+    uint32_t compared = 0;
     for (uint32_t index = 0; scratch != NULL && index < pairs; ++index) {
         uint32_t shape[2];
         mf_transform transform[2];
-        test_make_pair(&pool, TEST_PAIRS_MIXED, 8082, index, 0.02f, shape, transform);
+        test_make_pair(pool, TEST_PAIRS_MIXED, seed, index, 0.02f, shape, transform);
         mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
-        if (!mf_is_box_hull_pair(&pool.bank->shapes[shape[0]], &pool.bank->shapes[shape[1]])) continue;
+        if (!mf_is_box_hull_pair(&pool->bank->shapes[shape[0]], &pool->bank->shapes[shape[1]])) continue;
         mf_mat3 rotation_a;
-        mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+        mf_pair_frame frame = mf_frame_setup(pool->bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
         mf_axis_candidates scalar = box_hull_candidates(&frame, MF_ISA_SCALAR, scratch);
         for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
             if (!mf_isa_supported((mf_isa)isa)) continue;
@@ -128,12 +144,29 @@ static void box_hull_queries_agree_on_every_isa(void)
     }
     printf("%u comparisons\n", compared);
     free(scratch);
+}
+
+static void box_hull_queries_agree_on_every_isa(void)
+{
+    test_pool pool;
+    CHECK_EQ(test_pool_make(82, 8, 48, &pool), MF_OK);
+    agree_on_every_isa(&pool, 8082, test_scaled(20000));
+    test_pool_free(&pool);
+}
+
+static void box_hull_queries_agree_on_every_isa_on_large_hulls(void)
+{
+    test_pool pool;
+    CHECK_EQ(test_large_pool_make(84, 8, &pool), MF_OK);
+    agree_on_every_isa(&pool, 8084, test_scaled(3000));
     test_pool_free(&pool);
 }
 
 static const test_case tests[] = {
     TEST_CASE(box_hull_queries_match_every_face_and_edge_pair),
     TEST_CASE(box_hull_queries_agree_on_every_isa),
+    TEST_CASE(box_hull_queries_match_on_large_hulls),
+    TEST_CASE(box_hull_queries_agree_on_every_isa_on_large_hulls),
 };
 
 int main(int argc, char **argv) { return test_main(tests, (int)(sizeof(tests) / sizeof(tests[0])), argc, argv); }

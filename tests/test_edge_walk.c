@@ -1,16 +1,21 @@
 // The Gauss-map walk (kernel/src/edge_walk.c), every ISA's build, against the all-pairs edge query it replaces for
 // larger hulls, on random hull pairs (resting, tilted, random orientations; thin, lumpy and round
-// clouds of 8 to 64 points); and the vertex fans the walk steps through.
+// clouds of 8 to 64 points); and the vertex fans the walk steps through. The large hulls' edge
+// query (the bunny's hull, clouds of 128 to 400 points): the arc cull (kernel/src/arc_cull.c) drops
+// no edge of a pair within its reach and keeps the same edges on every ISA, and the whole query
+// finds the all-pairs answer wherever that ranks.
 #include "bank.h"
 #include "check.h"
 #include "dispatch.h"
 #include "edge_walk.h"
+#include "large_pool.h"
 #include "pair.h"
 #include "pairs.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void vertex_fans_hold_each_edge_at_both_ends(void)
 {
@@ -132,10 +137,186 @@ static void walk_crosses_vertices_of_many_edges(void)
     test_pool_free(&pool);
 }
 
+// Every pair of edges of the two hulls, unculled, as the all-pairs search tries them.
+static mf_edge_query every_edge_pair(const mf_pair_frame *frame, mf_pair_scratch *scratch)
+{
+    mf_pair_frame all = *frame;
+    all.a_edges = all.b_edges = NULL;
+    mf_rotate_b_edges(&all, scratch->b_normal_rows, scratch->b_direction_rows);
+    return mf_query_edges(&all);
+}
+
+// The largest separation of a Minkowski face of edge j of b (on_b) or i of a with any edge of the
+// other hull; -infinity where it builds none. b's rows must hold all of its normals and directions.
+static float best_crossing(const mf_pair_frame *frame, uint32_t edge, int on_b)
+{
+    const mf_hull_view *a = frame->a, *b = frame->b;
+    float best = -INFINITY;
+    uint32_t others = on_b ? a->edge_count : b->edge_count;
+    for (uint32_t k = 0; k < others; ++k) {
+        uint32_t i = on_b ? k : edge, j = on_b ? edge : k;
+        mf_vec3 direction = mf_frame_b_direction(frame, j), axis;
+        float a0, separation;
+        if (mf_edge_pair_crosses(a, i, mf_frame_b_normal(frame, b->edge_face0[j]),
+                                 mf_frame_b_normal(frame, b->edge_face1[j]), direction, &a0) &&
+            mf_edge_pair_measure(frame, i, j, direction, a0, &axis, &separation))
+            best = fmaxf(best, separation);
+    }
+    return best;
+}
+
+// The arc cull of both hulls' kept edges around a point p inside both (q_a = q_b = p): every ISA's
+// build keeps the same edges as the scalar one, and every edge it drops builds no Minkowski face
+// whose separation comes within the reach: each gap sum exceeds it, and the separation is minus the
+// gaps along the axis. Large pairs of the pool, overlapping, at reaches from the least sum of gaps
+// to half a radius beyond it.
+static void arc_cull_drops_no_pair_within_reach(void)
+{
+    test_pool pool;
+    CHECK_EQ(test_large_pool_make(51, 1, &pool), MF_OK);
+    mf_pair_scratch *scratch = malloc(sizeof(mf_pair_scratch));
+    uint16_t *kept = malloc(2 * (MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD) * sizeof(uint16_t));
+    CHECK(scratch != NULL && kept != NULL);
+    uint16_t *wide = kept + MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD;
+    test_random random = test_random_seed(5252, 0);
+    uint32_t pairs = test_scaled(600), culled = 0, edges_in = 0, edges_out = 0, compared = 0;
+    for (uint32_t index = 0; scratch != NULL && kept != NULL && index < pairs; ++index) {
+        uint32_t shape[2];
+        mf_transform transform[2];
+        test_make_pair(&pool, TEST_PAIRS_HULL, 5353, index, 0.02f, shape, transform);
+        mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
+        mf_mat3 rotation_a;
+        mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+        const mf_hull_view *a = frame.a, *b = frame.b;
+        // p halfway between the centroids, if inside both.
+        mf_vec3 centre_b = mf_add(mf_mat3_mul(&frame.rotation, b->centroid), frame.translation);
+        mf_vec3 p = mf_scale(mf_add(a->centroid, centre_b), 0.5f);
+        mf_vec3 p_in_b = mf_mat3_mul_transposed(&frame.rotation, mf_sub(p, frame.translation));
+        float least_a = mf_edge_gaps(a, p, scratch->a_edge_gap), least_b = mf_edge_gaps(b, p_in_b, scratch->b_edge_gap);
+        if (!(least_a > 0.0f && least_b > 0.0f)) continue;
+        float scale = a->shape->radius + b->shape->radius;
+        // From the least sum of gaps (both hulls' least) to a quarter of the sizes beyond it.
+        float reach = least_a + least_b + (float)test_random_range(&random, 0.0, 0.25 * scale);
+        mf_pair_frame all = frame;
+        all.a_edges = all.b_edges = NULL;
+        mf_rotate_b_edges(&all, scratch->b_normal_rows, scratch->b_direction_rows);
+        for (int on_b = 0; on_b < 2; ++on_b) {
+            const mf_hull_view *culled_hull = on_b ? b : a, *other = on_b ? a : b;
+            if (other->support_map == NULL) continue;
+            float *gap = on_b ? scratch->b_edge_gap : scratch->a_edge_gap;
+            uint32_t count = mf_edges_within(gap, culled_hull->edge_count, reach - (on_b ? least_a : least_b), kept);
+            mf_arc_cull cull = {.records = culled_hull->edge_records,
+                                .gap = gap,
+                                .to_other = on_b ? frame.rotation : mf_mat3_transpose(&frame.rotation),
+                                .other_map = other->support_map,
+                                .other_point = on_b ? p : p_in_b,
+                                .reach = reach + 1e-5f * scale};
+            memcpy(wide, kept, (count + MF_KEPT_EDGES_PAD) * sizeof(uint16_t));
+            uint32_t left = mf_dispatch(MF_ISA_SCALAR).edge.arc_cull(&cull, kept, count);
+            ++culled;
+            edges_in += count;
+            edges_out += left;
+            for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
+                if (!mf_isa_supported((mf_isa)isa)) continue;
+                uint16_t list[MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD];
+                memcpy(list, wide, (count + MF_KEPT_EDGES_PAD) * sizeof(uint16_t));
+                uint32_t wide_left = mf_dispatch((mf_isa)isa).edge.arc_cull(&cull, list, count);
+                int same_list = wide_left == left;
+                for (uint32_t k = 0; same_list && k < left + MF_KEPT_EDGES_PAD; ++k) same_list = list[k] == kept[k];
+                CHECKF(same_list, "pair %u: %s's arc cull keeps %u edges, the scalar one %u (or others)", index,
+                       mf_isa_name((mf_isa)isa), wide_left, left);
+                ++compared;
+            }
+            // The dropped edges: those of the list before the cull (`wide` still holds it) not kept.
+            for (uint32_t k = 0, n = 0; k < count; ++k) {
+                uint32_t edge = wide[k];
+                if (n < left && kept[n] == edge) {
+                    ++n;
+                    continue;
+                }
+                float best = best_crossing(&all, edge, on_b);
+                CHECKF(!(best >= -reach),
+                       "pair %u: the arc cull dropped %s's edge %u, which separates by %.9g, within the reach %.9g",
+                       index, on_b ? "b" : "a", edge, (double)best, (double)reach);
+            }
+        }
+    }
+    printf("%u culls, %u of %u kept edges left, %u comparisons\n", culled, edges_out, edges_in, compared);
+    CHECK(culled > pairs / 4 && edges_out < edges_in);
+    free(kept);
+    free(scratch);
+    test_pool_free(&pool);
+}
+
+// The edge query of large hulls as a pair runs it (mf_query_pair: faces, the cull, the arc culls,
+// all pairs in lanes or the walk, the winner measured), every ISA's build bit for bit as the scalar
+// one; and wherever the best of all edge pairs ranks (mf_rank_axes), the same pair, measured the
+// same: the culls only drop pairs that cannot rank. Where the walk searches, its answer may differ in
+// a pair the Gauss-map test decides by float noise (walk_finds_the_all_pairs_answer), and a pair
+// measured again (mf_measure_edge_axis) may fall below another: never the pair's best axis.
+static void edge_query_finds_the_ranking_pair_on_large_hulls(void)
+{
+    test_pool pool;
+    CHECK_EQ(test_large_pool_make(52, 1, &pool), MF_OK);
+    mf_pair_scratch *scratch = malloc(sizeof(mf_pair_scratch));
+    CHECK(scratch != NULL);
+    mf_config config = mf_config_default();
+    config.margin = INFINITY; // every pair's edge query runs
+    uint32_t pairs = test_scaled(1500), ranking = 0, identical = 0, compared = 0;
+    for (uint32_t index = 0; scratch != NULL && index < pairs; ++index) {
+        uint32_t shape[2];
+        mf_transform transform[2];
+        test_make_pair(&pool, TEST_PAIRS_HULL, 5454, index, 0.02f, shape, transform);
+        mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
+        mf_mat3 rotation_a;
+        mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+        mf_query_scratch query = mf_query_scratch_of(scratch);
+        mf_wide_kernel scalar_kernel = mf_dispatch(MF_ISA_SCALAR);
+        mf_axis_candidates c;
+        mf_query_pair(&frame, &config, scalar_kernel.faces, &scalar_kernel.edge, &scalar_kernel.box_hull, &query, &c);
+        for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
+            if (!mf_isa_supported((mf_isa)isa)) continue;
+            mf_wide_kernel kernel = mf_dispatch((mf_isa)isa);
+            mf_axis_candidates w;
+            mf_query_pair(&frame, &config, kernel.faces, &kernel.edge, &kernel.box_hull, &query, &w);
+            CHECKF(w.face_a.separation == c.face_a.separation && w.face_a.face == c.face_a.face &&
+                       w.face_b.separation == c.face_b.separation && w.face_b.face == c.face_b.face &&
+                       w.edge.separation == c.edge.separation && w.edge.edge_a == c.edge.edge_a &&
+                       w.edge.edge_b == c.edge.edge_b &&
+                       memcmp(&w.edge.normal, &c.edge.normal, sizeof c.edge.normal) == 0,
+                   "pair %u (shapes %u, %u): %s's queries differ from the scalar ones", index, shape[0], shape[1],
+                   mf_isa_name((mf_isa)isa));
+            ++compared;
+        }
+        mf_axis_candidates all = c;
+        all.edge = every_edge_pair(&frame, scratch);
+        mf_measure_edge_axis(&frame, &all);
+        if (!(all.edge.separation + mf_rank_allowance(&all, config.linear_slop) >= mf_best_separation(&all))) continue;
+        ++ranking;
+        if (c.edge.separation == all.edge.separation && c.edge.edge_a == all.edge.edge_a &&
+            c.edge.edge_b == all.edge.edge_b) {
+            ++identical;
+            continue;
+        }
+        float tolerance = 1e-5f * (c.scale + fabsf(mf_best_separation(&all)));
+        CHECKF(fabsf(mf_best_separation(&c) - mf_best_separation(&all)) <= tolerance,
+               "pair %u (shapes %u, %u): edges %.9g (%u, %u), all pairs %.9g (%u, %u), faces %.9g and %.9g", index,
+               shape[0], shape[1], (double)c.edge.separation, c.edge.edge_a, c.edge.edge_b, (double)all.edge.separation,
+               all.edge.edge_a, all.edge.edge_b, (double)c.face_a.separation, (double)c.face_b.separation);
+    }
+    printf("%u pairs, %u where an edge axis ranks, %u of those identical to all pairs, %u comparisons\n", pairs,
+           ranking, identical, compared);
+    CHECK(ranking > pairs / 4 && identical > ranking / 100 * 97);
+    free(scratch);
+    test_pool_free(&pool);
+}
+
 static const test_case tests[] = {
     TEST_CASE(vertex_fans_hold_each_edge_at_both_ends),
     TEST_CASE(walk_finds_the_all_pairs_answer),
     TEST_CASE(walk_crosses_vertices_of_many_edges),
+    TEST_CASE(arc_cull_drops_no_pair_within_reach),
+    TEST_CASE(edge_query_finds_the_ranking_pair_on_large_hulls),
 };
 
 int main(int argc, char **argv) { return test_main(tests, (int)(sizeof(tests) / sizeof(tests[0])), argc, argv); }

@@ -1,10 +1,13 @@
 // The face query in lanes across faces (kernel/src/face_lanes.c), every ISA's build, against the
 // scalar face query, bit for bit, with and without the early out at the margin, and the scalar one
 // against trying every face: hulls beyond the wide limits (hundreds of faces, a partial last
-// register) against random rocks.
+// register) against random rocks, and large hulls against each other (the bunny's hull, clouds of
+// 128 to 400 points), where faces are bounded by the support map first; the support maps.
 #include "bank.h"
 #include "check.h"
 #include "dispatch.h"
+#include "large_pool.h"
+#include "support_map.h"
 #include "pair.h"
 #include "pair_scratch.h"
 #include "pairs.h"
@@ -106,6 +109,108 @@ static void face_lanes_match_the_scalar_face_query(void)
     test_pool_free(&pool);
 }
 
+// Faces of the hull within the reach of the highest (mf_face_reach): how many the query measures.
+static uint32_t faces_in_reach(const mf_hull_view *hull, const mf_face_other *other)
+{
+    float highest = -INFINITY;
+    uint32_t count = 0;
+    for (uint32_t f = 0; f < hull->face_count; ++f) highest = fmaxf(highest, mf_face_height(hull, f, other->centroid));
+    for (uint32_t f = 0; f < hull->face_count; ++f)
+        count += mf_face_height(hull, f, other->centroid) >= highest - other->reach;
+    return count;
+}
+
+// Large hulls (support maps) against each other, deep, shallow, touching and apart: every ISA's
+// face query against the scalar one (which tries every face the reach leaves) bit for bit, with and
+// without the early out, and the scalar one against every face. Many pairs have dozens to
+// hundreds of faces in reach, the bounded search's case.
+static void face_lanes_match_on_large_hulls(void)
+{
+    test_pool pool;
+    CHECK_EQ(test_large_pool_make(49, 2, &pool), MF_OK);
+    mf_pair_scratch *scratch = malloc(sizeof(mf_pair_scratch));
+    CHECK(scratch != NULL);
+    uint32_t pairs = test_scaled(4000), compared = 0, many = 0, apart = 0;
+    for (uint32_t index = 0; scratch != NULL && index < pairs; ++index) {
+        uint32_t shape[2];
+        mf_transform transform[2];
+        test_make_pair(&pool, TEST_PAIRS_HULL, 9009, index, 0.02f, shape, transform);
+        mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
+        mf_mat3 rotation_a;
+        mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+        mf_hull_view a = *frame.a, b = *frame.b;
+        mf_face_other other_b = mf_face_other_of(&frame, 0), other_a = mf_face_other_of(&frame, 1);
+        mf_face_query on_a = mf_query_faces(&a, &other_b, INFINITY), on_b = mf_query_faces(&b, &other_a, INFINITY);
+        CHECKF(same(on_a, every_face(&a, &other_b)) && same(on_b, every_face(&b, &other_a)),
+               "pair %u (shapes %u, %u): the face query differs from trying every face", index, shape[0], shape[1]);
+        many += (faces_in_reach(&a, &other_b) >= 64) + (faces_in_reach(&b, &other_a) >= 64);
+        apart += fmaxf(on_a.separation, on_b.separation) > 0.02f;
+        for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
+            if (!mf_isa_supported((mf_isa)isa)) continue;
+            mf_face_search_fn *faces = mf_dispatch((mf_isa)isa).faces;
+            const float margins[2] = {INFINITY, 0.02f};
+            for (int m = 0; m < 2; ++m) {
+                mf_face_query scalar_a = mf_query_faces(&a, &other_b, margins[m]);
+                mf_face_query scalar_b = mf_query_faces(&b, &other_a, margins[m]);
+                mf_face_query wide_a = faces(&a, &other_b, margins[m]), wide_b = faces(&b, &other_a, margins[m]);
+                CHECKF(same(wide_a, scalar_a) && same(wide_b, scalar_b),
+                       "pair %u (shapes %u, %u), margin %g: %s face query %.9g/%u, %.9g/%u; scalar %.9g/%u, %.9g/%u",
+                       index, shape[0], shape[1], (double)margins[m], mf_isa_name((mf_isa)isa),
+                       (double)wide_a.separation, wide_a.face, (double)wide_b.separation, wide_b.face,
+                       (double)scalar_a.separation, scalar_a.face, (double)scalar_b.separation, scalar_b.face);
+                ++compared;
+            }
+        }
+    }
+    printf("%u pairs (%u apart), %u comparisons, %u queries with 64 faces or more in reach\n", pairs, apart, compared,
+           many);
+    CHECK(many > pairs / 10 && apart > pairs / 20); // the bounded search and the margin's early out are exercised
+    free(scratch);
+    test_pool_free(&pool);
+}
+
+// Each cell of a large hull's support map names the vertex that supports the cell's centre
+// direction (the first of equals) and holds its point; every direction falls in a cell whose centre
+// lies near it; hulls within the wide limits have no map.
+static void support_map_names_the_support_of_each_cell(void)
+{
+    test_pool pool;
+    CHECK_EQ(test_large_pool_make(50, 1, &pool), MF_OK);
+    CHECK(mf_bank_view(pool.bank, 0).support_map == NULL); // the box
+    test_random random = test_random_seed(5151, 0);
+    uint32_t checked = 0, maps = 0;
+    for (uint32_t shape = pool.box_count; shape < pool.box_count + pool.hull_count; ++shape) {
+        mf_hull_view hull = mf_bank_view(pool.bank, shape);
+        CHECKF((hull.support_map != NULL) == (hull.vertex_count > MF_WIDE_MAX_VERTICES),
+               "shape %u: %u vertices, support map %s", shape, hull.vertex_count, hull.support_map ? "kept" : "none");
+        maps += hull.support_map != NULL;
+        for (uint32_t cell = 0; hull.support_map != NULL && cell < MF_SUPPORT_MAP_CELLS; ++cell) {
+            mf_vec3 centre = mf_support_map_centre(cell);
+            uint32_t best = 0;
+            for (uint32_t v = 1; v < hull.vertex_count; ++v)
+                if (mf_dot(centre, mf_view_vertex(&hull, v)) > mf_dot(centre, mf_view_vertex(&hull, best))) best = v;
+            const float *entry = hull.support_map + MF_SUPPORT_MAP_ENTRY * cell;
+            mf_vec3 point = mf_view_vertex(&hull, best);
+            CHECKF(entry[3] == (float)best && entry[0] == point.x && entry[1] == point.y && entry[2] == point.z,
+                   "shape %u cell %u names vertex %g, the support is %u", shape, cell, (double)entry[3], best);
+            CHECKF(mf_support_map_cell(centre) == cell, "shape %u: cell %u's centre falls in cell %u", shape, cell,
+                   mf_support_map_cell(centre));
+            ++checked;
+        }
+        for (int trial = 0; trial < 1000; ++trial) {
+            double d[3];
+            test_random_direction(&random, d);
+            mf_vec3 direction = {(float)d[0], (float)d[1], (float)d[2]};
+            mf_vec3 centre = mf_support_map_centre(mf_support_map_cell(direction));
+            // A cell spans 90 / 16 degrees along each side of the unfolded square at most.
+            CHECKF(mf_dot(direction, centre) > cosf(0.16f), "direction {%g, %g, %g} lies far from its cell's centre",
+                   (double)direction.x, (double)direction.y, (double)direction.z);
+        }
+    }
+    CHECK(maps >= pool.hull_count - 1 && checked == maps * MF_SUPPORT_MAP_CELLS);
+    test_pool_free(&pool);
+}
+
 // The cull's edge gaps in lanes, every ISA's build, against mf_edge_gaps bit for bit: the least,
 // every edge's gap, and the infinite padding after the last, on every shape of the pool (rows or
 // not) from points inside, on and outside it.
@@ -183,8 +288,8 @@ static void kept_edges_match_the_scalar_list(void)
 }
 
 static const test_case tests[] = {
-    TEST_CASE(face_lanes_match_the_scalar_face_query),
-    TEST_CASE(edge_gaps_match_the_scalar_gaps),
+    TEST_CASE(face_lanes_match_the_scalar_face_query),     TEST_CASE(face_lanes_match_on_large_hulls),
+    TEST_CASE(support_map_names_the_support_of_each_cell), TEST_CASE(edge_gaps_match_the_scalar_gaps),
     TEST_CASE(kept_edges_match_the_scalar_list),
 };
 

@@ -4,6 +4,7 @@
 #include "mass.h"
 #include "rows.h"
 #include "scale.h"
+#include "support_map.h"
 #include "vec.h"
 
 #include <float.h>
@@ -198,6 +199,13 @@ static void write_rows(mf_bank *bank, uint32_t shape, mf_rows rows)
         out[mf_row_direction(rows, 1, k)] = s->directions[k].y;
         out[mf_row_direction(rows, 2, k)] = s->directions[k].z;
     }
+}
+
+// Fills a shape's edge rows and records (rows.h), which every shape keeps, whatever its size.
+static void write_edge_rows(mf_bank *bank, uint32_t shape)
+{
+    const mf_shape *s = &bank->shapes[shape];
+    mf_hull_view hull = mf_bank_view(bank, shape);
     float *edge_rows = bank->rows + s->edge_rows_first;
     uint32_t padded = mf_edge_rows_padded(hull.edge_count);
     memset(edge_rows, 0, MF_EDGE_ROWS * padded * sizeof(float));
@@ -247,6 +255,27 @@ static void write_image(mf_bank *bank, uint32_t shape)
         directions[3 * 0 + k] = s->directions[k].x;
         directions[3 * 1 + k] = s->directions[k].y;
         directions[3 * 2 + k] = s->directions[k].z;
+    }
+}
+
+// Fills a large shape's support map (support_map.h): per cell the vertex that supports the cell's
+// centre direction (the first of equals), its point and its index.
+static void write_support_map(mf_bank *bank, uint32_t shape)
+{
+    const mf_shape *s = &bank->shapes[shape];
+    mf_hull_view hull = mf_bank_view(bank, shape);
+    float *map = bank->rows + s->support_map_first;
+    for (uint32_t cell = 0; cell < MF_SUPPORT_MAP_CELLS; ++cell) {
+        mf_vec3 direction = mf_support_map_centre(cell);
+        uint32_t best = 0;
+        float height = -INFINITY;
+        for (uint32_t v = 0; v < hull.vertex_count; ++v) {
+            float h = mf_dot(direction, mf_view_vertex(&hull, v));
+            if (h > height) height = h, best = v;
+        }
+        float *entry = map + MF_SUPPORT_MAP_ENTRY * cell;
+        entry[0] = hull.vertex_x[best], entry[1] = hull.vertex_y[best], entry[2] = hull.vertex_z[best];
+        entry[3] = (float)best;
     }
 }
 
@@ -375,11 +404,15 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, mf_sh
     mf_rows rows = {vertex_count, face_count};
     int wide =
         vertex_count <= MF_WIDE_MAX_VERTICES && face_count <= MF_WIDE_MAX_FACES && edge_count <= MF_WIDE_MAX_EDGES;
+    // Every shape keeps its edge rows and records (the cull and the edge query in lanes read them,
+    // whatever the hull's size); only shapes within the wide limits keep the rows before them.
     uint32_t edge_rows = MF_EDGE_ROWS * mf_edge_rows_padded(edge_count) + MF_EDGE_RECORD * edge_count;
-    uint32_t wide_rows = wide ? mf_rows_total(rows) + edge_rows : 0;
+    uint32_t wide_rows = wide ? mf_rows_total(rows) : 0;
     int bundled = wide && vertex_count <= MF_BUNDLE_MAX_VERTICES && face_count <= MF_BUNDLE_MAX_FACES;
     uint32_t fan_rows = MF_FAN_ROWS * mf_fan_stride(loop_count);
-    uint32_t row_count = wide_rows + fan_rows + (bundled ? MF_IMAGE_FLOATS : 0);
+    uint32_t image_rows = bundled ? MF_IMAGE_FLOATS : 0,
+             map_rows = wide ? 0 : MF_SUPPORT_MAP_ENTRY * MF_SUPPORT_MAP_CELLS;
+    uint32_t row_count = wide_rows + edge_rows + fan_rows + image_rows + map_rows;
     directed_edge *directed = malloc(loop_count * sizeof(directed_edge));
     if (directed == NULL || !reserve(bank, vertex_count, face_count, loop_count, edge_count, row_count)) {
         free(directed);
@@ -403,9 +436,10 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, mf_sh
         .welded_points = poly->welded_points,
         .merged_facets = poly->merged_facets,
         .rows_first = wide ? bank->row_count : UINT32_MAX,
-        .edge_rows_first = wide ? bank->row_count + mf_rows_total(rows) : UINT32_MAX,
-        .fan_rows_first = bank->row_count + wide_rows,
-        .image_first = bundled ? bank->row_count + wide_rows + fan_rows : UINT32_MAX,
+        .edge_rows_first = bank->row_count + wide_rows,
+        .fan_rows_first = bank->row_count + wide_rows + edge_rows,
+        .image_first = bundled ? bank->row_count + wide_rows + edge_rows + fan_rows : UINT32_MAX,
+        .support_map_first = wide ? UINT32_MAX : bank->row_count + wide_rows + edge_rows + fan_rows + image_rows,
         .block_first = bank->row_count,
         .block_rows = row_count,
     };
@@ -544,8 +578,10 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, mf_sh
     if (s.serial == 0) s.serial = ++bank->next_serial;
     bank->shapes[id] = s;
     write_fans(bank, id);
+    write_edge_rows(bank, id);
     if (wide) write_rows(bank, id, rows);
     if (bundled) write_image(bank, id);
+    if (!wide) write_support_map(bank, id);
     bank->views[id] = mf_bank_view(bank, id);
     *shape = id;
     return MF_OK;
@@ -603,6 +639,7 @@ mf_status mf_bank_remove_shape(mf_bank *bank, mf_shape_id shape)
         s->edge_rows_first = moved_down(s->edge_rows_first, first[5], count[5]);
         s->fan_rows_first = moved_down(s->fan_rows_first, first[5], count[5]);
         s->image_first = moved_down(s->image_first, first[5], count[5]);
+        s->support_map_first = moved_down(s->support_map_first, first[5], count[5]);
     }
     // The highest ids, where free, leave the range; a free id below stays for the next add.
     ++bank->free_ids;
@@ -643,10 +680,9 @@ mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape)
         .edge_x = bank->edge_x + s->edge_first,
         .edge_y = bank->edge_y + s->edge_first,
         .edge_z = bank->edge_z + s->edge_first,
-        .edge_rows = s->edge_rows_first != UINT32_MAX ? bank->rows + s->edge_rows_first : NULL,
-        .edge_records = s->edge_rows_first != UINT32_MAX
-                            ? bank->rows + s->edge_rows_first + MF_EDGE_ROWS * mf_edge_rows_padded(s->edge_count)
-                            : NULL,
+        .edge_rows = bank->rows + s->edge_rows_first,
+        .edge_records = bank->rows + s->edge_rows_first + MF_EDGE_ROWS * mf_edge_rows_padded(s->edge_count),
+        .support_map = s->support_map_first != UINT32_MAX ? bank->rows + s->support_map_first : NULL,
         .vertex_count = s->vertex_count,
         .face_count = s->face_count,
         .edge_count = s->edge_count,

@@ -18,9 +18,11 @@ typedef struct mf_shape {
     mf_vec3 bounds_center, bounds_half;
     uint32_t input_points, welded_points, merged_facets;
     uint32_t rows_first;      // into the bank's rows; UINT32_MAX when the hull is too large for the wide pass
-    uint32_t edge_rows_first; // its edge rows (rows.h), after the bundle rows, then its edge records
+    uint32_t edge_rows_first; // its edge rows (rows.h), after the bundle rows, then its edge records: every shape
     uint32_t fan_rows_first;  // its fan rows (rows.h), for every shape
     uint32_t image_first;     // its bundle image (rows.h); UINT32_MAX when it is not bundled
+    // Its support map (support_map.h) in the rows; UINT32_MAX within the wide limits.
+    uint32_t support_map_first;
     // A parallelepiped (8 vertices, 12 edges in 3 directions, every vertex on an edge of each) has
     // so few edge axes that projecting onto all of them beats the Gauss-map test.
     uint32_t parallelepiped;
@@ -153,8 +155,9 @@ typedef struct mf_hull_view {
     const uint16_t *loop_vertex, *loop_edge;
     const uint16_t *edge_vertex0, *edge_vertex1, *edge_face0, *edge_face1;
     const float *edge_x, *edge_y, *edge_z;
-    const float *edge_rows;    // NULL for hulls beyond the wide limits
-    const float *edge_records; // likewise (rows.h)
+    const float *edge_rows; // the cull's rows and the edge query's records (rows.h), for every hull
+    const float *edge_records;
+    const float *support_map; // support_map.h; NULL for hulls within the wide limits
     uint32_t vertex_count, face_count, edge_count;
     mf_vec3 centroid;
     const mf_shape *shape;

@@ -35,9 +35,9 @@ mf_box_hull_edges_fn mf_box_hull_edges_scalar, mf_box_hull_edges_sse, mf_box_hul
     mf_box_hull_edges_neon;
 
 // Whether a pair of these shapes takes the box-hull queries: one is a box (mf_bank_add_box), the
-// other a hull with edge rows that is not a parallelepiped (those project, mf_uses_projection).
+// other a hull that is not a parallelepiped (those project, mf_uses_projection). Every hull has
+// the edge rows they read, whatever its size.
 static inline int mf_is_box_hull_pair(const mf_shape *a, const mf_shape *b)
 {
-    const mf_shape *hull = a->box ? b : a;
-    return a->box != b->box && !(a->parallelepiped && b->parallelepiped) && hull->edge_rows_first != UINT32_MAX;
+    return a->box != b->box && !(a->parallelepiped && b->parallelepiped);
 }

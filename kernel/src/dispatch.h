@@ -1,6 +1,7 @@
 // ISA choice: which wide builds exist in this library and which the CPU can run.
 #pragma once
 
+#include "arc_cull.h"
 #include "box_hull.h"
 #include "wide_pass.h"
 

@@ -83,25 +83,11 @@ static a_edges_w load_a_edges(const mf_pair_frame *frame, uint32_t first, uint32
 // b's kept edges in a's frame, packed a row per component (MF_PACKED_STRIDE apart): normal0,
 // normal1 and direction rotated, vertex0 moved, with the operations of mf_rotate_b_edges and of
 // b's vertices' move (mf_frame_setup, or the wide pass), so the floats are the same. From the
-// edge records four at a time where b has them, else from the rows mf_rotate_b_edges filled.
+// edge records (every hull has them), four at a time.
 static void pack_b_edges(const mf_pair_frame *frame, float *packed)
 {
     const mf_hull_view *b = frame->b;
     uint32_t count = frame->b_edge_count;
-    if (b->edge_records == NULL) {
-        for (uint32_t k = 0; k < count; ++k) {
-            uint32_t j = frame->b_edges[k];
-            const mf_vec3 v[4] = {mf_frame_b_normal(frame, b->edge_face0[j]),
-                                  mf_frame_b_normal(frame, b->edge_face1[j]), mf_frame_b_direction(frame, j),
-                                  frame->b_vertices[b->edge_vertex0[j]]};
-            for (uint32_t q = 0; q < 4; ++q) {
-                packed[(3 * q) * S + k] = v[q].x;
-                packed[(3 * q + 1) * S + k] = v[q].y;
-                packed[(3 * q + 2) * S + k] = v[q].z;
-            }
-        }
-        return;
-    }
     simde__m128 m[3][3];
     mf_mat3_splat4(&frame->rotation, m);
     const simde__m128 shift[3] = {simde_mm_set1_ps(frame->translation.x), simde_mm_set1_ps(frame->translation.y),
@@ -267,7 +253,6 @@ static inline mf_floatw gaps_at(const float *rows, size_t stride, size_t e, mf_v
 
 float MF_NAMED(mf_edge_gaps, MF_WIDE_NAME)(const mf_hull_view *hull, mf_vec3 p, float *gap)
 {
-    if (hull->edge_rows == NULL) return mf_edge_gaps(hull, p, gap);
     const float *rows = hull->edge_rows;
     size_t stride = mf_edge_rows_padded(hull->edge_count), whole = hull->edge_count / W * W;
     _Static_assert(MF_EDGE_LANES % W == 0 && MF_EDGE_GAP_PAD >= MF_EDGE_LANES, "gaps fill whole registers");

@@ -6,12 +6,10 @@
 #include "sat.h"
 
 // What mf_query_edges (sat.c) returns, for a culled pair (kept lists, at most MF_WIDE_MAX_EDGES of
-// b's) whose hull a has edge rows and records (within the wide limits); the frame needs room for
-// b's packed edges, and b's edge records or else its normals and edge directions in a's frame
-// (mf_rotate_b_edges).
+// b's); the frame needs room for b's packed edges, which come from b's edge records.
 mf_edge_search_fn mf_edge_lanes_sse, mf_edge_lanes_avx2, mf_edge_lanes_avx512, mf_edge_lanes_neon;
 
-// What mf_edge_gaps (sat.c) returns, W edges at a time from the edge rows where the hull has them.
+// What mf_edge_gaps (sat.c) returns, W edges at a time from the hull's edge rows.
 mf_edge_gaps_fn mf_edge_gaps_sse, mf_edge_gaps_avx2, mf_edge_gaps_avx512, mf_edge_gaps_neon;
 
 // What mf_edges_within (sat.c) returns, W gaps at a time; the list needs MF_KEPT_EDGES_PAD entries

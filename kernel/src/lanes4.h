@@ -77,3 +77,29 @@ static inline float mf_lowest_along4(const float *x, const float *y, const float
     }
     return mf_least_lane4(least);
 }
+
+// The first of `count` points given as rows x, y, z with the least n . v (as mf_lowest_along4), its
+// index: each lane keeps its first least, and the least of those with the lowest index wins, as a
+// scan in order would.
+static inline uint32_t mf_deepest_along4(const float *x, const float *y, const float *z, uint32_t count, mf_vec3 n)
+{
+    const simde__m128 along[3] = {simde_mm_set1_ps(n.x), simde_mm_set1_ps(n.y), simde_mm_set1_ps(n.z)};
+    const simde__m128 lane = simde_mm_setr_ps(0.0f, 1.0f, 2.0f, 3.0f), infinity = simde_mm_set1_ps(INFINITY);
+    simde__m128 least = infinity, index = simde_mm_setzero_ps();
+    for (uint32_t v = 0; v < count; v += 4) {
+        simde__m128 at = simde_mm_add_ps(lane, simde_mm_set1_ps((float)v));
+        simde__m128 d = mf_dot_rows4(along, x, y, z, v);
+        // Lanes past the last point take no part.
+        simde__m128 lower =
+            simde_mm_and_ps(simde_mm_cmplt_ps(d, least), simde_mm_cmplt_ps(at, simde_mm_set1_ps((float)count)));
+        least = simde_mm_or_ps(simde_mm_and_ps(lower, d), simde_mm_andnot_ps(lower, least));
+        index = simde_mm_or_ps(simde_mm_and_ps(lower, at), simde_mm_andnot_ps(lower, index));
+    }
+    float lowest = mf_least_lane4(least), lanes[4], indices[4];
+    simde_mm_storeu_ps(lanes, least);
+    simde_mm_storeu_ps(indices, index);
+    uint32_t deepest = UINT32_MAX;
+    for (int l = 0; l < 4; ++l)
+        if (lanes[l] == lowest && (uint32_t)indices[l] < deepest) deepest = (uint32_t)indices[l];
+    return deepest;
+}

@@ -26,12 +26,14 @@ static inline void store_interleaved(mf_vec3 *out, simde__m128 x, simde__m128 y,
 
 // A hull's vertices moved between frames, four at a time: m v + t, or with `back` m^T (v - t), in
 // the order of operations of mf_mat3_mul and mf_add (of mf_sub and mf_mat3_mul_transposed), then
-// interleaved into `out`; where `low` is not NULL, their bounds in the new frame into it and
-// `high` (the box-hull queries read a box's face separations off them; others would pay for them
-// for nothing). Loads run up to three vertices past the shape's last, within the bank's arrays
-// (MF_BANK_PAD); stores as far past the last entry of `out`, within its MF_MAX_HULL_VERTICES.
-static void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t, int back, mf_vec3 *out, mf_vec3 *low,
-                          mf_vec3 *high)
+// interleaved into `out`, and where `rows` is not NULL also stored as rows x, y, z
+// (MF_VERTEX_ROWS_STRIDE apart); where `low` is not NULL, their bounds in the new frame into it
+// and `high` (the box-hull queries read a box's face separations off them; others would pay for
+// them for nothing). Loads run up to three vertices past the shape's last, within the bank's
+// arrays (MF_BANK_PAD); stores as far past the last entry of `out`, within its
+// MF_MAX_HULL_VERTICES, and of the rows.
+static inline void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t, int back, mf_vec3 *out,
+                                 float *rows, mf_vec3 *low, mf_vec3 *high)
 {
     _Static_assert(MF_MAX_HULL_VERTICES % 4 == 0 && MF_BANK_PAD >= 3, "whole registers of vertices");
     simde__m128 r[3][3];
@@ -56,6 +58,8 @@ static void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t,
             for (int c = 0; c < 3; ++c) moved[c] = simde_mm_add_ps(moved[c], shift[c]);
         }
         store_interleaved(out + v, moved[0], moved[1], moved[2]);
+        if (rows != NULL)
+            for (int c = 0; c < 3; ++c) simde_mm_storeu_ps(rows + (size_t)c * MF_VERTEX_ROWS_STRIDE + v, moved[c]);
         if (low == NULL) continue;
         simde__m128 in = simde_mm_cmplt_ps(simde_mm_add_ps(lane, simde_mm_set1_ps((float)v)), count);
         for (int c = 0; c < 3; ++c) { // lanes past the last vertex take no part
@@ -92,11 +96,26 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
     // the box, a's when b is.
     int box_hull = for_queries && mf_is_box_hull_pair(a->shape, b->shape);
     int hull_is_b = box_hull && a->shape->box, hull_is_a = box_hull && b->shape->box;
-    move_vertices(b, &frame.rotation, frame.translation, 0, scratch->b_vertices, hull_is_b ? &frame.hull_low : NULL,
-                  &frame.hull_high);
+    // Large hulls' face queries read the moved vertices as rows too (mf_face_lanes); the box-hull
+    // queries, which read bounds instead, do not.
+    int rows = for_queries && !box_hull;
+    float *b_rows = rows && b->support_map != NULL ? scratch->b_vertex_rows : NULL;
+    float *a_rows = rows && a->support_map != NULL ? scratch->a_vertex_rows : NULL;
+    frame.b_vertex_rows = b_rows;
+    frame.a_vertex_rows = a_rows;
+    // Each call's rows NULL or not as a constant: the copies inlined for small hulls test nothing per
+    // vertex.
+    if (b_rows != NULL)
+        move_vertices(b, &frame.rotation, frame.translation, 0, scratch->b_vertices, b_rows, NULL, NULL);
+    else
+        move_vertices(b, &frame.rotation, frame.translation, 0, scratch->b_vertices, NULL,
+                      hull_is_b ? &frame.hull_low : NULL, &frame.hull_high);
     if (!for_queries) return frame;
-    move_vertices(a, &frame.rotation, frame.translation, 1, scratch->a_vertices, hull_is_a ? &frame.hull_low : NULL,
-                  &frame.hull_high);
+    if (a_rows != NULL)
+        move_vertices(a, &frame.rotation, frame.translation, 1, scratch->a_vertices, a_rows, NULL, NULL);
+    else
+        move_vertices(a, &frame.rotation, frame.translation, 1, scratch->a_vertices, NULL,
+                      hull_is_a ? &frame.hull_low : NULL, &frame.hull_high);
     assert(b->edge_count <= MF_MAX_HULL_EDGES);
     return frame;
 }

@@ -6,8 +6,8 @@
 #include <stdint.h>
 
 // Hulls up to these sizes keep rows for the wide pass (bundles take those up to
-// MF_BUNDLE_MAX_VERTICES, below) and edge rows and records for the cull and the edge query in
-// lanes; larger ones search per pair without them, which computes the same result.
+// MF_BUNDLE_MAX_VERTICES, below). Every hull, whatever its size, keeps edge rows and records for
+// the cull and the edge query in lanes (below), which tries at most MF_WIDE_MAX_EDGES of b's edges.
 #define MF_WIDE_MAX_VERTICES 64
 #define MF_WIDE_MAX_FACES 128
 #define MF_WIDE_MAX_EDGES 192

@@ -3,19 +3,44 @@
 #include "sat.h"
 
 #include "box_hull.h"
+#include "lanes4.h"
 #include "rows.h"
 
 #include <stddef.h>
 
 mf_face_other mf_face_other_of(const mf_pair_frame *frame, int on_b)
 {
-    const mf_shape *a = frame->a->shape, *b = frame->b->shape;
+    const mf_shape *hull = on_b ? frame->b->shape : frame->a->shape, *shape = on_b ? frame->a->shape : frame->b->shape;
+    mf_face_other other = {.count = shape->vertex_count, .frame = frame, .on_b = on_b};
     if (on_b) {
-        mf_vec3 centroid = mf_mat3_mul_transposed(&frame->rotation, mf_sub(a->centroid, frame->translation));
-        return (mf_face_other){frame->a_vertices, a->vertex_count, centroid, mf_face_reach(b, a, centroid)};
+        other.vertices = frame->a_vertices;
+        other.centroid = mf_mat3_mul_transposed(&frame->rotation, mf_sub(shape->centroid, frame->translation));
+        other.rows = frame->a_vertex_rows;
+        other.support_map = frame->a->support_map;
+    } else {
+        other.vertices = frame->b_vertices;
+        other.centroid = mf_add(mf_mat3_mul(&frame->rotation, shape->centroid), frame->translation);
+        other.rows = frame->b_vertex_rows;
+        other.support_map = frame->b->support_map;
     }
-    mf_vec3 centroid = mf_add(mf_mat3_mul(&frame->rotation, b->centroid), frame->translation);
-    return (mf_face_other){frame->b_vertices, b->vertex_count, centroid, mf_face_reach(a, b, centroid)};
+    float hair = mf_face_hair(hull, shape, other.centroid);
+    other.reach = shape->outer_radius - shape->inner_radius + hair; // mf_face_reach
+    other.inner = shape->inner_radius - hair;
+    return other;
+}
+
+mf_face_map mf_face_map_of(const mf_face_other *other)
+{
+    const mf_pair_frame *frame = other->frame;
+    const mf_shape *shape = other->on_b ? frame->a->shape : frame->b->shape;
+    // a's points move into b's frame as R^T (x - t) = R^T x - R^T t, b's into a's as R x + t.
+    mf_face_map map = {.to_map = other->on_b ? frame->rotation : mf_mat3_transpose(&frame->rotation),
+                       .shift = other->on_b ? mf_neg(mf_mat3_mul_transposed(&frame->rotation, frame->translation))
+                                            : frame->translation};
+    // A few roundings of products the size of the moved point's distance from the origin, at most
+    // the shift's length and the other's radius, each 2^-24 of it; this is ten times more.
+    map.slack = 1e-5f * (mf_length(map.shift) + shape->radius);
+    return map;
 }
 
 mf_face_query mf_query_faces(const mf_hull_view *hull, const mf_face_other *other, float margin)
@@ -173,11 +198,18 @@ uint32_t mf_rank_axes(const mf_axis_candidates *c, float linear_slop, mf_axis ra
 
 uint32_t mf_deepest_vertex(const mf_pair_frame *frame, int incident_is_a, mf_vec3 normal)
 {
+    // a's own vertices and large b's moved ones are rows: four at a time.
     const mf_hull_view *hull = incident_is_a ? frame->a : frame->b;
+    if (incident_is_a)
+        return mf_deepest_along4(hull->vertex_x, hull->vertex_y, hull->vertex_z, hull->vertex_count, normal);
+    if (frame->b_vertex_rows != NULL) {
+        const float *x = frame->b_vertex_rows, *y = x + MF_VERTEX_ROWS_STRIDE, *z = y + MF_VERTEX_ROWS_STRIDE;
+        return mf_deepest_along4(x, y, z, hull->vertex_count, normal);
+    }
     uint32_t deepest = 0;
     float deepest_depth = INFINITY;
     for (uint32_t v = 0; v < hull->vertex_count; ++v) {
-        float depth = mf_dot(normal, incident_is_a ? mf_view_vertex(hull, v) : frame->b_vertices[v]);
+        float depth = mf_dot(normal, frame->b_vertices[v]);
         if (depth < deepest_depth) {
             deepest_depth = depth;
             deepest = v;
@@ -188,10 +220,18 @@ uint32_t mf_deepest_vertex(const mf_pair_frame *frame, int incident_is_a, mf_vec
 
 float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal)
 {
-    float a_max = -INFINITY, b_min = INFINITY;
-    for (uint32_t v = 0; v < frame->a->vertex_count; ++v)
-        a_max = mf_maxf(a_max, mf_dot(normal, mf_view_vertex(frame->a, v)));
-    for (uint32_t v = 0; v < frame->b->vertex_count; ++v) b_min = mf_minf(b_min, mf_dot(normal, frame->b_vertices[v]));
+    // a's highest along the normal is minus its lowest against it: negating a product or a sum is
+    // exact. Rows four at a time, as mf_deepest_vertex.
+    const mf_hull_view *a = frame->a;
+    float a_max = -mf_lowest_along4(a->vertex_x, a->vertex_y, a->vertex_z, a->vertex_count, mf_neg(normal));
+    float b_min = INFINITY;
+    if (frame->b_vertex_rows != NULL) {
+        const float *x = frame->b_vertex_rows, *y = x + MF_VERTEX_ROWS_STRIDE, *z = y + MF_VERTEX_ROWS_STRIDE;
+        b_min = mf_lowest_along4(x, y, z, frame->b->vertex_count, normal);
+    } else {
+        for (uint32_t v = 0; v < frame->b->vertex_count; ++v)
+            b_min = mf_minf(b_min, mf_dot(normal, frame->b_vertices[v]));
+    }
     return b_min - a_max;
 }
 
@@ -296,6 +336,13 @@ uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t
     return kept_count;
 }
 
+// The cull's points q_a of a (in a's frame) and q_b of b (in b's), and the reach of the arc culls
+// (mf_arc_cull) around them.
+typedef struct cull_points {
+    mf_vec3 a, b;
+    float reach;
+} cull_points;
+
 // Only the edges near a point q_a of a and a point q_b of b, `apart` from each other, given their
 // edges' gaps (in the scratch) and the least of each. Take an edge
 // pair's Minkowski face with axis n (a to b): edge i of a supports a along n, edge j of b supports
@@ -304,12 +351,15 @@ uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t
 // planes: n lies between their normals, and a positive sinusoid over an arc shorter than pi is
 // least at an end. An edge pair that could rank thus has gaps summing to under the reach plus
 // `apart`: each edge's under that less the other point's least gap (a hair more for float noise).
-static void keep_edges_near_points(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                                   float apart, float least_a, float least_b, const mf_edge_kernel *kernel,
-                                   const mf_query_scratch *scratch, mf_pair_frame *culled)
+static inline void keep_edges_near_points(const mf_pair_frame *frame, const mf_axis_candidates *candidates,
+                                          float linear_slop, cull_points *points, float apart, float least_a,
+                                          float least_b, const mf_edge_kernel *kernel, const mf_query_scratch *scratch,
+                                          mf_pair_frame *culled)
 {
     float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
     float reach = cull_reach(candidates, linear_slop, faces) + apart;
+    // The arc culls bound the other hull's gaps anew, with a float noise of their own.
+    if (points != NULL) points->reach = reach + 1e-5f * candidates->scale;
     culled->a_edges = scratch->a_edges;
     culled->a_edge_count = kernel->within(scratch->a_edge_gap, frame->a->edge_count, reach - least_b, scratch->a_edges);
     culled->b_edges = scratch->b_edges;
@@ -321,7 +371,8 @@ static void keep_edges_near_points(const mf_pair_frame *frame, const mf_axis_can
 // along it. They keep a tenth of the edge pairs or fewer. Returns 0 where the guess is not inside
 // both hulls.
 static int cull_around_centroids(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                                 const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled)
+                                 const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled,
+                                 cull_points *points)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     mf_vec3 centre_b = mf_add(mf_mat3_mul(&frame->rotation, b->centroid), frame->translation);
@@ -335,9 +386,10 @@ static int cull_around_centroids(const mf_pair_frame *frame, const mf_axis_candi
     float least_a = kernel->gaps(a, p, scratch->a_edge_gap);
     if (!(least_a > 0.0f)) return 0;
     mf_vec3 p_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(p, frame->translation));
+    if (points != NULL) *points = (cull_points){.a = p, .b = p_in_b}; // stored before the call: no spill
     float least_b = kernel->gaps(b, p_in_b, scratch->b_edge_gap);
     if (!(least_b > 0.0f)) return 0;
-    keep_edges_near_points(frame, candidates, linear_slop, 0.0f, least_a, least_b, kernel, scratch, culled);
+    keep_edges_near_points(frame, candidates, linear_slop, points, 0.0f, least_a, least_b, kernel, scratch, culled);
     return 1;
 }
 
@@ -368,41 +420,47 @@ static mf_vec3 nearest_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 
 
 // The partner in the face's hull of v, a vertex of the other hull (given in the face's frame): v
 // itself where it lies inside (only where v is below the face: `below`), else the face's point
-// nearest to it. Fills in the partner's gaps and their least; returns how far apart v and its
+// nearest to it. Fills in the partner, its gaps and their least; returns how far apart v and its
 // partner are.
 static float partner_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 v, int below, mf_edge_gaps_fn *gaps,
-                             float *gap, float *least)
+                             float *gap, float *least, mf_vec3 *partner)
 {
+    *partner = v;
     if (below) {
         *least = gaps(hull, v, gap);
         if (*least > 0.0f) return 0.0f;
     }
-    mf_vec3 partner = nearest_on_face(hull, face, v);
-    *least = gaps(hull, partner, gap);
-    return mf_length(mf_sub(v, partner));
+    *partner = nearest_on_face(hull, face, v);
+    *least = gaps(hull, *partner, gap);
+    return mf_length(mf_sub(v, *partner));
 }
 
 // Shallow overlaps and separated pairs: around the vertex v that supports the better face axis
 // from the other side (b's deepest below a's best face, or a's below b's) and its partner.
 static void cull_around_support(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                                const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled)
+                                const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled,
+                                cull_points *points)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
     float least_a, least_b, apart;
+    mf_vec3 point_a, point_b;
     if (candidates->face_a.separation >= candidates->face_b.separation) {
         uint32_t face = candidates->face_a.face, v = mf_deepest_vertex(frame, 0, mf_view_normal(a, face));
         apart = partner_on_face(a, face, frame->b_vertices[v], candidates->face_a.separation < 0.0f, kernel->gaps,
-                                scratch->a_edge_gap, &least_a);
-        least_b = kernel->gaps(b, mf_view_vertex(b, v), scratch->b_edge_gap);
+                                scratch->a_edge_gap, &least_a, &point_a);
+        point_b = mf_view_vertex(b, v);
+        least_b = kernel->gaps(b, point_b, scratch->b_edge_gap);
     } else {
         uint32_t face = candidates->face_b.face;
         uint32_t v = mf_deepest_vertex(frame, 1, mf_mat3_mul(&frame->rotation, mf_view_normal(b, face)));
         mf_vec3 v_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(mf_view_vertex(a, v), frame->translation));
         apart = partner_on_face(b, face, v_in_b, candidates->face_b.separation < 0.0f, kernel->gaps,
-                                scratch->b_edge_gap, &least_b);
-        least_a = kernel->gaps(a, mf_view_vertex(a, v), scratch->a_edge_gap);
+                                scratch->b_edge_gap, &least_b, &point_b);
+        point_a = mf_view_vertex(a, v);
+        least_a = kernel->gaps(a, point_a, scratch->a_edge_gap);
     }
-    keep_edges_near_points(frame, candidates, linear_slop, apart, least_a, least_b, kernel, scratch, culled);
+    if (points != NULL) *points = (cull_points){.a = point_a, .b = point_b};
+    keep_edges_near_points(frame, candidates, linear_slop, points, apart, least_a, least_b, kernel, scratch, culled);
 }
 
 // Rows x, y, z of n vectors rotated by m into rows `stride` apart (as mf_mat3_mul). `restrict`
@@ -449,22 +507,50 @@ void mf_rotate_b_edges(const mf_pair_frame *frame, float *normal_rows, float *di
     }
 }
 
+// Against a large hull (a support map) each kept edge of the other is bounded along its arc.
+static void cull_arcs(const mf_pair_frame *frame, const cull_points *points, const mf_edge_kernel *kernel,
+                      const mf_query_scratch *scratch, mf_pair_frame *culled)
+{
+    // Few kept pairs cost less to try than to cull (a function of the counts alone, so that every ISA
+    // culls alike).
+    if (culled->a_edge_count * culled->b_edge_count < MF_ARC_CULL_MIN_PAIRS) return;
+    if (frame->a->support_map != NULL) {
+        mf_arc_cull cull = {.records = frame->b->edge_records,
+                            .gap = scratch->b_edge_gap,
+                            .to_other = frame->rotation,
+                            .other_map = frame->a->support_map,
+                            .other_point = points->a,
+                            .reach = points->reach};
+        culled->b_edge_count = kernel->arc_cull(&cull, scratch->b_edges, culled->b_edge_count);
+    }
+    if (frame->b->support_map != NULL) {
+        mf_arc_cull cull = {.records = frame->a->edge_records,
+                            .gap = scratch->a_edge_gap,
+                            .to_other = mf_mat3_transpose(&frame->rotation),
+                            .other_map = frame->b->support_map,
+                            .other_point = points->b,
+                            .reach = points->reach};
+        culled->a_edge_count = kernel->arc_cull(&cull, scratch->a_edges, culled->a_edge_count);
+    }
+}
+
 void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, const mf_edge_kernel *kernel,
                             const mf_query_scratch *scratch, mf_axis_candidates *c)
 {
     // Deep overlaps are culled around a point on the centroids' line inside both hulls where there
     // is one; the rest around the better face axis' support vertex and its partner.
     mf_pair_frame culled = *frame;
+    // The arc culls' points, where either hull is large (a support map).
+    cull_points arcs, *points = frame->a->support_map != NULL || frame->b->support_map != NULL ? &arcs : NULL;
     float faces = mf_maxf(c->face_a.separation, c->face_b.separation);
     float deep = -0.1f * mf_minf(frame->a->shape->inner_radius, frame->b->shape->inner_radius);
-    if (!(faces < deep && cull_around_centroids(frame, c, linear_slop, kernel, scratch, &culled)))
-        cull_around_support(frame, c, linear_slop, kernel, scratch, &culled);
+    if (!(faces < deep && cull_around_centroids(frame, c, linear_slop, kernel, scratch, &culled, points)))
+        cull_around_support(frame, c, linear_slop, kernel, scratch, &culled, points);
+    if (points != NULL) cull_arcs(frame, points, kernel, scratch, &culled);
     int walks = mf_edge_query_walks(&culled);
-    int lanes =
-        !walks && frame->a->edge_rows != NULL && kernel->lanes != NULL && culled.b_edge_count <= MF_WIDE_MAX_EDGES;
-    // The query in lanes moves b's kept edges itself where b has edge records.
-    if (!lanes || frame->b->edge_records == NULL)
-        mf_rotate_b_edges(&culled, scratch->b_normal_rows, scratch->b_direction_rows);
+    int lanes = !walks && kernel->lanes != NULL && culled.b_edge_count <= MF_WIDE_MAX_EDGES;
+    // The query in lanes moves b's kept edges itself, from their records.
+    if (!lanes) mf_rotate_b_edges(&culled, scratch->b_normal_rows, scratch->b_direction_rows);
     culled.b_packed = scratch->b_packed;
     if (lanes) c->edge = kernel->lanes(&culled);
     else c->edge = walks ? kernel->walk(&culled, scratch->face_vertex) : mf_query_edges(&culled);

@@ -8,6 +8,10 @@
 
 #include <stddef.h>
 
+// Vertex rows (mf_pair_frame) have room for every vertex and a register past the last, which
+// loads read and mask.
+#define MF_VERTEX_ROWS_STRIDE (MF_MAX_HULL_VERTICES + 16)
+
 // One pair seen from body a: b's geometry moved into a's frame where the queries need it.
 typedef struct mf_pair_frame {
     const mf_hull_view *a, *b;
@@ -15,6 +19,9 @@ typedef struct mf_pair_frame {
     mf_vec3 translation;       // b's origin in a's frame
     const mf_vec3 *b_vertices; // b's vertices in a's frame
     const mf_vec3 *a_vertices; // a's vertices in b's frame
+    // The same as rows x, y, z, MF_VERTEX_ROWS_STRIDE apart, where the hull has a support map (large
+    // hulls); NULL otherwise.
+    const float *b_vertex_rows, *a_vertex_rows;
     // For a box-hull pair, the bounds of the hull's vertices in the box's frame (mf_frame_setup
     // keeps them as it moves the vertices; the box-hull queries read the box's faces off them).
     mf_vec3 hull_low, hull_high;
@@ -75,6 +82,14 @@ typedef struct mf_face_other {
     uint32_t count;
     mf_vec3 centroid;
     float reach;
+    float inner; // the other's inner radius less the hair: a face separates by at most its height less this
+    // Where the other hull is large (a support map, support_map.h): its vertices as rows (the
+    // frame's vertex rows) and its map, NULL otherwise; the pair's frame and which hull the other
+    // is, for mf_face_map_of.
+    const float *rows;
+    const float *support_map;
+    const struct mf_pair_frame *frame;
+    int on_b;
 } mf_face_other;
 
 // A face's separation (the other hull's lowest point over its plane) is at most its plane's height
@@ -82,9 +97,14 @@ typedef struct mf_face_other {
 // and at least that height less the outer radius (a ball around the centroid holds the hull).
 // So no face whose height falls more than the radii's difference below the highest can be the
 // best; a hair more covers float noise.
+static inline float mf_face_hair(const mf_shape *hull, const mf_shape *other, mf_vec3 centroid)
+{
+    return 1e-5f * (mf_length(centroid) + hull->radius + other->radius);
+}
+
 static inline float mf_face_reach(const mf_shape *hull, const mf_shape *other, mf_vec3 centroid)
 {
-    return other->outer_radius - other->inner_radius + 1e-5f * (mf_length(centroid) + hull->radius + other->radius);
+    return other->outer_radius - other->inner_radius + mf_face_hair(hull, other, centroid);
 }
 
 // Face f's height of the other's centroid: the plane's signed distance to it.
@@ -96,6 +116,18 @@ static inline float mf_face_height(const mf_hull_view *hull, uint32_t f, mf_vec3
 
 // b against a's faces (on_b 0: b's vertices and centroid in a's frame) or a against b's.
 mf_face_other mf_face_other_of(const mf_pair_frame *frame, int on_b);
+
+// How a large other hull's map is read from the hull's frame: `to_map` takes a direction into the
+// other's frame, where its map reads it; its points x move into the hull's frame as
+// to_map^T x + shift. A height taken in the other's frame so, (to_map n) . x + n . shift, differs by
+// at most `slack` from the height of the moved point.
+typedef struct mf_face_map {
+    mf_mat3 to_map;
+    mf_vec3 shift;
+    float slack;
+} mf_face_map;
+
+mf_face_map mf_face_map_of(const mf_face_other *other);
 
 // Face query of `hull` against `other`: the face whose plane the other hull lies highest over
 // (its separation), the first of equals. Only faces within the reach of the highest height are
@@ -177,8 +209,7 @@ typedef mf_edge_query mf_edge_walk_fn(const mf_pair_frame *frame, uint32_t *face
 // makes alike) so that every ISA searches alike. Trying all pairs in lanes across a's edges costs
 // about E_b * E_a / W, the walk about E_b steps of a few fan tests: measured on AVX2 and AVX-512,
 // all pairs are faster on 16-point rocks (42 edges, 1.2x) and 32-point rocks (about 80 edges,
-// 1.1x), the walk from about 100 edges of a. Pairs beyond the wide limits search all pairs without
-// lanes, where a small a against a large b (a box against the bunny's hull) walks too.
+// 1.1x), the walk from about 100 edges of a, and for a small a against a large b.
 #define MF_EDGE_WALK_MIN_EDGES 100u
 #define MF_EDGE_WALK_MIN_PAIRS 20000u
 
@@ -293,19 +324,50 @@ uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t
 #define MF_PACKED_ROWS 12
 #define MF_PACKED_STRIDE (MF_WIDE_MAX_EDGES + 16)
 
-// The edge query's builds for one ISA: the walk, all pairs in lanes (NULL: mf_query_edges), and
-// the cull's per-edge work.
+// The arc cull (arc_cull.c) of one hull's kept edges, where the other hull has a support map
+// (support_map.h). The cull (sat.c) keeps an edge pair only where its gaps could sum to at most its
+// reach: the gaps of a point q_a of a and q_b of b below the two hulls' supporting planes along the
+// pair's axis, each at least the edge's own gap (mf_edge_gaps), the height of its point below the
+// nearer of its face planes. The arc cull bounds the other hull's gap too, along the edge's whole
+// Gauss-map arc (its normal cone, from normal0 to normal1). Along a direction m of that arc the
+// other hull supports -m, and its gap there is at least -m . (y - q) for any vertex y of it and its
+// point q: a sinusoid along the arc, so at least the less of its ends' values where both are
+// positive, and at least 0 (q lies in the hull). With y the vertex the other's map names for the
+// arc's first end the bound is nearly the gap itself: on the bunny's hull a tenth of the kept edges
+// are left.
+typedef struct mf_arc_cull {
+    const float *records;   // the culled hull's edge records (rows.h): its face normals in its frame
+    const float *gap;       // its edges' gaps at its point
+    mf_mat3 to_other;       // its frame into the other's
+    const float *other_map; // the other's support map
+    mf_vec3 other_point;    // the other's point, in the other's frame
+    float reach;            // the cull's, a hair more for the float noise of the other's bound
+} mf_arc_cull;
+
+// The arc culls run where the cull keeps at least this many edge pairs: measured on AVX-512, culling
+// a block of W edges costs about as much as trying 16 of the other's against W (hull128's rocks
+// keep 15 edges each, and the culls would cost more than they save; the bunny's hull 180).
+#define MF_ARC_CULL_MIN_PAIRS 1024u
+
+// Of the kept edges `edges` (`count`, ascending) those that pass the arc cull, in place, ascending,
+// then MF_KEPT_EDGES_PAD zeros; returns how many. The list has MF_KEPT_EDGES_PAD entries past
+// `count` (mf_edges_within).
+typedef uint32_t mf_edge_arc_cull_fn(const mf_arc_cull *cull, uint16_t *edges, uint32_t count);
+
+// The edge query's builds for one ISA: the walk, all pairs in lanes (NULL: mf_query_edges), the
+// cull's per-edge work and the arc cull.
 typedef struct mf_edge_kernel {
     mf_edge_walk_fn *walk;
     mf_edge_search_fn *lanes;
     mf_edge_gaps_fn *gaps;
     mf_edges_within_fn *within;
+    mf_edge_arc_cull_fn *arc_cull;
 } mf_edge_kernel;
 
 // The edge query of a pair that is not apart along a face and not two parallelepipeds, the same on
 // the scalar and the wide path: the edges culled to those that could rank (sat.c), then the walk
-// or all pairs as mf_edge_query_walks says (in lanes where a has edge rows and the kernel has
-// them), then the winner measured (mf_measure_edge_axis).
+// or all pairs as mf_edge_query_walks says (in lanes where the kernel has them and b keeps at most
+// MF_WIDE_MAX_EDGES), then the winner measured (mf_measure_edge_axis).
 void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, const mf_edge_kernel *kernel,
                             const mf_query_scratch *scratch, mf_axis_candidates *candidates);
 

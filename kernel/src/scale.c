@@ -73,5 +73,11 @@ const mf_hull_view *mf_scaled_hull_of(const mf_bank *bank, uint32_t shape, float
         room->view.edge_rows = room->edge_rows;
         room->view.edge_records = records;
     }
+    if (own->support_map != NULL) {
+        // Each cell names a vertex by its point (three lengths) and its index (not a length).
+        for (uint32_t k = 0; k < MF_SUPPORT_MAP_ENTRY * MF_SUPPORT_MAP_CELLS; ++k)
+            room->support_map[k] = k % MF_SUPPORT_MAP_ENTRY < 3 ? own->support_map[k] * scale : own->support_map[k];
+        room->view.support_map = room->support_map;
+    }
     return &room->view;
 }

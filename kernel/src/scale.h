@@ -14,6 +14,8 @@
 // changes nothing: x * 1 is x, and a scale of 1 takes the bank's own view, not a copy.
 #pragma once
 
+#include "support_map.h"
+
 #include "bank.h"
 #include "rows.h"
 
@@ -39,10 +41,11 @@ void mf_scale_limits(float extent, float volume, float *low, float *high);
 // The shape's lengths times `scale` (radii, centroid, bounds, half extents, volume by its cube).
 mf_shape mf_shape_scaled(const mf_shape *shape, float scale);
 
-// Edge rows and records a scaled copy holds at most: those of hulls within the wide limits.
+// Edge rows and records a scaled copy holds at most: those of the largest hull the bank takes
+// (every hull keeps its edge rows, bank.c).
 #define MF_SCALED_EDGE_FLOATS                                                                                          \
-    (MF_EDGE_ROWS * ((MF_WIDE_MAX_EDGES + MF_EDGE_LANES - 1) / MF_EDGE_LANES * MF_EDGE_LANES) +                        \
-     MF_EDGE_RECORD * MF_WIDE_MAX_EDGES)
+    (MF_EDGE_ROWS * ((MF_MAX_HULL_EDGES + MF_EDGE_LANES - 1) / MF_EDGE_LANES * MF_EDGE_LANES) +                        \
+     MF_EDGE_RECORD * MF_MAX_HULL_EDGES)
 
 // Room for one scaled shape: its view, whose vertices, offsets, edge rows (vertex0 scaled) and shape
 // point in here, the rest (normals, directions, loops, edges, fans) into the bank. Each array has
@@ -55,6 +58,7 @@ typedef struct mf_scaled_hull {
     float vertex_z[MF_MAX_HULL_VERTICES + MF_BANK_PAD];
     float offset[MF_MAX_HULL_FACES + MF_BANK_PAD];
     float edge_rows[MF_SCALED_EDGE_FLOATS];
+    float support_map[MF_SUPPORT_MAP_ENTRY * MF_SUPPORT_MAP_CELLS]; // a large hull's, its points scaled
 } mf_scaled_hull;
 
 // The shape's view for a body of scale `scale`: the bank's own for exactly 1, else a scaled copy

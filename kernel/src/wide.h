@@ -149,11 +149,12 @@ static inline mf_floatw mf_minw(mf_floatw a, mf_floatw b) { return MF_W(min_ps)(
 static inline mf_floatw mf_maxw(mf_floatw a, mf_floatw b) { return MF_W(max_ps)(a, b); }
 #endif
 
-#if MF_WIDE_WIDTH > 1
 // W 16-bit indices as floats (exact: below 2^16).
 static inline mf_floatw mf_u16_to_floatw(const uint16_t *p)
 {
-#if MF_WIDE_WIDTH == 16
+#if MF_WIDE_WIDTH == 1
+    return (float)p[0];
+#elif MF_WIDE_WIDTH == 16
     // Two halves: this SIMDe widens 16-bit lanes to 32 only 8 at a time.
     simde__m256i low = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)p));
     simde__m256i high = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)(p + 8)));
@@ -164,6 +165,8 @@ static inline mf_floatw mf_u16_to_floatw(const uint16_t *p)
     return simde_mm_cvtepi32_ps(simde_mm_cvtepu16_epi32(simde_mm_loadl_epi64((const simde__m128i *)p)));
 #endif
 }
+
+#if MF_WIDE_WIDTH > 1
 
 // A register from W / 4 four-lane parts, part k in lanes 4 k to 4 k + 3.
 static inline mf_floatw mf_from_quartersw(const simde__m128 *part)
@@ -233,6 +236,24 @@ static inline uint32_t mf_compress_storew(float *out, uint32_t bits, mf_floatw v
     mf_compress_store4(out, bits, v);
 #endif
     return (uint32_t)__builtin_popcount(bits);
+}
+
+// Four floats from each of W places (row[l], lane l's, any alignment), transposed: out[k] holds each
+// lane's k-th float. Four rows at a time are loaded and transposed in registers.
+static inline void mf_load_columns4w(const float *const *row, mf_floatw out[4])
+{
+#if MF_WIDE_WIDTH == 1
+    for (int k = 0; k < 4; ++k) out[k] = row[0][k];
+#else
+    simde__m128 part[4][MF_WIDE_WIDTH / 4];
+    for (int group = 0; group < MF_WIDE_WIDTH / 4; ++group) {
+        simde__m128 v[4];
+        for (int k = 0; k < 4; ++k) v[k] = simde_mm_loadu_ps(row[4 * group + k]);
+        SIMDE_MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
+        for (int k = 0; k < 4; ++k) part[k][group] = v[k];
+    }
+    for (int k = 0; k < 4; ++k) out[k] = mf_from_quartersw(part[k]);
+#endif
 }
 
 typedef struct mf_vec3w {
@@ -380,5 +401,41 @@ static inline float mf_min_acrossw(mf_floatw a)
     return a;
 #else
     return simde_mm_cvtss_f32(mf_fold4_min(MF_FOLD_TO_4(min, a)));
+#endif
+}
+
+// Each lane rounded toward zero, as truncf.
+static inline mf_floatw mf_truncw(mf_floatw a)
+{
+#if MF_WIDE_WIDTH == 1
+    return truncf(a);
+#elif MF_WIDE_WIDTH == 16
+    return simde_mm512_roundscale_ps(a, SIMDE_MM_FROUND_TO_ZERO);
+#elif MF_WIDE_WIDTH == 8
+    return simde_mm256_round_ps(a, SIMDE_MM_FROUND_TO_ZERO);
+#else
+    return simde_mm_round_ps(a, SIMDE_MM_FROUND_TO_ZERO);
+#endif
+}
+
+// base[index] in each lane: `index` holds whole numbers below 2^24 as floats, which convert
+// exactly. A load, not arithmetic: every ISA reads the same floats.
+static inline mf_floatw mf_gatherw(const float *base, mf_floatw index)
+{
+#if MF_WIDE_WIDTH == 1
+    return base[(int32_t)index];
+#elif MF_WIDE_WIDTH == 16
+    // This SIMDe has no 512-bit gather: two 256-bit ones (AVX-512 implies AVX2).
+    simde__m256 low = simde_mm512_castps512_ps256(index);
+    simde__m256 high = simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(index), 1));
+    simde__m256 low_values = simde_mm256_i32gather_ps(base, simde_mm256_cvttps_epi32(low), 4);
+    simde__m256 high_values = simde_mm256_i32gather_ps(base, simde_mm256_cvttps_epi32(high), 4);
+    return simde_mm512_insertf32x8(simde_mm512_castps256_ps512(low_values), high_values, 1);
+#elif MF_WIDE_WIDTH == 8
+    return simde_mm256_i32gather_ps(base, simde_mm256_cvttps_epi32(index), 4);
+#else
+    simde__m128i at = simde_mm_cvttps_epi32(index);
+    return simde_mm_setr_ps(base[simde_mm_extract_epi32(at, 0)], base[simde_mm_extract_epi32(at, 1)],
+                            base[simde_mm_extract_epi32(at, 2)], base[simde_mm_extract_epi32(at, 3)]);
 #endif
 }
