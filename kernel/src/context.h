@@ -10,8 +10,8 @@
 
 // Per-pair working memory of the scalar path, sized for the largest hulls the bank accepts.
 typedef struct mf_pair_scratch {
-    mf_vec3 b_vertices[MF_MAX_HULL_VERTICES]; // b's vertices in a's frame
-    mf_vec3 a_vertices[MF_MAX_HULL_VERTICES]; // a's vertices in b's frame
+    mf_vec3 b_vertices[MF_MAX_HULL_VERTICES];              // b's vertices in a's frame
+    mf_vec3 a_vertices[MF_MAX_HULL_VERTICES];              // a's vertices in b's frame
     float b_normal_rows[3 * MF_MAX_HULL_FACES];            // b's face normals in a's frame, rows x, y, z
     float b_direction_rows[3 * MF_MAX_HULL_EDGES];         // b's edge directions in a's frame
     uint32_t b_face_vertex[MF_MAX_HULL_FACES];             // the edge walk's vertex of a for each face of b
