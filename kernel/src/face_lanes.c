@@ -168,9 +168,10 @@ static mf_face_query faces_bounded(const mf_hull_view *hull, const mf_face_other
                                    float highest_height, float *height)
 {
     // The first face of the highest height, a register at a time (it is there: the height is finite).
-    uint32_t start = 0, bits;
-    while ((bits = mf_lane_bitsw(mf_eqw(mf_loaduw(height + start), mf_splatw(highest_height)))) == 0) start += W;
-    start += (uint32_t)__builtin_ctz(bits);
+    uint32_t start = 0, highest_lanes;
+    while ((highest_lanes = mf_lane_bitsw(mf_eqw(mf_loaduw(height + start), mf_splatw(highest_height)))) == 0)
+        start += W;
+    start += (uint32_t)__builtin_ctz(highest_lanes);
     float lowest = highest_height - other->reach;
     mf_face_query best = measure_face(hull, other, start);
     mf_face_map map = mf_face_map_of(other);

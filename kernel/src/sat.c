@@ -540,8 +540,10 @@ void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, const
     // Deep overlaps are culled around a point on the centroids' line inside both hulls where there
     // is one; the rest around the better face axis' support vertex and its partner.
     mf_pair_frame culled = *frame;
-    // The arc culls' points, where either hull is large (a support map).
-    cull_points arcs, *points = frame->a->support_map != NULL || frame->b->support_map != NULL ? &arcs : NULL;
+    // The arc culls' points, where either hull is large (a support map); the culls fill them.
+    cull_points arcs;
+    // cppcheck-suppress uninitvar ; only the address is taken here: the culls below fill arcs
+    cull_points *points = frame->a->support_map != NULL || frame->b->support_map != NULL ? &arcs : NULL;
     float faces = mf_maxf(c->face_a.separation, c->face_b.separation);
     float deep = -0.1f * mf_minf(frame->a->shape->inner_radius, frame->b->shape->inner_radius);
     if (!(faces < deep && cull_around_centroids(frame, c, linear_slop, kernel, scratch, &culled, points)))
