@@ -4,7 +4,6 @@
 // uint32, one conversion otherwise) and go out as views of buffers the objects own. Every input is
 // checked before the library sees it, so a bad call raises and changes no output or cache. The
 // GIL is released while the library works.
-// todo: fault reporting (mf_config.on_fault, issue 32): every call runs under MF_FAULT_STOP.
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
@@ -487,7 +486,7 @@ static PyTypeObject PairCacheType = {
 // The stream's arrays live in two NumPy byte arrays, so views handed out keep them alive even
 // after the next call grows them (a grown stream gets new arrays; old views keep the old).
 typedef struct {
-    PyObject_HEAD PyArrayObject *manifold_bytes, *contact_bytes;
+    PyObject_HEAD PyArrayObject *manifold_bytes, *contact_bytes, *fault_bytes;
     mf_stream stream;
     int busy;
 } ContactsObject;
@@ -496,6 +495,7 @@ static void Contacts_dealloc(ContactsObject *self)
 {
     Py_XDECREF(self->manifold_bytes);
     Py_XDECREF(self->contact_bytes);
+    Py_XDECREF(self->fault_bytes);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -520,15 +520,32 @@ static bool contacts_reserve(ContactsObject *self, uint32_t pair_count, uint32_t
         self->stream.contacts = PyArray_DATA(grown);
         self->stream.contact_capacity = contacts;
     }
+    // Under on_fault="skip" every pair may be skipped: room for all of them.
+    if (self->fault_bytes == NULL || pair_count > self->stream.fault_capacity) {
+        npy_intp dims[1] = {(npy_intp)(pair_count + 1) * (npy_intp)sizeof(mf_fault)};
+        PyArrayObject *grown = (PyArrayObject *)PyArray_EMPTY(1, dims, NPY_UINT8, 0);
+        if (grown == NULL) return false;
+        Py_XSETREF(self->fault_bytes, grown);
+        self->stream.faults = PyArray_DATA(grown);
+        self->stream.fault_capacity = pair_count;
+    }
     return true;
 }
 
 // A view of one field of the stream's records: count rows of `columns` values (0: one dimension).
-static PyObject *field_view(ContactsObject *self, bool manifold, size_t offset, int type, int columns)
+typedef enum record_kind { RECORD_MANIFOLD, RECORD_CONTACT, RECORD_FAULT } record_kind;
+
+static PyObject *field_view(ContactsObject *self, record_kind kind, size_t offset, int type, int columns)
 {
-    PyArrayObject *bytes = manifold ? self->manifold_bytes : self->contact_bytes;
-    npy_intp count = manifold ? self->stream.manifold_count : self->stream.contact_count;
-    npy_intp record = manifold ? (npy_intp)sizeof(mf_manifold) : (npy_intp)sizeof(mf_contact);
+    PyArrayObject *bytes = kind == RECORD_MANIFOLD  ? self->manifold_bytes
+                           : kind == RECORD_CONTACT ? self->contact_bytes
+                                                    : self->fault_bytes;
+    npy_intp count = kind == RECORD_MANIFOLD  ? self->stream.manifold_count
+                     : kind == RECORD_CONTACT ? self->stream.contact_count
+                                              : self->stream.fault_count;
+    npy_intp record = kind == RECORD_MANIFOLD  ? (npy_intp)sizeof(mf_manifold)
+                      : kind == RECORD_CONTACT ? (npy_intp)sizeof(mf_contact)
+                                               : (npy_intp)sizeof(mf_fault);
     npy_intp dims[2] = {count, columns}, strides[2] = {record, 4};
     if (bytes == NULL) {
         npy_intp zero[2] = {0, columns};
@@ -552,13 +569,15 @@ static PyObject *field_view(ContactsObject *self, bool manifold, size_t offset, 
         (void)closure;                                                                                                 \
         return field_view(self, manifold, offsetof(type_, member), npy, columns);                                      \
     }
-FIELD_GETTER(pair, true, mf_manifold, pair, NPY_UINT32, 0)
-FIELD_GETTER(first, true, mf_manifold, first, NPY_UINT32, 0)
-FIELD_GETTER(count, true, mf_manifold, count, NPY_UINT32, 0)
-FIELD_GETTER(normal, true, mf_manifold, normal, NPY_FLOAT32, 3)
-FIELD_GETTER(point, false, mf_contact, point, NPY_FLOAT32, 3)
-FIELD_GETTER(separation, false, mf_contact, separation, NPY_FLOAT32, 0)
-FIELD_GETTER(id, false, mf_contact, id, NPY_UINT32, 0)
+FIELD_GETTER(pair, RECORD_MANIFOLD, mf_manifold, pair, NPY_UINT32, 0)
+FIELD_GETTER(first, RECORD_MANIFOLD, mf_manifold, first, NPY_UINT32, 0)
+FIELD_GETTER(count, RECORD_MANIFOLD, mf_manifold, count, NPY_UINT32, 0)
+FIELD_GETTER(normal, RECORD_MANIFOLD, mf_manifold, normal, NPY_FLOAT32, 3)
+FIELD_GETTER(point, RECORD_CONTACT, mf_contact, point, NPY_FLOAT32, 3)
+FIELD_GETTER(separation, RECORD_CONTACT, mf_contact, separation, NPY_FLOAT32, 0)
+FIELD_GETTER(id, RECORD_CONTACT, mf_contact, id, NPY_UINT32, 0)
+FIELD_GETTER(fault_pair, RECORD_FAULT, mf_fault, pair, NPY_UINT32, 0)
+FIELD_GETTER(fault_status, RECORD_FAULT, mf_fault, status, NPY_INT32, 0)
 
 static PyObject *Contacts_manifolds_bytes(ContactsObject *self, void *closure)
 {
@@ -586,6 +605,12 @@ static PyObject *Contacts_contact_count(ContactsObject *self, void *closure)
     return PyLong_FromUnsignedLong(self->stream.contact_count);
 }
 
+static PyObject *Contacts_fault_count(ContactsObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromUnsignedLong(self->stream.fault_count);
+}
+
 static Py_ssize_t Contacts_length(ContactsObject *self) { return self->stream.manifold_count; }
 
 static PyGetSetDef Contacts_getset[] = {
@@ -596,8 +621,13 @@ static PyGetSetDef Contacts_getset[] = {
     {"point", (getter)Contacts_point, NULL, "(C, 3) float32: contact points, midway between the surfaces", NULL},
     {"separation", (getter)Contacts_separation, NULL, "(C,) float32: signed distance (negative: penetration)", NULL},
     {"id", (getter)Contacts_id, NULL, "(C,) uint32: feature ids (a's feature in the high 16 bits)", NULL},
+    {"fault_pair", (getter)Contacts_fault_pair, NULL,
+     "(F,) uint32: under on_fault='skip', the pairs skipped for naming a bad body, ascending", NULL},
+    {"fault_status", (getter)Contacts_fault_status, NULL,
+     "(F,) int32: why each was skipped (the status on_fault='stop' would have raised)", NULL},
     {"manifold_count", (getter)Contacts_manifold_count, NULL, "M", NULL},
     {"contact_count", (getter)Contacts_contact_count, NULL, "C", NULL},
+    {"fault_count", (getter)Contacts_fault_count, NULL, "F: pairs skipped under on_fault='skip'", NULL},
     {"manifold_bytes", (getter)Contacts_manifolds_bytes, NULL, "the mf_manifold records as bytes", NULL},
     {"contact_bytes", (getter)Contacts_contacts_bytes, NULL, "the mf_contact records as bytes", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
@@ -632,14 +662,19 @@ typedef struct {
 
 static int Context_init(ContextObject *self, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"margin", "max_contacts", "isa", "threads", "linear_slop", NULL};
+    static char *keywords[] = {"margin", "max_contacts", "isa", "threads", "linear_slop", "on_fault", NULL};
     mf_config config = mf_config_default();
     double margin = config.margin, slop = config.linear_slop;
     unsigned int max_contacts = config.max_contacts, threads = config.threads;
-    const char *isa = "auto";
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|dIsId:Context", keywords, &margin, &max_contacts, &isa, &threads,
-                                     &slop))
+    const char *isa = "auto", *on_fault = "stop";
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|dIsIds:Context", keywords, &margin, &max_contacts, &isa, &threads,
+                                     &slop, &on_fault))
         return -1;
+    if (strcmp(on_fault, "stop") != 0 && strcmp(on_fault, "skip") != 0) {
+        PyErr_Format(PyExc_ValueError, "on_fault: expected 'stop' or 'skip', got %s", on_fault);
+        return -1;
+    }
+    config.on_fault = strcmp(on_fault, "skip") == 0 ? MF_FAULT_SKIP : MF_FAULT_STOP;
     if (self->context != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "Context: already initialised");
         return -1;
@@ -694,7 +729,7 @@ static void body_input_release(body_input *in)
 
 // scales: None, or a (B,) array of each body's scale (mf_bodies.scales).
 static bool read_bodies(ContextObject *self, BankObject *bank, PyObject *shapes, PyObject *positions,
-                        PyObject *rotations, PyObject *scales, body_input *in)
+                        PyObject *rotations, PyObject *scales, bool check_each_body, body_input *in)
 {
     *in = (body_input){0};
     in->shapes = index_array(shapes, "shapes", 0);
@@ -754,7 +789,8 @@ static bool read_bodies(ContextObject *self, BankObject *bank, PyObject *shapes,
     in->bodies.shape = PyArray_DATA(in->shapes);
     in->bodies.count = (uint32_t)count;
     uint32_t shape_count = mf_bank_shape_count(bank->bank);
-    for (uint32_t i = 0; i < in->bodies.count; ++i) {
+    // Under on_fault="skip" the library skips a bad body's pairs and lists them: nothing to check.
+    for (uint32_t i = 0; check_each_body && i < in->bodies.count; ++i) {
         if (in->bodies.shape[i] >= shape_count) {
             char message[160];
             snprintf(message, sizeof(message), "body %u has shape %u but the bank holds %u shapes", i,
@@ -832,7 +868,8 @@ static PyObject *Context_collide(ContextObject *self, PyObject *args, PyObject *
     if (out_object != Py_None && !PyObject_TypeCheck(out_object, &ContactsType))
         return PyErr_Format(PyExc_ValueError, "out: expected a manyfold.Contacts from an earlier call");
     body_input in;
-    bool ok = read_bodies(self, bank, shapes, positions, rotations, scales, &in);
+    bool skipping = self->config.on_fault == MF_FAULT_SKIP;
+    bool ok = read_bodies(self, bank, shapes, positions, rotations, scales, !skipping, &in);
     PyArrayObject *pairs = ok ? index_array(pairs_object, "pairs", 2) : NULL;
     PairCacheObject *cache = cache_object != Py_None ? (PairCacheObject *)cache_object : NULL;
     ContactsObject *out = NULL;
@@ -844,7 +881,7 @@ static PyObject *Context_collide(ContextObject *self, PyObject *args, PyObject *
         goto done;
     }
     const mf_pair *pair = PyArray_DATA(pairs);
-    for (npy_intp i = 0; i < pair_count; ++i) {
+    for (npy_intp i = 0; !skipping && i < pair_count; ++i) {
         if (pair[i].a >= in.bodies.count || pair[i].b >= in.bodies.count || pair[i].a == pair[i].b) {
             char message[160];
             snprintf(message, sizeof(message), "pair %zd is (%u, %u) with %u bodies", (Py_ssize_t)i, pair[i].a,
@@ -863,7 +900,7 @@ static PyObject *Context_collide(ContextObject *self, PyObject *args, PyObject *
     } else {
         out = PyObject_New(ContactsObject, &ContactsType);
         if (out == NULL) goto done;
-        out->manifold_bytes = out->contact_bytes = NULL;
+        out->manifold_bytes = out->contact_bytes = out->fault_bytes = NULL;
         out->stream = (mf_stream){0};
         out->busy = 0;
     }
@@ -919,7 +956,7 @@ static PyObject *Context_find_pairs(ContextObject *self, PyObject *args, PyObjec
     BankObject *bank = (BankObject *)bank_object;
     body_input in;
     PyObject *result = NULL;
-    if (!read_bodies(self, bank, shapes, positions, rotations, scales, &in)) goto done;
+    if (!read_bodies(self, bank, shapes, positions, rotations, scales, true, &in)) goto done;
     if (!claim(&self->busy, "the context")) goto done;
     bank->readers++;
     mf_status status;
@@ -986,6 +1023,12 @@ static PyObject *Context_linear_slop(ContextObject *self, void *closure)
     return PyFloat_FromDouble(self->config.linear_slop);
 }
 
+static PyObject *Context_on_fault(ContextObject *self, void *closure)
+{
+    (void)closure;
+    return PyUnicode_FromString(self->config.on_fault == MF_FAULT_SKIP ? "skip" : "stop");
+}
+
 static PyMethodDef Context_methods[] = {
     {"collide", (PyCFunction)(void (*)(void))Context_collide, METH_VARARGS | METH_KEYWORDS,
      "collide(bank, shapes, positions, rotations, pairs, *, cache=None, out=None, scales=None) -> Contacts\n\n"
@@ -1006,14 +1049,18 @@ static PyGetSetDef Context_getset[] = {
     {"margin", (getter)Context_margin, NULL, "speculative distance", NULL},
     {"max_contacts", (getter)Context_max_contacts, NULL, "contacts per manifold at most", NULL},
     {"linear_slop", (getter)Context_linear_slop, NULL, "the axis choice's tolerance", NULL},
+    {"on_fault", (getter)Context_on_fault, NULL, "'stop' (a bad body raises) or 'skip' (its pairs are skipped)", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject ContextType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "manyfold.Context",
     .tp_basicsize = sizeof(ContextObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Context(margin=0.02, max_contacts=4, isa='auto', threads=0, linear_slop=0.005): configuration, "
-              "threads and scratch. One call at a time per context; use one context per Python thread.",
+    .tp_doc = "Context(margin=0.02, max_contacts=4, isa='auto', threads=0, linear_slop=0.005, on_fault='stop'): "
+              "configuration, threads and scratch. on_fault='skip': collide skips the pairs that name a bad body "
+              "(NaN pose, zero quaternion, bad scale, unknown shape, pair out of range) and lists them in "
+              "out.fault_pair and out.fault_status, where 'stop' raises manyfold.Error. One call at a time per "
+              "context; use one context per Python thread.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Context_init,
     .tp_dealloc = (destructor)Context_dealloc,

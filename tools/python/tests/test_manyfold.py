@@ -444,3 +444,39 @@ def test_removed_shapes_are_refused_and_their_ids_reused():
     bank.remove(3)
     assert len(bank) == 3
     assert bank.add_box([1, 1, 1]) == 3
+
+
+def test_skipped_bad_bodies_cost_only_their_own_pairs():
+    """on_fault='skip': a NaN body, a zero quaternion, a bad scale and a pair out of range cost only
+    their own pairs; the good pairs' manifolds are the bytes of the same call without the bad pairs."""
+    bank, _, shapes, positions, rotations = make_scene(13, bodies=300, spread=3.0)
+    stop, skip = manyfold.Context(), manyfold.Context(on_fault="skip")
+    assert (stop.on_fault, skip.on_fault) == ("stop", "skip")
+    with pytest.raises(ValueError, match="on_fault"):
+        manyfold.Context(on_fault="ignore")
+    pairs = stop.find_pairs(bank, shapes, positions, rotations)
+    scales = np.ones(len(shapes), np.float32)
+    bad_positions, bad_rotations = positions.copy(), rotations.copy()
+    touched = np.unique(pairs[:, 0])
+    nan_body, zero_body, scale_body = (int(b) for b in touched[[1, 5, 9]])
+    bad_positions[nan_body, 0] = np.nan
+    bad_rotations[zero_body] = 0.0
+    scales[scale_body] = -1.0
+    bad_pairs = np.vstack([pairs, [[0, len(shapes) + 3]]]).astype(np.uint32)
+    out = skip.collide(bank, shapes, bad_positions, bad_rotations, bad_pairs, scales=scales)
+    bad = np.isin(bad_pairs, [nan_body, zero_body, scale_body]).any(axis=1)
+    bad[-1] = True
+    assert out.fault_count == bad.sum() > 3
+    assert np.array_equal(out.fault_pair, np.flatnonzero(bad).astype(np.uint32))
+    nonfinite = np.isin(bad_pairs[bad], [nan_body]).any(axis=1)
+    statuses = set(out.fault_status[nonfinite].tolist())
+    assert len(statuses) == 1 and statuses != set(out.fault_status[~nonfinite].tolist())
+    # The same call without the bad pairs: the good pairs' bytes, pair indices renumbered.
+    good = np.flatnonzero(~bad)
+    alone = stop.collide(bank, shapes, positions, rotations, bad_pairs[good], scales=np.ones_like(scales))
+    assert alone.fault_count == 0 and out.manifold_count == alone.manifold_count > 0
+    assert np.array_equal(good[alone.pair], out.pair)
+    assert out.contact_bytes == alone.contact_bytes
+    assert np.array_equal(out.normal, alone.normal) and np.array_equal(out.count, alone.count)
+    with pytest.raises(manyfold.Error):
+        stop.collide(bank, shapes, bad_positions, bad_rotations, bad_pairs, scales=scales)
