@@ -69,10 +69,16 @@ static void face_query(const mf_bundle_hull *hull, const lane_scale *scale, cons
     mf_floatw best = mf_splatw(-INFINITY), best_index = mf_splatw(0.0f);
     for (uint32_t f = 0; f < counts.faces; ++f) {
         mf_vec3w normal = row3(hull, mf_row_face(counts, 0, f), mf_row_face(counts, 1, f), mf_row_face(counts, 2, f));
-        mf_floatw support = mf_splatw(INFINITY);
-        for (uint32_t v = 0; v < other_count; ++v)
-            support = mf_minw(support, mf_dotw(normal, work3(other, other_count, v)));
-        mf_floatw separation = mf_subw(support, scaled(scale, row(hull, mf_row_face(counts, 3, f))));
+        // Two running minima, the even and the odd vertices: a minimum is the same in any order,
+        // and one chain would wait on the latency of every min (four cycles on Intel's cores).
+        mf_floatw even = mf_splatw(INFINITY), odd = even;
+        uint32_t v = 0;
+        for (; v + 2 <= other_count; v += 2) {
+            even = mf_minw(even, mf_dotw(normal, work3(other, other_count, v)));
+            odd = mf_minw(odd, mf_dotw(normal, work3(other, other_count, v + 1)));
+        }
+        if (v < other_count) even = mf_minw(even, mf_dotw(normal, work3(other, other_count, v)));
+        mf_floatw separation = mf_subw(mf_minw(even, odd), scaled(scale, row(hull, mf_row_face(counts, 3, f))));
         mf_maskw better = mf_gtw(separation, best);
         best = mf_selectw(better, separation, best);
         best_index = mf_selectw(better, mf_splatw((float)f), best_index);
