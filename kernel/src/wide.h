@@ -149,6 +149,18 @@ static inline mf_floatw mf_minw(mf_floatw a, mf_floatw b) { return MF_W(min_ps)(
 static inline mf_floatw mf_maxw(mf_floatw a, mf_floatw b) { return MF_W(max_ps)(a, b); }
 #endif
 
+// v[index] per lane, index 0, 1 or 2 held as a float.
+static inline mf_floatw mf_pick3w(const mf_floatw v[3], mf_floatw index)
+{
+    return mf_selectw(mf_eqw(index, mf_splatw(0.0f)), v[0], mf_selectw(mf_eqw(index, mf_splatw(1.0f)), v[1], v[2]));
+}
+
+// The axis after `axis` (0, 1 or 2 held as a float), cyclically: 1, 2, 0.
+static inline mf_floatw mf_next_axisw(mf_floatw axis)
+{
+    return mf_selectw(mf_eqw(axis, mf_splatw(2.0f)), mf_splatw(0.0f), mf_addw(axis, mf_splatw(1.0f)));
+}
+
 // W 16-bit indices as floats (exact: below 2^16).
 static inline mf_floatw mf_u16_to_floatw(const uint16_t *p)
 {
