@@ -145,14 +145,18 @@ static void gather(const mf_reuse_job *job, uint32_t first, uint32_t lanes, reus
 }
 #endif
 
-typedef struct quatw {
-    mf_floatw x, y, z, w;
-} quatw;
-
-static quatw load_quat(const reuse_rows *rows, int row)
+static mf_quatw load_quat(const reuse_rows *rows, int row)
 {
-    return (quatw){mf_loadw(rows->in[row]), mf_loadw(rows->in[row + 1]), mf_loadw(rows->in[row + 2]),
-                   mf_loadw(rows->in[row + 3])};
+    return (mf_quatw){mf_loadw(rows->in[row]), mf_loadw(rows->in[row + 1]), mf_loadw(rows->in[row + 2]),
+                      mf_loadw(rows->in[row + 3])};
+}
+
+// As mf_quat_normalizew, on a quaternion held whole.
+static mf_quatw normalize(mf_quatw q)
+{
+    mf_floatw v[4] = {q.x, q.y, q.z, q.w};
+    mf_quat_normalizew(v);
+    return (mf_quatw){v[0], v[1], v[2], v[3]};
 }
 
 static mf_vec3w load3(const reuse_rows *rows, int row)
@@ -167,44 +171,23 @@ static void store3(reuse_rows *rows, int row, mf_vec3w v)
     mf_storew(rows->out[row + 2], v.z);
 }
 
-static quatw normalize(quatw q)
-{
-    mf_floatw v[4] = {q.x, q.y, q.z, q.w};
-    mf_quat_normalizew(v);
-    return (quatw){v[0], v[1], v[2], v[3]};
-}
-
-// a b, with cache.c's order of operations.
-static quatw multiply(quatw a, quatw b)
-{
-    return (quatw){
-        mf_subw(mf_addw(mf_addw(mf_mulw(a.w, b.x), mf_mulw(a.x, b.w)), mf_mulw(a.y, b.z)), mf_mulw(a.z, b.y)),
-        mf_addw(mf_addw(mf_subw(mf_mulw(a.w, b.y), mf_mulw(a.x, b.z)), mf_mulw(a.y, b.w)), mf_mulw(a.z, b.x)),
-        mf_addw(mf_subw(mf_addw(mf_mulw(a.w, b.z), mf_mulw(a.x, b.y)), mf_mulw(a.y, b.x)), mf_mulw(a.z, b.w)),
-        mf_subw(mf_subw(mf_subw(mf_mulw(a.w, b.w), mf_mulw(a.x, b.x)), mf_mulw(a.y, b.y)), mf_mulw(a.z, b.z))};
-}
-
-static quatw conjugate(quatw q) { return (quatw){mf_negw(q.x), mf_negw(q.y), mf_negw(q.z), q.w}; }
-
-static mf_floatw lengthw(mf_vec3w v) { return mf_sqrtw(mf_dotw(v, v)); }
-
 // The lanes: relative pose and how far b moved since the entry's, the bounds, the kept contacts
 // carried along.
 static void reuse_lanes(const mf_config *config, reuse_rows *rows)
 {
-    quatw qa = normalize(load_quat(rows, IN_QA)), qb = normalize(load_quat(rows, IN_QB));
+    mf_quatw qa = normalize(load_quat(rows, IN_QA)), qb = normalize(load_quat(rows, IN_QB));
     mf_mat3w rotation_a = mf_mat3_from_quatw(qa.x, qa.y, qa.z, qa.w);
     mf_vec3w position_a = load3(rows, IN_PA);
-    quatw relative = multiply(conjugate(qa), qb);
+    mf_quatw relative = mf_quat_mulw(mf_quat_conjugatew(qa), qb);
     mf_vec3w position = mf_mat3_mul_transposedw(&rotation_a, mf_sub3w(load3(rows, IN_PB), position_a));
     // The chord of the turn since: 2 sin(θ/2), twice the vector part of the change.
-    quatw change = multiply(relative, conjugate(load_quat(rows, IN_KEPT_Q)));
-    mf_floatw chord = mf_mulw(mf_splatw(2.0f), lengthw((mf_vec3w){change.x, change.y, change.z}));
+    mf_quatw change = mf_quat_mulw(relative, mf_quat_conjugatew(load_quat(rows, IN_KEPT_Q)));
+    mf_floatw chord = mf_mulw(mf_splatw(2.0f), mf_lengthw((mf_vec3w){change.x, change.y, change.z}));
     mf_floatw radius_b = mf_loadw(rows->in[IN_RADIUS_B]);
-    mf_floatw moved = mf_addw(lengthw(mf_sub3w(position, load3(rows, IN_KEPT_P))), mf_mulw(chord, radius_b));
+    mf_floatw moved = mf_addw(mf_lengthw(mf_sub3w(position, load3(rows, IN_KEPT_P))), mf_mulw(chord, radius_b));
     // A hair more for the rounding of the relative poses, now and when kept (a few float epsilons
     // of b's origin and radius each).
-    moved = mf_addw(moved, mf_mulw(mf_splatw(2e-6f), mf_addw(radius_b, lengthw(position))));
+    moved = mf_addw(moved, mf_mulw(mf_splatw(2e-6f), mf_addw(radius_b, mf_lengthw(position))));
     mf_mat3w turn = mf_mat3_from_quatw(relative.x, relative.y, relative.z, relative.w);
     mf_vec3w normal = load3(rows, IN_NORMAL);
     // The kept normal's separation now: at least the kept one less `moved`; for two boxes, exactly

@@ -149,6 +149,18 @@ static inline mf_floatw mf_minw(mf_floatw a, mf_floatw b) { return MF_W(min_ps)(
 static inline mf_floatw mf_maxw(mf_floatw a, mf_floatw b) { return MF_W(max_ps)(a, b); }
 #endif
 
+// v[index] per lane, index 0, 1 or 2 held as a float.
+static inline mf_floatw mf_pick3w(const mf_floatw v[3], mf_floatw index)
+{
+    return mf_selectw(mf_eqw(index, mf_splatw(0.0f)), v[0], mf_selectw(mf_eqw(index, mf_splatw(1.0f)), v[1], v[2]));
+}
+
+// The axis after `axis` (0, 1 or 2 held as a float), cyclically: 1, 2, 0.
+static inline mf_floatw mf_next_axisw(mf_floatw axis)
+{
+    return mf_selectw(mf_eqw(axis, mf_splatw(2.0f)), mf_splatw(0.0f), mf_addw(axis, mf_splatw(1.0f)));
+}
+
 // W 16-bit indices as floats (exact: below 2^16).
 static inline mf_floatw mf_u16_to_floatw(const uint16_t *p)
 {
@@ -303,6 +315,7 @@ static inline mf_vec3w mf_select3w(mf_maskw m, mf_vec3w yes, mf_vec3w no)
 {
     return (mf_vec3w){mf_selectw(m, yes.x, no.x), mf_selectw(m, yes.y, no.y), mf_selectw(m, yes.z, no.z)};
 }
+static inline mf_floatw mf_lengthw(mf_vec3w v) { return mf_sqrtw(mf_dotw(v, v)); }
 
 // Row-major rotation for W lanes, as mf_mat3.
 typedef struct mf_mat3w {
@@ -328,6 +341,26 @@ static inline void mf_quat_normalizew(mf_floatw q[4])
         mf_addw(mf_addw(mf_addw(mf_mulw(q[0], q[0]), mf_mulw(q[1], q[1])), mf_mulw(q[2], q[2])), mf_mulw(q[3], q[3]));
     mf_floatw scale = mf_divw(mf_splatw(1.0f), mf_sqrtw(sum));
     for (int i = 0; i < 4; ++i) q[i] = mf_mulw(q[i], scale);
+}
+
+// A quaternion for W lanes, as mf_quat.
+typedef struct mf_quatw {
+    mf_floatw x, y, z, w;
+} mf_quatw;
+
+// a b, with cache.c's order of operations.
+static inline mf_quatw mf_quat_mulw(mf_quatw a, mf_quatw b)
+{
+    return (mf_quatw){
+        mf_subw(mf_addw(mf_addw(mf_mulw(a.w, b.x), mf_mulw(a.x, b.w)), mf_mulw(a.y, b.z)), mf_mulw(a.z, b.y)),
+        mf_addw(mf_addw(mf_subw(mf_mulw(a.w, b.y), mf_mulw(a.x, b.z)), mf_mulw(a.y, b.w)), mf_mulw(a.z, b.x)),
+        mf_addw(mf_subw(mf_addw(mf_mulw(a.w, b.z), mf_mulw(a.x, b.y)), mf_mulw(a.y, b.x)), mf_mulw(a.z, b.w)),
+        mf_subw(mf_subw(mf_subw(mf_mulw(a.w, b.w), mf_mulw(a.x, b.x)), mf_mulw(a.y, b.y)), mf_mulw(a.z, b.z))};
+}
+
+static inline mf_quatw mf_quat_conjugatew(mf_quatw q)
+{
+    return (mf_quatw){mf_negw(q.x), mf_negw(q.y), mf_negw(q.z), q.w};
 }
 
 // As mf_mat3_from_quat of a unit quaternion in the scalar path.
