@@ -7,6 +7,7 @@
 #include "box_hull.h"
 #include "check.h"
 #include "dispatch.h"
+#include "edge_cull.h"
 #include "large_pool.h"
 #include "pair.h"
 #include "pair_scratch.h"

@@ -7,6 +7,7 @@
 #include "bank.h"
 #include "check.h"
 #include "dispatch.h"
+#include "edge_cull.h"
 #include "edge_walk.h"
 #include "large_pool.h"
 #include "pair.h"

@@ -6,6 +6,7 @@
 #include "bank.h"
 #include "check.h"
 #include "dispatch.h"
+#include "edge_cull.h"
 #include "large_pool.h"
 #include "support_map.h"
 #include "pair.h"

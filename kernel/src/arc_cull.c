@@ -1,5 +1,5 @@
-// The arc cull (sat.h: mf_arc_cull): W kept edges at a time, each bounded along its Gauss-map arc
-// by the vertex of the other hull that the other's support map names. Every lane performs the
+// The arc cull (edge_cull.h: mf_arc_cull): W kept edges at a time, each bounded along its Gauss-map
+// arc by the vertex of the other hull that the other's support map names. Every lane performs the
 // same operations as the width-1 build, so every ISA keeps the same edges.
 #include "arc_cull.h"
 

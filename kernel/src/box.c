@@ -21,7 +21,7 @@ static void mark_box(mf_bank *bank, uint32_t shape, mf_vec3 half_extents)
         (void)v1, (void)axis;
     }
     // The box-hull queries take face 2 k for axis k's negative side and 2 k + 1 for its positive
-    // one, its plane's offset the half extent (sat.c, box_faces).
+    // one, its plane's offset the half extent (box_hull_pair.c, box_faces).
     const float *normal[3] = {bank->normal_x, bank->normal_y, bank->normal_z};
     const float half[3] = {half_extents.x, half_extents.y, half_extents.z};
     for (uint32_t f = 0; f < 6; ++f) {

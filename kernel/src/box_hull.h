@@ -1,5 +1,6 @@
 // The separating-axis queries of a box against a hull, in the hull's frame (box_hull.c, compiled
-// once per ISA and with width 1 for the scalar path); sat.c puts their answers in the pair's terms.
+// once per ISA and with width 1 for the scalar path); box_hull_pair.c puts their answers in the
+// pair's terms.
 #pragma once
 
 #include "sat.h"

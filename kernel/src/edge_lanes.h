@@ -9,9 +9,9 @@
 // b's); the frame needs room for b's packed edges, which come from b's edge records.
 mf_edge_search_fn mf_edge_lanes_sse, mf_edge_lanes_avx2, mf_edge_lanes_avx512, mf_edge_lanes_neon;
 
-// What mf_edge_gaps (sat.c) returns, W edges at a time from the hull's edge rows.
+// What mf_edge_gaps (edge_cull.c) returns, W edges at a time from the hull's edge rows.
 mf_edge_gaps_fn mf_edge_gaps_sse, mf_edge_gaps_avx2, mf_edge_gaps_avx512, mf_edge_gaps_neon;
 
-// What mf_edges_within (sat.c) returns, W gaps at a time; the list needs MF_KEPT_EDGES_PAD entries
-// past the hull's edge count.
+// What mf_edges_within (edge_cull.c) returns, W gaps at a time; the list needs MF_KEPT_EDGES_PAD
+// entries past the hull's edge count.
 mf_edges_within_fn mf_edges_within_sse, mf_edges_within_avx2, mf_edges_within_avx512, mf_edges_within_neon;

@@ -1,10 +1,11 @@
 // One ISA's kernel table, mf_kernel_<isa>: compiled once per wide build (MF_WIDE_NAME,
 // MF_WIDE_WIDTH), like the stages it lists, so that dispatch.c names one table per ISA instead of
 // spelling out each stage's build. The width-1 build is the scalar path: it has no wide pass and
-// no edge query in lanes, and its face query and edge cull are sat.c's.
+// no edge query in lanes, and its face query is sat.c's, its edge cull edge_cull.c's.
 #include "dispatch.h"
 
 #include "box_pass.h"
+#include "edge_cull.h"
 #include "edge_lanes.h"
 #include "edge_walk.h"
 #include "face_lanes.h"

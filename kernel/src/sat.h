@@ -304,55 +304,22 @@ typedef struct mf_query_scratch {
 // An all-pairs edge search: mf_query_edges, or its build in lanes (edge_lanes.h).
 typedef mf_edge_query mf_edge_search_fn(const mf_pair_frame *frame);
 
-// The cull's work on every edge (mf_edge_gaps, mf_edges_within, or their builds in lanes).
+// The cull's work on every edge (edge_cull.h: mf_edge_gaps, mf_edges_within, or their builds in
+// lanes).
 typedef float mf_edge_gaps_fn(const mf_hull_view *hull, mf_vec3 p, float *gap);
 typedef uint32_t mf_edges_within_fn(const float *gap, uint32_t count, float reach, uint16_t *kept);
-
-// Each edge's gap to p (in the hull's frame) into `gap`, MF_EDGE_GAP_PAD entries past the last
-// written too: the height of its nearer face plane over p, positive inside, measured as
-// normal . (vertex0 - p) (the planes pass through the edge). Returns the least, the least over
-// the faces.
-float mf_edge_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap);
-#define MF_EDGE_GAP_PAD 16
-
-// The edges whose gap is within `reach`, ascending (the searches break ties by index order), into
-// `kept`, then MF_KEPT_EDGES_PAD zeros; returns how many.
-uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t *kept);
+#define MF_EDGE_GAP_PAD 16   // entries a gap list has past the edge count (mf_edge_gaps writes them)
 #define MF_KEPT_EDGES_PAD 16 // entries a kept list has past the edge count (the lanes' builds store ahead)
 // Rows of b's kept edges the query in lanes packs (normal0, normal1, direction, vertex0, x y z
 // each), and their stride: the kept edges and a register past them.
 #define MF_PACKED_ROWS 12
 #define MF_PACKED_STRIDE (MF_WIDE_MAX_EDGES + 16)
 
-// The arc cull (arc_cull.c) of one hull's kept edges, where the other hull has a support map
-// (support_map.h). The cull (sat.c) keeps an edge pair only where its gaps could sum to at most its
-// reach: the gaps of a point q_a of a and q_b of b below the two hulls' supporting planes along the
-// pair's axis, each at least the edge's own gap (mf_edge_gaps), the height of its point below the
-// nearer of its face planes. The arc cull bounds the other hull's gap too, along the edge's whole
-// Gauss-map arc (its normal cone, from normal0 to normal1). Along a direction m of that arc the
-// other hull supports -m, and its gap there is at least -m . (y - q) for any vertex y of it and its
-// point q: a sinusoid along the arc, so at least the less of its ends' values where both are
-// positive, and at least 0 (q lies in the hull). With y the vertex the other's map names for the
-// arc's first end the bound is nearly the gap itself: on the bunny's hull a tenth of the kept edges
-// are left.
-typedef struct mf_arc_cull {
-    const float *records;   // the culled hull's edge records (rows.h): its face normals in its frame
-    const float *gap;       // its edges' gaps at its point
-    mf_mat3 to_other;       // its frame into the other's
-    const float *other_map; // the other's support map
-    mf_vec3 other_point;    // the other's point, in the other's frame
-    float reach;            // the cull's, a hair more for the float noise of the other's bound
-} mf_arc_cull;
-
-// The arc culls run where the cull keeps at least this many edge pairs: measured on AVX-512, culling
-// a block of W edges costs about as much as trying 16 of the other's against W (hull128's rocks
-// keep 15 edges each, and the culls would cost more than they save; the bunny's hull 180).
-#define MF_ARC_CULL_MIN_PAIRS 1024u
-
-// Of the kept edges `edges` (`count`, ascending) those that pass the arc cull, in place, ascending,
-// then MF_KEPT_EDGES_PAD zeros; returns how many. The list has MF_KEPT_EDGES_PAD entries past
-// `count` (mf_edges_within).
-typedef uint32_t mf_edge_arc_cull_fn(const mf_arc_cull *cull, uint16_t *edges, uint32_t count);
+// The arc cull (edge_cull.h: mf_arc_cull) of the kept edges `edges` (`count`, ascending): those that
+// pass, in place, ascending, then MF_KEPT_EDGES_PAD zeros; returns how many. The list has
+// MF_KEPT_EDGES_PAD entries past `count` (mf_edges_within).
+struct mf_arc_cull;
+typedef uint32_t mf_edge_arc_cull_fn(const struct mf_arc_cull *cull, uint16_t *edges, uint32_t count);
 
 // The edge query's builds for one ISA: the walk, all pairs in lanes (NULL: mf_query_edges), the
 // cull's per-edge work and the arc cull.
@@ -365,15 +332,11 @@ typedef struct mf_edge_kernel {
 } mf_edge_kernel;
 
 // The edge query of a pair that is not apart along a face and not two parallelepipeds, the same on
-// the scalar and the wide path: the edges culled to those that could rank (sat.c), then the walk
-// or all pairs as mf_edge_query_walks says (in lanes where the kernel has them and b keeps at most
+// the scalar and the wide path: the edges culled to those that could rank (edge_cull.h), then the
+// walk or all pairs as mf_edge_query_walks says (in lanes where the kernel has them and b keeps at most
 // MF_WIDE_MAX_EDGES), then the winner measured (mf_measure_edge_axis).
 void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, const mf_edge_kernel *kernel,
                             const mf_query_scratch *scratch, mf_axis_candidates *candidates);
-
-// b's edge directions in a's frame, and its face normals, at least for the frame's b_edges (NULL:
-// all) and their faces, into rows (what the frame's b_normal_rows, b_direction_rows point to).
-void mf_rotate_b_edges(const mf_pair_frame *frame, float *normal_rows, float *direction_rows);
 
 // Runs the three queries of the pair; returns 0 if it is apart by the margin or more. `faces` is
 // mf_query_faces or a build of it in lanes. A box and a hull take the closed-form queries of
