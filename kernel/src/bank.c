@@ -1,10 +1,13 @@
-// Hull bank storage: appending shapes, deriving planes and edges, introspection.
+// The hull bank's storage: its arrays, adding a polyhedron in stages (validate, planes, twins, mass
+// properties, commit), removing a shape, and the views. The rows and fans a shape keeps for the
+// lanes are written in bank_rows.c; what the API reads back of a shape in bank_info.c.
 #include "bank.h"
 
+#include "bank_rows.h"
+#include "core.h"
 #include "mass.h"
 #include "rows.h"
 #include "scale.h"
-#include "support_map.h"
 #include "vec.h"
 
 #include <float.h>
@@ -176,150 +179,6 @@ static int compare_directed(const void *a, const void *b)
     return x->from < y->from ? -1 : (x->from > y->from);
 }
 
-// Fills a shape's wide rows from its stored arrays, with the same float operations the scalar
-// queries perform, so both paths see identical values.
-static void write_rows(mf_bank *bank, uint32_t shape, mf_rows rows)
-{
-    const mf_shape *s = &bank->shapes[shape];
-    float *out = bank->rows + s->rows_first;
-    mf_hull_view hull = mf_bank_view(bank, shape);
-    for (uint32_t v = 0; v < rows.vertices; ++v) {
-        out[mf_row_vertex(rows, 0, v)] = hull.vertex_x[v];
-        out[mf_row_vertex(rows, 1, v)] = hull.vertex_y[v];
-        out[mf_row_vertex(rows, 2, v)] = hull.vertex_z[v];
-    }
-    for (uint32_t f = 0; f < rows.faces; ++f) {
-        out[mf_row_face(rows, 0, f)] = hull.normal_x[f];
-        out[mf_row_face(rows, 1, f)] = hull.normal_y[f];
-        out[mf_row_face(rows, 2, f)] = hull.normal_z[f];
-        out[mf_row_face(rows, 3, f)] = hull.offset[f];
-    }
-    for (uint32_t k = 0; k < 3; ++k) {
-        out[mf_row_direction(rows, 0, k)] = s->directions[k].x;
-        out[mf_row_direction(rows, 1, k)] = s->directions[k].y;
-        out[mf_row_direction(rows, 2, k)] = s->directions[k].z;
-    }
-}
-
-// Fills a shape's edge rows and records (rows.h), which every shape keeps, whatever its size.
-static void write_edge_rows(mf_bank *bank, uint32_t shape)
-{
-    const mf_shape *s = &bank->shapes[shape];
-    mf_hull_view hull = mf_bank_view(bank, shape);
-    float *edge_rows = bank->rows + s->edge_rows_first;
-    uint32_t padded = mf_edge_rows_padded(hull.edge_count);
-    memset(edge_rows, 0, MF_EDGE_ROWS * padded * sizeof(float));
-    for (uint32_t e = 0; e < hull.edge_count; ++e) {
-        mf_vec3 values[4] = {mf_view_normal(&hull, hull.edge_face0[e]),
-                             mf_view_normal(&hull, hull.edge_face1[e]),
-                             {hull.edge_x[e], hull.edge_y[e], hull.edge_z[e]},
-                             mf_view_vertex(&hull, hull.edge_vertex0[e])};
-        float *record = edge_rows + MF_EDGE_ROWS * padded + MF_EDGE_RECORD * e;
-        for (uint32_t k = 0; k < 4; ++k) {
-            record[4 * k + 0] = values[k].x;
-            record[4 * k + 1] = values[k].y;
-            record[4 * k + 2] = values[k].z;
-            record[4 * k + 3] = 0.0f;
-        }
-        const uint32_t in_rows[3] = {0, 1, 3}; // the rows keep no direction
-        for (uint32_t r = 0; r < 3; ++r) {
-            edge_rows[(3 * r + 0) * padded + e] = values[in_rows[r]].x;
-            edge_rows[(3 * r + 1) * padded + e] = values[in_rows[r]].y;
-            edge_rows[(3 * r + 2) * padded + e] = values[in_rows[r]].z;
-        }
-    }
-}
-
-// A bundled shape's image (rows.h): its bundle rows padded to the bundle limits.
-static void write_image(mf_bank *bank, uint32_t shape)
-{
-    const mf_shape *s = &bank->shapes[shape];
-    float *out = bank->rows + s->image_first;
-    mf_hull_view hull = mf_bank_view(bank, shape);
-    for (uint32_t v = 0; v < MF_BUNDLE_MAX_VERTICES; ++v) {
-        uint32_t from = v < hull.vertex_count ? v : 0;
-        out[mf_image_vertex(0) + v] = hull.vertex_x[from];
-        out[mf_image_vertex(1) + v] = hull.vertex_y[from];
-        out[mf_image_vertex(2) + v] = hull.vertex_z[from];
-    }
-    for (uint32_t f = 0; f < MF_BUNDLE_MAX_FACES; ++f) {
-        int own = f < hull.face_count;
-        out[mf_image_face(0) + f] = own ? hull.normal_x[f] : 0.0f;
-        out[mf_image_face(1) + f] = own ? hull.normal_y[f] : 0.0f;
-        out[mf_image_face(2) + f] = own ? hull.normal_z[f] : 0.0f;
-        out[mf_image_face(3) + f] = own ? hull.offset[f] : INFINITY;
-    }
-    float *directions = out + mf_image_directions();
-    memset(directions, 0, MF_IMAGE_DIRECTIONS * sizeof(float));
-    for (uint32_t k = 0; k < 3; ++k) {
-        directions[3 * 0 + k] = s->directions[k].x;
-        directions[3 * 1 + k] = s->directions[k].y;
-        directions[3 * 2 + k] = s->directions[k].z;
-    }
-}
-
-// Fills a large shape's support map (support_map.h): per cell the vertex that supports the cell's
-// centre direction (the first of equals), its point and its index.
-static void write_support_map(mf_bank *bank, uint32_t shape)
-{
-    const mf_shape *s = &bank->shapes[shape];
-    mf_hull_view hull = mf_bank_view(bank, shape);
-    float *map = bank->rows + s->support_map_first;
-    for (uint32_t cell = 0; cell < MF_SUPPORT_MAP_CELLS; ++cell) {
-        mf_vec3 direction = mf_support_map_centre(cell);
-        uint32_t best = 0;
-        float height = -INFINITY;
-        for (uint32_t v = 0; v < hull.vertex_count; ++v) {
-            float h = mf_dot(direction, mf_view_vertex(&hull, v));
-            if (h > height) height = h, best = v;
-        }
-        float *entry = map + MF_SUPPORT_MAP_ENTRY * cell;
-        entry[0] = hull.vertex_x[best], entry[1] = hull.vertex_y[best], entry[2] = hull.vertex_z[best];
-        entry[3] = (float)best;
-    }
-}
-
-// Lists each vertex's edges (in edge order) for the walks over the Gauss map (edge_walk.c).
-static void write_fans(mf_bank *bank, uint32_t shape)
-{
-    const mf_shape *s = &bank->shapes[shape];
-    uint32_t *first = bank->vertex_fan_first + s->vertex_first;
-    uint16_t *count = bank->vertex_fan_count + s->vertex_first;
-    mf_hull_view hull = mf_bank_view(bank, shape);
-    memset(count, 0, s->vertex_count * sizeof(uint16_t));
-    for (uint32_t e = 0; e < s->edge_count; ++e) {
-        ++count[hull.edge_vertex0[e]];
-        ++count[hull.edge_vertex1[e]];
-    }
-    uint32_t at = 0;
-    for (uint32_t v = 0; v < s->vertex_count; ++v) {
-        first[v] = at;
-        at += count[v];
-        count[v] = 0;
-    }
-    uint16_t *edge = bank->fan_edge + s->loop_first, *other = bank->fan_other + s->loop_first;
-    uint16_t *twin = bank->fan_twin + s->loop_first;
-    uint32_t stride = mf_fan_stride(s->loop_count);
-    float *rows = bank->rows + s->fan_rows_first;
-    memset(rows, 0, MF_FAN_ROWS * stride * sizeof(float));
-    for (uint32_t e = 0; e < s->edge_count; ++e) {
-        uint32_t v0 = hull.edge_vertex0[e], v1 = hull.edge_vertex1[e];
-        uint32_t k0 = first[v0] + count[v0]++, k1 = first[v1] + count[v1]++;
-        edge[k0] = edge[k1] = (uint16_t)e;
-        other[k0] = (uint16_t)v1;
-        other[k1] = (uint16_t)v0;
-        twin[k0] = (uint16_t)k1;
-        twin[k1] = (uint16_t)k0;
-        mf_vec3 values[3] = {mf_view_normal(&hull, hull.edge_face0[e]), mf_view_normal(&hull, hull.edge_face1[e]),
-                             (mf_vec3){hull.edge_x[e], hull.edge_y[e], hull.edge_z[e]}};
-        for (uint32_t r = 0; r < 3; ++r) {
-            const float components[3] = {values[r].x, values[r].y, values[r].z};
-            for (uint32_t c = 0; c < 3; ++c)
-                rows[(3 * r + c) * stride + k0] = rows[(3 * r + c) * stride + k1] = components[c];
-        }
-    }
-}
-
 // Groups the edges of an 8-vertex, 12-edge hull by direction; a parallelepiped has three groups
 // of four, and then every vertex lies on one edge of each group.
 static void find_parallelepiped(mf_bank *bank, mf_shape *s)
@@ -357,7 +216,20 @@ static mf_vec3 edge_direction(const mf_bank *bank, uint32_t face0, uint32_t face
     return (mf_vec3){(float)(c[0] / length), (float)(c[1] / length), (float)(c[2] / length)};
 }
 
-mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, mf_shape_id *shape)
+// Adding a polyhedron runs in stages (mf_bank_add_polyhedron, below): validate, planes, twins,
+// mass properties, commit. Every stage before the commit writes only into the room reserve() made
+// past the bank's counts, so an add that fails leaves the bank as it was.
+
+// What validation learns of a polyhedron: the counts it implies and the reach of its vertices.
+typedef struct polyhedron_measure {
+    uint32_t loop_count, edge_count;
+    float radius, extent; // the largest |vertex| and the largest |coordinate|
+    mf_vec3 low, high;    // the box of the vertices
+} polyhedron_measure;
+
+// Stage 1, validate: the counts within the limits, every face a polygon, the faces able to close a
+// solid (one twin per directed edge, Euler's formula), every vertex finite. Measures the vertices.
+static mf_status validate_polyhedron(mf_bank *bank, const mf_polyhedron *poly, polyhedron_measure *measure)
 {
     uint32_t vertex_count = poly->vertex_count, face_count = poly->face_count;
     if (vertex_count < 4 || face_count < 4)
@@ -389,7 +261,7 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, mf_sh
                             "Euler's formula",
                             vertex_count, face_count, loop_count);
 
-    float radius = 0.0f, extent = 0.0f; // extent: the largest |coordinate|
+    float radius = 0.0f, extent = 0.0f;
     mf_vec3 low = poly->vertices[0], high = poly->vertices[0];
     for (uint32_t i = 0; i < vertex_count; ++i) {
         if (!mf_is_finite3(poly->vertices[i]))
@@ -400,89 +272,80 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, mf_sh
         low = (mf_vec3){fminf(low.x, v.x), fminf(low.y, v.y), fminf(low.z, v.z)};
         high = (mf_vec3){fmaxf(high.x, v.x), fmaxf(high.y, v.y), fmaxf(high.z, v.z)};
     }
+    *measure = (polyhedron_measure){loop_count, edge_count, radius, extent, low, high};
+    return MF_OK;
+}
 
-    mf_rows rows = {vertex_count, face_count};
-    int wide =
-        vertex_count <= MF_WIDE_MAX_VERTICES && face_count <= MF_WIDE_MAX_FACES && edge_count <= MF_WIDE_MAX_EDGES;
-    // Every shape keeps its edge rows and records (the cull and the edge query in lanes read them,
-    // whatever the hull's size); only shapes within the wide limits keep the rows before them.
-    uint32_t edge_rows = MF_EDGE_ROWS * mf_edge_rows_padded(edge_count) + MF_EDGE_RECORD * edge_count;
-    uint32_t wide_rows = wide ? mf_rows_total(rows) : 0;
-    int bundled = wide && vertex_count <= MF_BUNDLE_MAX_VERTICES && face_count <= MF_BUNDLE_MAX_FACES;
-    uint32_t fan_rows = MF_FAN_ROWS * mf_fan_stride(loop_count);
-    uint32_t image_rows = bundled ? MF_IMAGE_FLOATS : 0,
-             map_rows = wide ? 0 : MF_SUPPORT_MAP_ENTRY * MF_SUPPORT_MAP_CELLS;
-    uint32_t row_count = wide_rows + edge_rows + fan_rows + image_rows + map_rows;
-    directed_edge *directed = malloc(loop_count * sizeof(directed_edge));
-    if (directed == NULL || !reserve(bank, vertex_count, face_count, loop_count, edge_count, row_count)) {
-        free(directed);
-        return mf_bank_fail(bank, MF_ERR_OUT_OF_MEMORY, "no memory for a hull of %u vertices and %u faces",
-                            vertex_count, face_count);
-    }
-
+// The new shape's ranges: after everything the bank holds, in every array.
+static mf_shape shape_at_end(const mf_bank *bank, const mf_polyhedron *poly, const polyhedron_measure *measure,
+                             const mf_row_blocks *blocks)
+{
     mf_shape s = {
         .vertex_first = bank->vertex_count,
         .face_first = bank->face_count,
         .edge_first = bank->edge_count,
         .loop_first = bank->loop_count,
-        .vertex_count = vertex_count,
-        .face_count = face_count,
-        .edge_count = edge_count,
-        .loop_count = loop_count,
-        .radius = radius,
-        .bounds_center = mf_scale(mf_add(low, high), 0.5f),
-        .bounds_half = mf_scale(mf_sub(high, low), 0.5f),
+        .vertex_count = poly->vertex_count,
+        .face_count = poly->face_count,
+        .edge_count = measure->edge_count,
+        .loop_count = measure->loop_count,
+        .radius = measure->radius,
+        .bounds_center = mf_scale(mf_add(measure->low, measure->high), 0.5f),
+        .bounds_half = mf_scale(mf_sub(measure->high, measure->low), 0.5f),
         .input_points = poly->input_points,
         .welded_points = poly->welded_points,
         .merged_facets = poly->merged_facets,
-        .rows_first = wide ? bank->row_count : UINT32_MAX,
-        .edge_rows_first = bank->row_count + wide_rows,
-        .fan_rows_first = bank->row_count + wide_rows + edge_rows,
-        .image_first = bundled ? bank->row_count + wide_rows + edge_rows + fan_rows : UINT32_MAX,
-        .support_map_first = wide ? UINT32_MAX : bank->row_count + wide_rows + edge_rows + fan_rows + image_rows,
-        .block_first = bank->row_count,
-        .block_rows = row_count,
     };
-    mf_status status = MF_OK;
+    mf_place_row_blocks(&s, blocks, bank->row_count);
+    return s;
+}
 
-    // Planes: Newell's normal is robust for polygons that are only nearly planar; the offset is the
-    // support over all vertices, so every plane touches the hull and none cuts into it.
+// Newell's normal of a face loop, robust for polygons that are only nearly planar: in double and
+// relative to the first vertex, as a tiny facet far from the origin would cancel to nothing in
+// float and its normal's squared length would underflow. 0 where the loop names a vertex beyond
+// the polyhedron's or has no area.
+static int newell_normal(const mf_polyhedron *poly, const uint16_t *loop, uint32_t n, mf_vec3 *normal)
+{
+    for (uint32_t k = 0; k < n; ++k)
+        if (loop[k] >= poly->vertex_count) return 0;
+    double nx = 0.0, ny = 0.0, nz = 0.0;
+    for (uint32_t k = 0; k < n; ++k) {
+        mf_vec3 origin = poly->vertices[loop[0]], p = poly->vertices[loop[k]], q = poly->vertices[loop[(k + 1) % n]];
+        double px = (double)p.x - origin.x, py = (double)p.y - origin.y, pz = (double)p.z - origin.z;
+        double qx = (double)q.x - origin.x, qy = (double)q.y - origin.y, qz = (double)q.z - origin.z;
+        nx += py * qz - pz * qy;
+        ny += pz * qx - px * qz;
+        nz += px * qy - py * qx;
+    }
+    double length = sqrt(nx * nx + ny * ny + nz * nz);
+    if (!(length > 0.0)) return 0;
+    *normal = (mf_vec3){(float)(nx / length), (float)(ny / length), (float)(nz / length)};
+    return 1;
+}
+
+// Stage 2, planes: each face's plane, its loop, and its directed edges for the twins. The offset
+// is the support over all vertices, so every plane touches the hull and none cuts into it.
+static mf_status derive_planes(mf_bank *bank, const mf_polyhedron *poly, const mf_shape *s, directed_edge *directed)
+{
+    MF_ASSERT(s->face_first + s->face_count <= bank->face_capacity);
+    MF_ASSERT(s->loop_first + s->loop_count <= bank->loop_capacity);
     uint32_t loop_at = 0;
-    for (uint32_t f = 0; f < face_count && status == MF_OK; ++f) {
+    for (uint32_t f = 0; f < s->face_count; ++f) {
         const uint16_t *loop = poly->loops + loop_at;
         uint32_t n = poly->loop_counts[f];
-        // In double and relative to the first vertex: a tiny facet far from the origin would
-        // cancel to nothing in float, and its normal's squared length would underflow.
-        double nx = 0.0, ny = 0.0, nz = 0.0;
-        for (uint32_t k = 0; k < n; ++k) {
-            if (loop[k] >= vertex_count) status = MF_ERR_DEGENERATE_HULL;
-            if (status != MF_OK) break;
-            mf_vec3 origin = poly->vertices[loop[0]], p = poly->vertices[loop[k]],
-                    q = poly->vertices[loop[(k + 1) % n]];
-            double px = (double)p.x - origin.x, py = (double)p.y - origin.y, pz = (double)p.z - origin.z;
-            double qx = (double)q.x - origin.x, qy = (double)q.y - origin.y, qz = (double)q.z - origin.z;
-            nx += py * qz - pz * qy;
-            ny += pz * qx - px * qz;
-            nz += px * qy - py * qx;
-        }
-        double length = sqrt(nx * nx + ny * ny + nz * nz);
-        if (status != MF_OK || !(length > 0.0)) {
-            status = mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
-                                  "face %u is degenerate: a vertex index beyond the %u vertices, or no area", f,
-                                  vertex_count);
-            break;
-        }
-        mf_vec3 normal = {(float)(nx / length), (float)(ny / length), (float)(nz / length)};
+        mf_vec3 normal;
+        if (!newell_normal(poly, loop, n, &normal))
+            return mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
+                                "face %u is degenerate: a vertex index beyond the %u vertices, or no area", f,
+                                s->vertex_count);
         float offset = -INFINITY;
-        for (uint32_t i = 0; i < vertex_count; ++i) offset = fmaxf(offset, mf_dot(normal, poly->vertices[i]));
+        for (uint32_t i = 0; i < s->vertex_count; ++i) offset = fmaxf(offset, mf_dot(normal, poly->vertices[i]));
         // The face's own vertices must lie on that plane: this catches loops given clockwise.
         for (uint32_t k = 0; k < n; ++k)
-            if (offset - mf_dot(normal, poly->vertices[loop[k]]) > 1e-3f * radius) status = MF_ERR_DEGENERATE_HULL;
-        if (status != MF_OK) {
-            mf_bank_fail(bank, status, "face %u is not convex or not counter-clockwise from outside", f);
-            break;
-        }
-        uint32_t g = s.face_first + f;
+            if (offset - mf_dot(normal, poly->vertices[loop[k]]) > 1e-3f * s->radius)
+                return mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
+                                    "face %u is not convex or not counter-clockwise from outside", f);
+        uint32_t g = s->face_first + f;
         bank->normal_x[g] = normal.x;
         bank->normal_y[g] = normal.y;
         bank->normal_z[g] = normal.z;
@@ -494,96 +357,134 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, mf_sh
             uint32_t lower = from < to ? from : to, higher = from < to ? to : from;
             directed[loop_at + k] =
                 (directed_edge){lower << 16 | higher, from, to, (uint16_t)f, (uint16_t)(loop_at + k)};
-            bank->loop_vertex[s.loop_first + loop_at + k] = from;
+            bank->loop_vertex[s->loop_first + loop_at + k] = from;
         }
         loop_at += n;
     }
+    return MF_OK;
+}
 
-    // Twins: after sorting, each undirected edge appears exactly twice, once in each direction.
-    if (status == MF_OK) {
-        qsort(directed, loop_count, sizeof(directed_edge), compare_directed);
-        for (uint32_t e = 0; e < edge_count; ++e) {
-            directed_edge first = directed[2 * e], second = directed[2 * e + 1];
-            int closed = first.key == second.key && first.from == second.to && first.to == second.from &&
-                         first.from != first.to && (e + 1 == edge_count || directed[2 * e + 2].key != first.key);
-            if (!closed) {
-                status = mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
-                                      "the edge between vertices %u and %u does not join exactly two faces in opposite "
-                                      "directions: the faces do not close a solid",
-                                      (unsigned)first.from, (unsigned)first.to);
-                break;
-            }
-            uint32_t g = s.edge_first + e;
-            mf_vec3 direction = edge_direction(bank, s.face_first + first.face, s.face_first + second.face,
-                                               poly->vertices[first.from], poly->vertices[first.to]);
-            bank->edge_vertex0[g] = first.from;
-            bank->edge_vertex1[g] = first.to;
-            bank->edge_face0[g] = first.face;
-            bank->edge_face1[g] = second.face;
-            bank->edge_x[g] = direction.x;
-            bank->edge_y[g] = direction.y;
-            bank->edge_z[g] = direction.z;
-            bank->loop_edge[s.loop_first + first.loop_index] = (uint16_t)e;
-            bank->loop_edge[s.loop_first + second.loop_index] = (uint16_t)e;
-        }
+// Stage 3, twins: after sorting, each undirected edge appears exactly twice, once in each
+// direction. Each pair becomes an edge: its vertices, its faces, its direction, and the loop
+// corners that run along it.
+static mf_status link_twins(mf_bank *bank, const mf_polyhedron *poly, const mf_shape *s, directed_edge *directed)
+{
+    MF_ASSERT(s->loop_count == 2 * s->edge_count);
+    MF_ASSERT(s->edge_first + s->edge_count <= bank->edge_capacity);
+    qsort(directed, s->loop_count, sizeof(directed_edge), compare_directed);
+    for (uint32_t e = 0; e < s->edge_count; ++e) {
+        directed_edge first = directed[2 * e], second = directed[2 * e + 1];
+        int closed = first.key == second.key && first.from == second.to && first.to == second.from &&
+                     first.from != first.to && (e + 1 == s->edge_count || directed[2 * e + 2].key != first.key);
+        if (!closed)
+            return mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
+                                "the edge between vertices %u and %u does not join exactly two faces in opposite "
+                                "directions: the faces do not close a solid",
+                                (unsigned)first.from, (unsigned)first.to);
+        uint32_t g = s->edge_first + e;
+        mf_vec3 direction = edge_direction(bank, s->face_first + first.face, s->face_first + second.face,
+                                           poly->vertices[first.from], poly->vertices[first.to]);
+        bank->edge_vertex0[g] = first.from;
+        bank->edge_vertex1[g] = first.to;
+        bank->edge_face0[g] = first.face;
+        bank->edge_face1[g] = second.face;
+        bank->edge_x[g] = direction.x;
+        bank->edge_y[g] = direction.y;
+        bank->edge_z[g] = direction.z;
+        bank->loop_edge[s->loop_first + first.loop_index] = (uint16_t)e;
+        bank->loop_edge[s->loop_first + second.loop_index] = (uint16_t)e;
     }
-    free(directed);
+    return MF_OK;
+}
 
-    // Volume and centroid: the solid's integrals (mass.c), which mf_bank_shape_mass takes again.
-    if (status == MF_OK) {
-        mf_solid solid = mf_solid_of(poly->vertices, vertex_count, poly->loops, poly->loop_counts, face_count);
-        // Flat, or so small that the volume has no normal float (about 2e-13 m across).
-        if (!(solid.volume > 1e-9 * (double)radius * radius * radius) || !((float)solid.volume >= FLT_MIN)) {
-            status = mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
-                                  "the hull's volume %g is too small for its radius %g: it must exceed 1e-9 radius^3 "
-                                  "(the points are nearly flat) and FLT_MIN",
-                                  solid.volume, (double)radius);
-        } else {
-            s.volume = (float)solid.volume;
-            s.centroid = mf_solid_center(&solid);
-            mf_scale_limits(extent, s.volume, &s.scale_low, &s.scale_high);
-        }
-    }
-    if (status != MF_OK) return status; // nothing was counted in: the bank is unchanged
-
-    for (uint32_t i = 0; i < vertex_count; ++i) {
-        bank->vertex_x[s.vertex_first + i] = poly->vertices[i].x;
-        bank->vertex_y[s.vertex_first + i] = poly->vertices[i].y;
-        bank->vertex_z[s.vertex_first + i] = poly->vertices[i].z;
-    }
-    bank->vertex_count += vertex_count;
-    bank->face_count += face_count;
-    bank->loop_count += loop_count;
-    bank->edge_count += edge_count;
-    bank->row_count += row_count;
-    s.inner_radius = INFINITY;
-    for (uint32_t f = s.face_first; f < s.face_first + face_count; ++f) {
+// Stage 4, mass properties: volume and centroid from the solid's integrals (mass.c, which
+// mf_bank_shape_mass takes again), the scales a body of the shape may have, and the balls about
+// the centroid that fit inside the hull and that hold it. Reads the planes (stage 2).
+static mf_status measure_mass_properties(mf_bank *bank, const mf_polyhedron *poly, mf_shape *s, float extent)
+{
+    MF_ASSERT(s->face_first + s->face_count <= bank->face_capacity);
+    mf_solid solid = mf_solid_of(poly->vertices, s->vertex_count, poly->loops, poly->loop_counts, s->face_count);
+    // Flat, or so small that the volume has no normal float (about 2e-13 m across).
+    float radius = s->radius;
+    if (!(solid.volume > 1e-9 * (double)radius * radius * radius) || !((float)solid.volume >= FLT_MIN))
+        return mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
+                            "the hull's volume %g is too small for its radius %g: it must exceed 1e-9 radius^3 "
+                            "(the points are nearly flat) and FLT_MIN",
+                            solid.volume, (double)radius);
+    s->volume = (float)solid.volume;
+    s->centroid = mf_solid_center(&solid);
+    mf_scale_limits(extent, s->volume, &s->scale_low, &s->scale_high);
+    s->inner_radius = INFINITY;
+    for (uint32_t f = s->face_first; f < s->face_first + s->face_count; ++f) {
         mf_vec3 normal = {bank->normal_x[f], bank->normal_y[f], bank->normal_z[f]};
-        s.inner_radius = fminf(s.inner_radius, bank->offset[f] - mf_dot(normal, s.centroid));
+        s->inner_radius = fminf(s->inner_radius, bank->offset[f] - mf_dot(normal, s->centroid));
     }
-    s.inner_radius = fmaxf(0.0f, s.inner_radius * (1.0f - 1e-5f));
-    s.outer_radius = 0.0f;
-    for (uint32_t i = 0; i < vertex_count; ++i)
-        s.outer_radius = fmaxf(s.outer_radius, mf_length(mf_sub(poly->vertices[i], s.centroid)));
-    s.outer_radius *= 1.0f + 1e-5f;
-    s.centroid_slack = mf_length(s.centroid) - s.inner_radius;
-    find_parallelepiped(bank, &s);
-    // The lowest free id, else the next one; serials skip 0, which marks a free id.
+    s->inner_radius = fmaxf(0.0f, s->inner_radius * (1.0f - 1e-5f));
+    s->outer_radius = 0.0f;
+    for (uint32_t i = 0; i < s->vertex_count; ++i)
+        s->outer_radius = fmaxf(s->outer_radius, mf_length(mf_sub(poly->vertices[i], s->centroid)));
+    s->outer_radius *= 1.0f + 1e-5f;
+    s->centroid_slack = mf_length(s->centroid) - s->inner_radius;
+    return MF_OK;
+}
+
+// Stage 5, commit: the vertices stored and the shape counted in, under the lowest free id, else
+// the next; serials skip 0, which marks a free id. Then what is derived from the stored arrays:
+// the edges grouped by direction, the fans and rows (bank_rows.c), the view.
+static mf_shape_id commit_shape(mf_bank *bank, const mf_polyhedron *poly, mf_shape *s)
+{
+    MF_ASSERT(s->vertex_first == bank->vertex_count && s->face_first == bank->face_count &&
+              s->loop_first == bank->loop_count && s->edge_first == bank->edge_count &&
+              s->block_first == bank->row_count);
+    MF_ASSERT(bank->vertex_count + s->vertex_count <= bank->vertex_capacity &&
+              bank->row_count + s->block_rows <= bank->row_capacity);
+    MF_ASSERT(s->volume >= FLT_MIN);
+    for (uint32_t i = 0; i < s->vertex_count; ++i) {
+        bank->vertex_x[s->vertex_first + i] = poly->vertices[i].x;
+        bank->vertex_y[s->vertex_first + i] = poly->vertices[i].y;
+        bank->vertex_z[s->vertex_first + i] = poly->vertices[i].z;
+    }
+    bank->vertex_count += s->vertex_count;
+    bank->face_count += s->face_count;
+    bank->loop_count += s->loop_count;
+    bank->edge_count += s->edge_count;
+    bank->row_count += s->block_rows;
+    find_parallelepiped(bank, s);
     uint32_t id = bank->shape_count;
     for (uint32_t k = 0; bank->free_ids > 0 && k < bank->shape_count && id == bank->shape_count; ++k)
         if (bank->shapes[k].serial == 0) id = k;
     if (id < bank->shape_count) --bank->free_ids;
     else ++bank->shape_count;
-    s.serial = ++bank->next_serial;
-    if (s.serial == 0) s.serial = ++bank->next_serial;
-    bank->shapes[id] = s;
-    write_fans(bank, id);
-    write_edge_rows(bank, id);
-    if (wide) write_rows(bank, id, rows);
-    if (bundled) write_image(bank, id);
-    if (!wide) write_support_map(bank, id);
+    MF_ASSERT(id < bank->shape_capacity);
+    s->serial = ++bank->next_serial;
+    if (s->serial == 0) s->serial = ++bank->next_serial;
+    bank->shapes[id] = *s;
+    mf_bank_write_rows(bank, id);
     bank->views[id] = mf_bank_view(bank, id);
-    *shape = id;
+    return id;
+}
+
+mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *poly, mf_shape_id *shape)
+{
+    polyhedron_measure measure = {0};
+    mf_status status = validate_polyhedron(bank, poly, &measure);
+    if (status != MF_OK) return status;
+    uint32_t vertex_count = poly->vertex_count, face_count = poly->face_count;
+    mf_row_blocks blocks = mf_row_blocks_of(vertex_count, face_count, measure.edge_count, measure.loop_count);
+    directed_edge *directed = malloc(measure.loop_count * sizeof(directed_edge));
+    if (directed == NULL ||
+        !reserve(bank, vertex_count, face_count, measure.loop_count, measure.edge_count, blocks.total)) {
+        free(directed);
+        return mf_bank_fail(bank, MF_ERR_OUT_OF_MEMORY, "no memory for a hull of %u vertices and %u faces",
+                            vertex_count, face_count);
+    }
+    mf_shape s = shape_at_end(bank, poly, &measure, &blocks);
+    status = derive_planes(bank, poly, &s, directed);
+    if (status == MF_OK) status = link_twins(bank, poly, &s, directed);
+    free(directed);
+    if (status == MF_OK) status = measure_mass_properties(bank, poly, &s, measure.extent);
+    if (status != MF_OK) return status; // nothing was counted in: the bank is unchanged
+    *shape = commit_shape(bank, poly, &s);
     return MF_OK;
 }
 
@@ -689,95 +590,4 @@ mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape)
         .centroid = s->centroid,
         .shape = s,
     };
-}
-
-mf_status mf_bank_shape_info(const mf_bank *bank, mf_shape_id shape, mf_shape_info *info)
-{
-    if (bank == NULL || info == NULL || !mf_bank_has_shape(bank, shape)) return MF_ERR_INVALID_ARGUMENT;
-    const mf_shape *s = &bank->shapes[shape];
-    *info = (mf_shape_info){
-        .vertex_count = s->vertex_count,
-        .face_count = s->face_count,
-        .edge_count = s->edge_count,
-        .input_points = s->input_points,
-        .welded_points = s->welded_points,
-        .merged_facets = s->merged_facets,
-        .volume = s->volume,
-        .centroid = s->centroid,
-        .radius = s->radius,
-        .min_scale = s->scale_low,
-        .max_scale = s->scale_high,
-    };
-    return MF_OK;
-}
-
-mf_status mf_bank_shape_vertices(const mf_bank *bank, mf_shape_id shape, mf_vec3 *vertices, uint32_t capacity)
-{
-    if (bank == NULL || !mf_bank_has_shape(bank, shape) || (vertices == NULL && capacity > 0))
-        return MF_ERR_INVALID_ARGUMENT;
-    mf_hull_view hull = mf_bank_view(bank, shape);
-    for (uint32_t i = 0; i < hull.vertex_count && i < capacity; ++i) vertices[i] = mf_view_vertex(&hull, i);
-    return capacity >= hull.vertex_count || vertices == NULL ? MF_OK : MF_ERR_CAPACITY;
-}
-
-mf_status mf_bank_shape_face(const mf_bank *bank, mf_shape_id shape, uint32_t face, mf_vec3 *normal, float *offset,
-                             uint32_t *vertices, uint32_t capacity, uint32_t *count)
-{
-    if (bank == NULL || !mf_bank_has_shape(bank, shape) || face >= bank->shapes[shape].face_count ||
-        (vertices == NULL && capacity > 0))
-        return MF_ERR_INVALID_ARGUMENT;
-    mf_hull_view hull = mf_bank_view(bank, shape);
-    uint32_t n = hull.face_loop_count[face];
-    const uint16_t *loop = hull.loop_vertex + hull.face_loop_first[face];
-    if (normal != NULL) *normal = mf_view_normal(&hull, face);
-    if (offset != NULL) *offset = hull.offset[face];
-    if (count != NULL) *count = n;
-    for (uint32_t k = 0; k < n && k < capacity; ++k) vertices[k] = loop[k];
-    return capacity >= n || vertices == NULL ? MF_OK : MF_ERR_CAPACITY;
-}
-
-mf_status mf_bank_shape_edge(const mf_bank *bank, mf_shape_id shape, uint32_t edge, mf_edge_info *info)
-{
-    if (bank == NULL || info == NULL || !mf_bank_has_shape(bank, shape) || edge >= bank->shapes[shape].edge_count)
-        return MF_ERR_INVALID_ARGUMENT;
-    mf_hull_view hull = mf_bank_view(bank, shape);
-    *info =
-        (mf_edge_info){hull.edge_vertex0[edge], hull.edge_vertex1[edge], hull.edge_face0[edge], hull.edge_face1[edge]};
-    return MF_OK;
-}
-
-mf_status mf_bank_shape_geometry(const mf_bank *bank, mf_shape_id shape, mf_shape_geometry *g)
-{
-    if (bank == NULL || g == NULL || !mf_bank_has_shape(bank, shape)) return MF_ERR_INVALID_ARGUMENT;
-    mf_hull_view hull = mf_bank_view(bank, shape);
-    g->vertex_count = hull.vertex_count;
-    g->face_count = hull.face_count;
-    g->loop_count = 2 * hull.edge_count;
-    g->edge_count = hull.edge_count;
-    for (uint32_t v = 0; g->vertices != NULL && v < hull.vertex_count && v < g->vertex_capacity; ++v)
-        g->vertices[v] = mf_view_vertex(&hull, v);
-    uint32_t at = 0;
-    for (uint32_t f = 0; f < hull.face_count; ++f) {
-        uint32_t n = hull.face_loop_count[f];
-        const uint16_t *loop = hull.loop_vertex + hull.face_loop_first[f];
-        for (uint32_t k = 0; g->loop_vertices != NULL && k < n && at + k < g->loop_capacity; ++k)
-            g->loop_vertices[at + k] = loop[k];
-        if (f < g->face_capacity) {
-            if (g->face_normals != NULL) g->face_normals[f] = mf_view_normal(&hull, f);
-            if (g->face_offsets != NULL) g->face_offsets[f] = hull.offset[f];
-            if (g->face_first != NULL) g->face_first[f] = at;
-            if (g->face_size != NULL) g->face_size[f] = n;
-        }
-        at += n;
-    }
-    for (uint32_t e = 0; g->edges != NULL && e < hull.edge_count && e < g->edge_capacity; ++e)
-        g->edges[e] =
-            (mf_edge_info){hull.edge_vertex0[e], hull.edge_vertex1[e], hull.edge_face0[e], hull.edge_face1[e]};
-    int faces_asked =
-        g->face_normals != NULL || g->face_offsets != NULL || g->face_first != NULL || g->face_size != NULL;
-    int short_of_room = (g->vertices != NULL && g->vertex_capacity < g->vertex_count) ||
-                        (faces_asked && g->face_capacity < g->face_count) ||
-                        (g->loop_vertices != NULL && g->loop_capacity < g->loop_count) ||
-                        (g->edges != NULL && g->edge_capacity < g->edge_count);
-    return short_of_room ? MF_ERR_CAPACITY : MF_OK;
 }

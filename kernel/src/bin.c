@@ -3,10 +3,10 @@
 
 #include "bank.h"
 #include "box_hull.h"
+#include "core.h"
 #include "lanes4.h"
 #include "scale.h"
 
-#include <assert.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -24,7 +24,7 @@ static void cut_bundles(mf_bins *bins, uint32_t from, uint32_t to, uint32_t widt
 {
     for (uint32_t at = from; at < to; at += width) {
         uint32_t lanes = to - at < width ? to - at : width;
-        assert(bins->bundle_count < MF_CHUNK_PAIRS);
+        MF_ASSERT(bins->bundle_count < MF_CHUNK_PAIRS);
         bins->bundles[bins->bundle_count++] = (mf_bundle_plan){at, lanes, uniform, projection};
     }
 }
@@ -185,7 +185,7 @@ static mf_bundle_hull assemble_hull(const mf_bank *bank, const uint32_t *shapes,
         if (own.vertices > counts.vertices) counts.vertices = own.vertices;
         if (own.faces > counts.faces) counts.faces = own.faces;
     }
-    assert(width % 4 == 0);
+    MF_ASSERT(width % 4 == 0);
     for (uint32_t l = 0; l < width; l += 4) fill_lanes(table, width, l, counts, bank, shapes, projection);
     return (mf_bundle_hull){table, 0, counts};
 }

@@ -1,9 +1,9 @@
 // Boxes: a hull with exact axis-aligned planes, built without qhull.
 #include "bank.h"
 
+#include "core.h"
 #include "vec.h"
 
-#include <assert.h>
 #include <math.h>
 #include <stddef.h>
 
@@ -17,8 +17,7 @@ static void mark_box(mf_bank *bank, uint32_t shape, mf_vec3 half_extents)
     for (uint32_t e = 0; e < s->edge_count; ++e) {
         uint32_t v0 = bank->edge_vertex0[s->edge_first + e], v1 = bank->edge_vertex1[s->edge_first + e];
         uint32_t axis = (v0 ^ v1) == 1 ? 0 : (v0 ^ v1) == 2 ? 1 : 2;
-        assert(mf_box_edge(v0, axis) == e && mf_box_edge(v1, axis) == e);
-        (void)v1, (void)axis;
+        MF_ASSERT(mf_box_edge(v0, axis) == e && mf_box_edge(v1, axis) == e);
     }
     // The box-hull queries take face 2 k for axis k's negative side and 2 k + 1 for its positive
     // one, its plane's offset the half extent (box_hull_pair.c, box_faces).
@@ -26,9 +25,8 @@ static void mark_box(mf_bank *bank, uint32_t shape, mf_vec3 half_extents)
     const float half[3] = {half_extents.x, half_extents.y, half_extents.z};
     for (uint32_t f = 0; f < 6; ++f) {
         float along = f % 2 ? 1.0f : -1.0f;
-        for (uint32_t k = 0; k < 3; ++k) assert(normal[k][s->face_first + f] == (k == f / 2 ? along : 0.0f));
-        assert(bank->offset[s->face_first + f] == half[f / 2]);
-        (void)normal, (void)half, (void)along;
+        for (uint32_t k = 0; k < 3; ++k) MF_ASSERT(normal[k][s->face_first + f] == (k == f / 2 ? along : 0.0f));
+        MF_ASSERT(bank->offset[s->face_first + f] == half[f / 2]);
     }
     for (uint32_t k = 0; k < 3; ++k) {
         for (uint8_t d = 0; d < 3; ++d) {

@@ -9,9 +9,9 @@
 #include "cache.h"
 
 #include "continuity.h"
+#include "core.h"
 #include "scale.h"
 
-#include <assert.h>
 #include <math.h>
 #include <stddef.h>
 
@@ -257,7 +257,7 @@ void mf_cache_write(const mf_config *config, const mf_bank *bank, const mf_bodie
                     const mf_pair_cache *previous, const mf_pair_answer *answer, mf_pair_result *result,
                     mf_pair_cache *entry)
 {
-    assert(previous != NULL && entry != NULL);
+    MF_ASSERT(previous != NULL && entry != NULL);
     switch (answer->kind) {
     case MF_ANSWER_EMPTY:
         *entry = (mf_pair_cache){0};

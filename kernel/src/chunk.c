@@ -7,11 +7,11 @@
 
 #include "box_pass.h"
 #include "cache.h"
+#include "core.h"
 #include "fault.h"
 #include "pair.h"
 #include "reuse_pass.h"
 
-#include <assert.h>
 #include <math.h>
 
 // One chunk as its routes see it.
@@ -93,8 +93,8 @@ static void collide_bundles(const chunk_call *call)
                                              bundle.projection, radius_a + radius_b};
             result->count = 0;
             // The bundle's padding (sentinel rows) never wins a query.
-            assert(candidates.face_a.face < bank->shapes[bodies->shape[pair.a]].face_count);
-            assert(candidates.face_b.face < bank->shapes[bodies->shape[pair.b]].face_count);
+            MF_ASSERT(candidates.face_a.face < bank->shapes[bodies->shape[pair.a]].face_count);
+            MF_ASSERT(candidates.face_b.face < bank->shapes[bodies->shape[pair.b]].face_count);
             mf_pair_frame frame;
             int alive = candidates.face_a.separation < config->margin && candidates.face_b.separation < config->margin;
             int have_frame = alive && !candidates.projection;

@@ -3,6 +3,8 @@
 // features it came from so ids survive a switch of the reference face between a and b.
 #include "clip.h"
 
+#include "core.h"
+
 #include <string.h>
 
 // A hull as the clipper sees it: a's own data, or b's with its vertices moved into a's frame.
@@ -78,15 +80,28 @@ typedef struct clip_setup {
 
 // Clips one incident face against the reference face's side planes and keeps the points below
 // the reference face plus margin, one per feature pair.
+//
+// Capacity: a convex polygon crosses a line at most twice, so each side adds at most one point
+// and the polygon never holds more than the incident face's vertices plus the reference face's
+// sides, 2 MF_MAX_FACE_VERTICES < MF_CLIP_CAPACITY (the precondition below). That holds in exact
+// arithmetic. In floats, points that all lie on a side's line (within rounding) can fall on
+// either side of it at random and cross it more often; only then could a polygon of two faces
+// near MF_MAX_FACE_VERTICES outgrow the buffers. The guards on `kept` keep the first
+// MF_CLIP_CAPACITY points (all on the incident face, inside the sides so far) rather than write
+// past them. The hull builder merges nearly collinear vertices away, and two stacked 128-gon caps,
+// which reach the exact bound, gain no extra point; no scene has met the guard.
 static void clip_incident_face(const clip_setup *setup, uint32_t incident_face, mf_face_clip *clip)
 {
     const clip_hull *reference = &setup->reference, *incident = &setup->incident;
     uint32_t reference_face = setup->reference_face;
     mf_vec3 normal = setup->normal;
     const mf_hull_view *inc = incident->hull;
+    MF_ASSERT(incident_face < inc->face_count && reference_face < reference->hull->face_count);
     const uint16_t *incident_loop = inc->loop_vertex + inc->face_loop_first[incident_face];
     const uint16_t *incident_edges = inc->loop_edge + inc->face_loop_first[incident_face];
     uint32_t count = inc->face_loop_count[incident_face];
+    MF_ASSERT(count >= 3 && count <= MF_MAX_FACE_VERTICES);
+    MF_ASSERT(count + reference->hull->face_loop_count[reference_face] <= MF_CLIP_CAPACITY);
     mf_clip_point buffers[2][MF_CLIP_CAPACITY];
     mf_clip_point *polygon = buffers[0], *clipped = buffers[1];
     for (uint32_t k = 0; k < count; ++k) {
@@ -102,6 +117,7 @@ static void clip_incident_face(const clip_setup *setup, uint32_t incident_face, 
     const uint16_t *reference_loop = ref->loop_vertex + ref->face_loop_first[reference_face];
     const uint16_t *reference_edges = ref->loop_edge + ref->face_loop_first[reference_face];
     uint32_t side_count = ref->face_loop_count[reference_face];
+    MF_ASSERT(side_count >= 3 && side_count <= MF_MAX_FACE_VERTICES);
     for (uint32_t side = 0; side < side_count && count > 0; ++side) {
         mf_vec3 start = hull_vertex(reference, reference_loop[side]);
         mf_vec3 end = hull_vertex(reference, reference_loop[side + 1 < side_count ? side + 1 : 0]);
@@ -156,6 +172,10 @@ static void clip_incident_face(const clip_setup *setup, uint32_t incident_face, 
 
 void mf_clip_faces(const mf_pair_frame *frame, const mf_axis *axis, float margin, mf_face_clip *clip)
 {
+    MF_ASSERT(axis->kind == MF_AXIS_FACE_A || axis->kind == MF_AXIS_FACE_B);
+    MF_ASSERT(axis->kind == MF_AXIS_FACE_A ? axis->feature_a < frame->a->face_count
+                                           : axis->feature_b < frame->b->face_count);
+    MF_ASSERT(frame->b_vertices != NULL && margin >= 0.0f);
     int reference_is_a = axis->kind == MF_AXIS_FACE_A;
     clip_hull hull_a = {frame->a, NULL}, hull_b = {frame->b, frame->b_vertices};
     clip_setup setup = {.reference = reference_is_a ? hull_a : hull_b, .incident = reference_is_a ? hull_b : hull_a};

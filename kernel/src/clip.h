@@ -8,6 +8,7 @@
 
 // Clipping can add one point per side plane to the incident face.
 #define MF_CLIP_CAPACITY (2 * MF_MAX_FACE_VERTICES + 2)
+_Static_assert(2 * MF_MAX_FACE_VERTICES <= MF_CLIP_CAPACITY, "an incident face clipped by a reference face's sides");
 
 typedef struct mf_clip_point {
     mf_vec3 position;          // on the incident face, in a's frame

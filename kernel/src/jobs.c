@@ -1,7 +1,8 @@
 // Batches of tasks on the pool, the caller's job system, or the calling thread (jobs.h).
 #include "jobs.h"
 
-#include <assert.h>
+#include "core.h"
+
 #include <stdatomic.h>
 
 // A batch as the job system's items see it.
@@ -17,7 +18,7 @@ typedef struct ticket_batch {
 static void run_tickets(uint32_t begin, uint32_t end, uint32_t worker, void *task_context)
 {
     ticket_batch *batch = task_context;
-    assert(worker < batch->worker_count);
+    MF_ASSERT(worker < batch->worker_count);
     for (uint32_t item = begin; item < end; ++item) {
         uint32_t task = atomic_fetch_add_explicit(&batch->next_task, 1u, memory_order_relaxed);
         if (task >= batch->task_count) return; // one ticket per task: only a job system's extra items

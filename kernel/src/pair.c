@@ -4,11 +4,11 @@
 
 #include "box_hull.h"
 #include "closest.h"
+#include "core.h"
 #include "dispatch.h"
 #include "lanes4.h"
 #include "reduce.h"
 
-#include <assert.h>
 #include <string.h>
 
 // Four vertices from rows x, y, z (four lanes each) interleaved into out[0, 4) as mf_vec3s.
@@ -116,7 +116,7 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
     else
         move_vertices(a, &frame.rotation, frame.translation, 1, scratch->a_vertices, NULL,
                       hull_is_a ? &frame.hull_low : NULL, &frame.hull_high);
-    assert(b->edge_count <= MF_MAX_HULL_EDGES);
+    MF_ASSERT(b->edge_count <= MF_MAX_HULL_EDGES);
     return frame;
 }
 
@@ -245,7 +245,7 @@ static uint32_t axis_contacts(const mf_config *config, const mf_pair_frame *fram
 
 static void to_world(const mf_mat3 *rotation_a, mf_vec3 position_a, mf_vec3 normal, mf_pair_result *result)
 {
-    assert(result->count == 0 || mf_dot(normal, normal) > 0.5f);
+    MF_ASSERT(result->count == 0 || mf_dot(normal, normal) > 0.5f);
     result->normal = mf_mat3_mul(rotation_a, normal);
     for (uint32_t k = 0; k < result->count; ++k)
         result->contacts[k].point = mf_add(mf_mat3_mul(rotation_a, result->contacts[k].point), position_a);
@@ -311,7 +311,7 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
                           const mf_axis *kept, const mf_vec3 *kept_normal, const mf_mat3 *rotation_a,
                           mf_vec3 position_a, mf_pair_result *result, mf_axis *used)
 {
-    assert((kept == NULL) == (kept_normal == NULL));
+    MF_ASSERT((kept == NULL) == (kept_normal == NULL));
     float best = mf_best_separation(candidates), allowance = mf_rank_allowance(candidates, config->linear_slop);
     float attain = best + allowance;
     int penetrating = best < 0.0f;

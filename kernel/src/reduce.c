@@ -3,7 +3,7 @@
 // that triangle. Beyond four, each next point is the one farthest from all chosen so far.
 #include "reduce.h"
 
-#include <assert.h>
+#include "core.h"
 
 static int is_chosen(const uint32_t *chosen, uint32_t count, uint32_t i)
 {
@@ -24,6 +24,8 @@ static float area_outside(mf_vec3 a, mf_vec3 b, mf_vec3 c, mf_vec3 p, mf_vec3 no
 uint32_t mf_reduce(const mf_clip_point *points, uint32_t count, mf_vec3 normal, uint32_t max_contacts,
                    uint32_t chosen[MF_MAX_CONTACTS])
 {
+    MF_ASSERT(count <= MF_CLIP_CAPACITY && (points != NULL || count == 0));
+    MF_ASSERT(max_contacts >= 1 && max_contacts <= MF_MAX_CONTACTS);
     if (count == 0) return 0;
     uint32_t deepest = 0;
     for (uint32_t i = 1; i < count; ++i)
@@ -71,6 +73,6 @@ uint32_t mf_reduce(const mf_clip_point *points, uint32_t count, mf_vec3 normal, 
         if (best == count) break;
         chosen[n++] = best;
     }
-    assert(n <= max_contacts && n <= count);
+    MF_ASSERT(n <= max_contacts && n <= count);
     return n;
 }
