@@ -2,6 +2,7 @@
 // properties, commit), removing a shape, and the views. The rows and fans a shape keeps for the
 // lanes are written in bank_rows.c; what the API reads back of a shape in bank_info.c.
 #include "bank.h"
+#include "tolerances.h"
 
 #include "bank_rows.h"
 #include "core.h"
@@ -190,7 +191,7 @@ static void find_parallelepiped(mf_bank *bank, mf_shape *s)
         uint32_t g = s->edge_first + e;
         mf_vec3 direction = {bank->edge_x[g], bank->edge_y[g], bank->edge_z[g]};
         uint32_t k = 0;
-        while (k < groups && mf_length(mf_cross(direction, s->directions[k])) > 1e-6f) ++k;
+        while (k < groups && mf_length(mf_cross(direction, s->directions[k])) > MF_SAME_DIRECTION_SINE) ++k;
         if (k == groups) {
             if (groups == 3) return;
             s->directions[groups++] = direction;
@@ -342,7 +343,7 @@ static mf_status derive_planes(mf_bank *bank, const mf_polyhedron *poly, const m
         for (uint32_t i = 0; i < s->vertex_count; ++i) offset = fmaxf(offset, mf_dot(normal, poly->vertices[i]));
         // The face's own vertices must lie on that plane: this catches loops given clockwise.
         for (uint32_t k = 0; k < n; ++k)
-            if (offset - mf_dot(normal, poly->vertices[loop[k]]) > 1e-3f * s->radius)
+            if (offset - mf_dot(normal, poly->vertices[loop[k]]) > MF_FACE_FLATNESS * s->radius)
                 return mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
                                     "face %u is not convex or not counter-clockwise from outside", f);
         uint32_t g = s->face_first + f;
@@ -419,11 +420,11 @@ static mf_status measure_mass_properties(mf_bank *bank, const mf_polyhedron *pol
         mf_vec3 normal = {bank->normal_x[f], bank->normal_y[f], bank->normal_z[f]};
         s->inner_radius = fminf(s->inner_radius, bank->offset[f] - mf_dot(normal, s->centroid));
     }
-    s->inner_radius = fmaxf(0.0f, s->inner_radius * (1.0f - 1e-5f));
+    s->inner_radius = fmaxf(0.0f, s->inner_radius * (1.0f - MF_LENGTH_NOISE));
     s->outer_radius = 0.0f;
     for (uint32_t i = 0; i < s->vertex_count; ++i)
         s->outer_radius = fmaxf(s->outer_radius, mf_length(mf_sub(poly->vertices[i], s->centroid)));
-    s->outer_radius *= 1.0f + 1e-5f;
+    s->outer_radius *= 1.0f + MF_LENGTH_NOISE;
     s->centroid_slack = mf_length(s->centroid) - s->inner_radius;
     return MF_OK;
 }

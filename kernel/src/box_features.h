@@ -6,6 +6,7 @@
 #pragma once
 
 #include "box_clip.h"
+#include "tolerances.h"
 #include "box_queries.h"
 #include "box_reduce.h"
 #include "wide.h"
@@ -158,11 +159,11 @@ static edge_contact contact_of_edges(mf_floatw r[3][3], const vec3w *t, const mf
     mf_floatw a = dot3(&d1, &d1), e = dot3(&d2, &d2), f = dot3(&d2, &between);
     mf_floatw c = dot3(&d1, &between), b = dot3(&d1, &d2);
     mf_floatw denominator = mf_subw(mf_mulw(a, e), mf_mulw(b, b));
-    out.ok = mf_gtw(denominator, mf_mulw(mf_mulw(mf_splatw(1e-12f), a), e));
+    out.ok = mf_gtw(denominator, mf_mulw(mf_mulw(mf_splatw(MF_PARALLEL_SEGMENTS), a), e));
     mf_floatw safe = mf_selectw(out.ok, denominator, one);
     mf_floatw s = mf_divw(mf_subw(mf_mulw(b, f), mf_mulw(c, e)), safe);
     mf_floatw u = mf_divw(mf_subw(mf_mulw(a, f), mf_mulw(b, c)), safe);
-    mf_floatw low = mf_splatw(-1e-4f), high = mf_splatw(1.0f + 1e-4f); // as mf_edge_contact's slack
+    mf_floatw low = mf_splatw(-MF_EDGE_END_SLACK), high = mf_splatw(1.0f + MF_EDGE_END_SLACK); // as mf_edge_contact
     out.ok =
         mf_andw(out.ok, mf_andw(mf_andw(mf_gew(s, low), mf_lew(s, high)), mf_andw(mf_gew(u, low), mf_lew(u, high))));
     s = mf_minw(mf_maxw(s, zero), one);

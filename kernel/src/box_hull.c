@@ -11,8 +11,6 @@
 #include "box_hull.h"
 #include "wide.h"
 
-#define MF_GLUE(a, b) a##_##b
-#define MF_NAMED(a, b) MF_GLUE(a, b)
 
 enum { W = MF_WIDE_WIDTH };
 
@@ -30,16 +28,9 @@ static inline mf_floatw box_reach(const mf_box_in_hull *box, const mf_floatw alo
 // The lane holding the greatest of `value` and, among equals, the least `index` (no lane NaN).
 static inline uint32_t winning_lane(mf_floatw value, mf_floatw index, float *most)
 {
-    *most = mf_max_acrossw(value);
     MF_ALIGNED_LANES(indices);
     mf_storew(indices, index);
-    uint32_t tied = mf_lane_bitsw(mf_eqw(value, mf_splatw(*most)));
-    uint32_t chosen = (uint32_t)__builtin_ctz(tied);
-    for (tied &= tied - 1u; tied != 0; tied &= tied - 1u) {
-        uint32_t l = (uint32_t)__builtin_ctz(tied);
-        if (indices[l] < indices[chosen]) chosen = l;
-    }
-    return chosen;
+    return mf_best_lane(value, indices, NULL, most);
 }
 
 mf_face_query MF_NAMED(mf_box_hull_faces, MF_WIDE_NAME)(const mf_hull_view *hull, const mf_box_in_hull *box)

@@ -22,6 +22,8 @@
 // so the pass stays one translation unit per ISA and its lane code inlines. This file gathers,
 // queues face lanes, drives the bundles and writes the results.
 #include "box_pass.h"
+#include "core.h"
+#include "tolerances.h"
 
 #include "box_clip.h"
 #include "box_features.h"
@@ -32,11 +34,8 @@
 #include "scale.h"
 #include "wide.h"
 
-#include <assert.h>
 #include <stddef.h>
 
-#define MF_GLUE(a, b) a##_##b
-#define MF_NAMED(a, b) MF_GLUE(a, b)
 
 enum { W = MF_WIDE_WIDTH };
 
@@ -344,7 +343,7 @@ static int collide_bundle(mf_box_job *job, uint32_t first, uint32_t lanes, const
     // The ranking of sat.c: a's face, then b's, then the edges, each if within the allowance.
     mf_floatw best = mf_maxw(mf_maxw(q.face_a, q.face_b), q.edge);
     mf_floatw allowance = // as mf_allowance
-        mf_addw(mf_splatw(config->linear_slop), mf_mulw(mf_splatw(4e-6f), mf_addw(mf_loadw(in.scale), mf_absw(best))));
+        mf_addw(mf_splatw(config->linear_slop), mf_mulw(mf_splatw(MF_ALLOWANCE_NOISE), mf_addw(mf_loadw(in.scale), mf_absw(best))));
     mf_maskw all = mf_eqw(zero, zero);
     mf_maskw use_a = mf_gew(mf_addw(q.face_a, allowance), best);
     mf_maskw use_b = mf_andnotw(use_a, mf_gew(mf_addw(q.face_b, allowance), best));
@@ -430,7 +429,7 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
         }
         int edge = LANE(OUT_EDGE) != 0.0f, reference_is_a = LANE(OUT_REF_A) != 0.0f;
         uint32_t count = (uint32_t)LANE(OUT_COUNT);
-        assert(count >= 1 && count <= job->config->max_contacts);
+        MF_ASSERT(count >= 1 && count <= job->config->max_contacts);
         result->normal = (mf_vec3){LANE(OUT_NORMAL), LANE(OUT_NORMAL + 1), LANE(OUT_NORMAL + 2)};
         for (uint32_t n = 0; n < count; ++n) {
             const float *row = &out->row[OUT_CONTACTS + n * OUT_CONTACT_FLOATS][l];
@@ -455,6 +454,8 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
 
 void MF_NAMED(mf_box_pairs, MF_WIDE_NAME)(mf_box_job *job)
 {
+    MF_ASSERT(job->count == 0 || (job->list != NULL && job->results != NULL && job->fallback != NULL));
+    MF_ASSERT(job->config->max_contacts >= 1 && job->config->max_contacts <= MF_MAX_CONTACTS);
     box_outputs out;
     face_queue queue;
     queue.count = 0;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "box_clip.h"
+#include "tolerances.h"
 #include "wide.h"
 
 static inline mf_floatw cross2(mf_floatw ax, mf_floatw ay, mf_floatw bx, mf_floatw by)
@@ -186,7 +187,7 @@ static void pass_of_kind(int kind, const clip_slots *s, const int *live, int liv
 // rules (reduce.c) with the normal +z, and stop where no slot scores above a degenerate amount.
 static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, slot_choice chosen[MF_MAX_CONTACTS])
 {
-    mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f), tiny = mf_splatw(1e-12f);
+    mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f), tiny = mf_splatw(MF_DEGENERATE_SCORE);
     int live[SLOTS], live_count = list_live_slots(s, live);
     mf_floatw nearest[SLOTS];
     mf_maskw found = mf_ltw(one, zero);

@@ -7,6 +7,7 @@
 // linear_slop of that bound plus δ, it is within the slop of the best now, and the search can be
 // skipped. The bound then carries over to the next step.
 #include "cache.h"
+#include "tolerances.h"
 
 #include "continuity.h"
 #include "core.h"
@@ -95,7 +96,7 @@ static float distance_bound(const mf_pair_result *result, float scale)
     for (uint32_t k = 0; result != NULL && k < result->count; ++k)
         nearest = mf_minf(nearest, fabsf(result->contacts[k].separation));
     if (result != NULL && result->count > 0 && result->distance < INFINITY) nearest = result->distance;
-    return nearest + 1e-4f * scale;
+    return nearest + MF_DISTANCE_SLACK * scale;
 }
 
 int mf_cache_kept_axis(const mf_pair_cache *entry, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
@@ -150,7 +151,7 @@ static int still_apart(const mf_config *config, const mf_bank *bank, const mf_pa
         mf_vec3 origin_before = mf_mat3_mul_transposed(&before, entry->relative_position);
         moved = mf_length(mf_sub(origin_now, origin_before)) + change->chord * radius_a;
     }
-    moved += 1e-5f * (radius_a + radius_b + mf_length(change->position));
+    moved += MF_LENGTH_NOISE * (radius_a + radius_b + mf_length(change->position));
     float separation = entry->separation - moved;
     if (!(separation >= config->margin)) return 0;
     *bound = separation; // a lower bound, as it stays from step to step

@@ -8,6 +8,7 @@
 #include "box_pass.h"
 #include "cache.h"
 #include "core.h"
+#include "dispatch.h"
 #include "fault.h"
 #include "pair.h"
 #include "reuse_pass.h"
@@ -81,7 +82,7 @@ static void collide_bundles(const chunk_call *call)
     for (uint32_t k = 0; k < bins->bundle_count; ++k) {
         const mf_bundle_plan *plan = &bins->bundles[k];
         mf_bundle bundle = mf_bundle_assemble(bank, bodies, call->pairs, bins, plan, wide->width, &wide->tables);
-        call->context->kernel.axes(&bundle, config->margin, wide->work, &wide->axes);
+        call->context->kernel->axes(&bundle, config->margin, wide->work, &wide->axes);
         for (uint32_t l = 0; l < plan->lanes; ++l) {
             uint32_t p = bins->order[plan->first + l];
             mf_pair_result *result = &call->results[p];
@@ -101,7 +102,7 @@ static void collide_bundles(const chunk_call *call)
             if (have_frame) { // as mf_query_pair: the edge query, measured where it decides
                 frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 1, worker->scratch);
                 mf_query_scratch query = mf_query_scratch_of(worker->scratch);
-                mf_query_edges_of_pair(&frame, config->linear_slop, &call->context->kernel.edge, &query, &candidates);
+                mf_query_edges_of_pair(&frame, config->linear_slop, &call->context->kernel->edge, &query, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {
                 if (call->answers != NULL) call->answers[p] = mf_searched_answer(&candidates, NULL);
@@ -126,7 +127,7 @@ static void collide_pair(const chunk_call *call, uint32_t p)
     mf_axis used;
     mf_pair_result *result = &call->results[p];
     kept_manifold kept = kept_of(call, p);
-    mf_collide_pair(call->config, &call->context->kernel, call->worker->scratch, call->bank, call->bodies,
+    mf_collide_pair(call->config, call->context->kernel, call->worker->scratch, call->bank, call->bodies,
                     call->pairs[p], kept.kept ? &kept.axis : NULL, kept.kept ? &kept.normal : NULL, result, &candidates,
                     &used);
     if (call->answers != NULL) call->answers[p] = mf_searched_answer(&candidates, result->count > 0 ? &used : NULL);
@@ -138,7 +139,7 @@ static void collide_pair(const chunk_call *call, uint32_t p)
 static void collide_wide(const chunk_call *call, const uint32_t *subset, uint32_t count)
 {
     mf_wide_scratch *wide = call->worker->wide;
-    wide->width = call->context->kernel.width;
+    wide->width = call->context->kernel->width;
     mf_bins *bins = &wide->bins;
     mf_bin_pairs(call->bank, call->bodies, call->pairs, subset, count, wide->width, bins);
     for (uint32_t i = 0; i < bins->scalar_count; ++i) collide_pair(call, bins->scalar[i]);
@@ -244,7 +245,7 @@ static void collide_in_order(const chunk_call *call, uint32_t count)
                             .results = results,
                             .missed = worker->reusable,
                             .missed_count = 0};
-        context->kernel.reuse(&job);
+        context->kernel->reuse(&job);
         for (uint32_t k = 0; k < job.missed_count; ++k)
             route_cached_pair(call, worker->reusable[k], &box_count, &miss_count);
     }
@@ -259,7 +260,7 @@ static void collide_in_order(const chunk_call *call, uint32_t count)
                           .answers = call->answers,
                           .fallback = worker->fallback,
                           .fallback_count = 0};
-        context->kernel.boxes(&job);
+        context->kernel->boxes(&job);
         for (uint32_t k = 0; k < job.fallback_count; ++k) collide_pair(call, job.fallback[k]);
     }
     if (worker->wide != NULL) {

@@ -2,6 +2,7 @@
 // face is clipped by the side planes of the reference face, and every point remembers the pair of
 // features it came from so ids survive a switch of the reference face between a and b.
 #include "clip.h"
+#include "tolerances.h"
 
 #include "core.h"
 
@@ -206,7 +207,7 @@ static int closest_parameters(mf_vec3 p1, mf_vec3 q1, mf_vec3 p2, mf_vec3 q2, fl
     float a = mf_dot(d1, d1), e = mf_dot(d2, d2), f = mf_dot(d2, r);
     float c = mf_dot(d1, r), b = mf_dot(d1, d2);
     float denominator = a * e - b * b;
-    if (!(denominator > 1e-12f * a * e)) return 0;
+    if (!(denominator > MF_PARALLEL_SEGMENTS * a * e)) return 0;
     *s = (b * f - c * e) / denominator;
     *t = (a * f - b * c) / denominator;
     return 1;
@@ -220,8 +221,8 @@ int mf_edge_contact(const mf_pair_frame *frame, const mf_axis *axis, float reach
     mf_vec3 p2 = frame->b_vertices[b->edge_vertex0[j]], q2 = frame->b_vertices[b->edge_vertex1[j]];
     float s, t;
     // Lines crossing at an end still meet the edges; `reach` in each edge's parameter.
-    float slack_s = mf_maxf(1e-4f, reach / mf_length(mf_sub(q1, p1)));
-    float slack_t = mf_maxf(1e-4f, reach / mf_length(mf_sub(q2, p2)));
+    float slack_s = mf_maxf(MF_EDGE_END_SLACK, reach / mf_length(mf_sub(q1, p1)));
+    float slack_t = mf_maxf(MF_EDGE_END_SLACK, reach / mf_length(mf_sub(q2, p2)));
     if (!closest_parameters(p1, q1, p2, q2, &s, &t) || s < -slack_s || s > 1.0f + slack_s || t < -slack_t ||
         t > 1.0f + slack_t)
         return 0;

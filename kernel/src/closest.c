@@ -5,6 +5,7 @@
 // features near the gap can hold it: points of a more than the margin below b's lowest point
 // along a separating axis, or of b that far above a's highest, are farther apart than the margin.
 #include "closest.h"
+#include "tolerances.h"
 
 #include "clip.h"
 
@@ -89,7 +90,7 @@ static void edges_on_edges(search *s, mf_vec3 axis)
             float aa = mf_dot(d1, d1), ee = mf_dot(d2, d2), bb = mf_dot(d1, d2), cc = mf_dot(d1, r), ff = mf_dot(d2, r);
             float denominator = aa * ee - bb * bb;
             float t1 =
-                denominator > 1e-12f * aa * ee ? mf_minf(mf_maxf((bb * ff - cc * ee) / denominator, 0.0f), 1.0f) : 0.0f;
+                denominator > MF_PARALLEL_SEGMENTS * aa * ee ? mf_minf(mf_maxf((bb * ff - cc * ee) / denominator, 0.0f), 1.0f) : 0.0f;
             float t2 = mf_segment_parameter(p2, d2, mf_mul_add(p1, t1, d1));
             t1 = mf_segment_parameter(p1, d1, mf_mul_add(p2, t2, d2));
             keep(s, mf_mul_add(p1, t1, d1), mf_mul_add(p2, t2, d2), edge_feature(a, i, t1), edge_feature(b, j, t2));

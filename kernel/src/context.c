@@ -2,6 +2,7 @@
 #include "context.h"
 
 #include "broadphase.h"
+#include "dispatch.h"
 #include "placement.h"
 #include "pool.h"
 #include "staging.h"
@@ -160,7 +161,7 @@ mf_status mf_context_create(const mf_config *config, mf_context **context)
         for (uint32_t k = 0; k < MF_STAGED_PER_WORKER; ++k) atomic_init(&worker->staged_pending[k], 0);
         failed =
             worker->scratch == NULL || worker->results == NULL || worker->answers == NULL || worker->entries == NULL;
-        if (!failed && created->kernel.axes != NULL) {
+        if (!failed && created->kernel->axes != NULL) {
             worker->wide = aligned_alloc(64, (sizeof(mf_wide_scratch) + 63) / 64 * 64);
             failed = worker->wide == NULL;
         }

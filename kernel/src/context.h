@@ -2,7 +2,7 @@
 // a call needs, allocated once (the workers' in worker.h, the staging in staging.h).
 #pragma once
 
-#include "dispatch.h"
+#include "manyfold.h"
 
 #include <stddef.h>
 
@@ -18,11 +18,12 @@ struct mf_chunk_output;
 struct mf_finished_chunk;
 struct mf_pool;
 struct mf_broadphase;
+struct mf_wide_kernel;
 
 struct mf_context {
     mf_config config;
     mf_isa isa;
-    mf_wide_kernel kernel;
+    const struct mf_wide_kernel *kernel; // the ISA's table (dispatch.h)
     char message[256];
     uint32_t threads;                   // the pool's, or the job system's worker_count
     struct mf_worker *workers;          // one per thread

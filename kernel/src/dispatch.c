@@ -26,34 +26,34 @@ static int cpu_has(mf_isa isa)
 #endif
 }
 
-mf_wide_kernel mf_dispatch(mf_isa isa)
+const mf_wide_kernel *mf_dispatch(mf_isa isa)
 {
     switch (isa) {
 #if MF_HAVE_WIDE_SSE
     case MF_ISA_SSE:
-        return cpu_has(isa) ? mf_kernel_sse : mf_kernel_scalar;
+        return cpu_has(isa) ? &mf_kernel_sse : &mf_kernel_scalar;
 #endif
 #if MF_HAVE_WIDE_AVX2
     case MF_ISA_AVX2:
-        return cpu_has(isa) ? mf_kernel_avx2 : mf_kernel_scalar;
+        return cpu_has(isa) ? &mf_kernel_avx2 : &mf_kernel_scalar;
 #endif
 #if MF_HAVE_WIDE_AVX512
     case MF_ISA_AVX512:
-        return cpu_has(isa) ? mf_kernel_avx512 : mf_kernel_scalar;
+        return cpu_has(isa) ? &mf_kernel_avx512 : &mf_kernel_scalar;
 #endif
 #if MF_HAVE_WIDE_NEON
     case MF_ISA_NEON:
-        return cpu_has(isa) ? mf_kernel_neon : mf_kernel_scalar;
+        return cpu_has(isa) ? &mf_kernel_neon : &mf_kernel_scalar;
 #endif
     default:
-        return mf_kernel_scalar;
+        return &mf_kernel_scalar;
     }
 }
 
 int mf_isa_supported(mf_isa isa)
 {
     if (isa == MF_ISA_AUTO || isa == MF_ISA_SCALAR) return 1;
-    return mf_dispatch(isa).axes != NULL;
+    return mf_dispatch(isa)->axes != NULL;
 }
 
 // AVX-512 pays where a core runs 512-bit code at full clock: AMD Zen 4 and later, Intel Ice Lake

@@ -28,4 +28,4 @@ typedef struct mf_wide_kernel {
 extern const mf_wide_kernel mf_kernel_scalar, mf_kernel_sse, mf_kernel_avx2, mf_kernel_avx512, mf_kernel_neon;
 
 // The table of an ISA the build has and the CPU runs, else the scalar one.
-mf_wide_kernel mf_dispatch(mf_isa isa);
+const mf_wide_kernel *mf_dispatch(mf_isa isa);

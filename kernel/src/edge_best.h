@@ -53,17 +53,10 @@ static inline void mf_edge_best_lanes(const mf_edge_bestw *best, mf_edge_query l
 // from the one lane holding it (equal separations in several lanes are rare).
 static inline mf_edge_query mf_edge_best_across(const mf_edge_bestw *best)
 {
-    float most = mf_max_acrossw(best->separation); // never a NaN
-    if (!(most > -INFINITY)) return (mf_edge_query){-INFINITY, 0, 0, {0, 0, 0}};
     mf_edge_best_rows rows;
     mf_edge_best_store(best, &rows);
-    uint32_t tied = mf_lane_bitsw(mf_eqw(best->separation, mf_splatw(most)));
-    int chosen = __builtin_ctz(tied);
-    for (tied &= tied - 1u; tied != 0; tied &= tied - 1u) {
-        int l = __builtin_ctz(tied);
-        if (rows.edge_a[l] < rows.edge_a[chosen] ||
-            (rows.edge_a[l] == rows.edge_a[chosen] && rows.edge_b[l] < rows.edge_b[chosen]))
-            chosen = l;
-    }
-    return mf_edge_best_lane(&rows, chosen);
+    float most;
+    uint32_t chosen = mf_best_lane(best->separation, rows.edge_a, rows.edge_b, &most); // never a NaN
+    if (!(most > -INFINITY)) return (mf_edge_query){-INFINITY, 0, 0, {0, 0, 0}};
+    return mf_edge_best_lane(&rows, (int)chosen);
 }

@@ -3,6 +3,7 @@
 // large hull, also along their Gauss-map arcs (arc_cull.c). Then b's face normals and edge
 // directions, at least the kept ones, are turned into a's frame for the query (mf_rotate_b_edges).
 #include "edge_cull.h"
+#include "tolerances.h"
 
 #include <stddef.h>
 
@@ -10,7 +11,7 @@
 // is then the best, and the allowance is measured from it), a hair more for the gaps' float noise.
 static float cull_reach(const mf_axis_candidates *candidates, float linear_slop, float faces)
 {
-    return mf_allowance(linear_slop, candidates->scale, faces) - faces + 1e-5f * candidates->scale;
+    return mf_allowance(linear_slop, candidates->scale, faces) - faces + MF_LENGTH_NOISE * candidates->scale;
 }
 
 float mf_edge_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap)
@@ -59,7 +60,7 @@ static inline void keep_edges_near_points(const mf_pair_frame *frame, const mf_a
     float faces = mf_maxf(candidates->face_a.separation, candidates->face_b.separation);
     float reach = cull_reach(candidates, linear_slop, faces) + apart;
     // The arc culls bound the other hull's gaps anew, with a float noise of their own.
-    if (points != NULL) points->reach = reach + 1e-5f * candidates->scale;
+    if (points != NULL) points->reach = reach + MF_LENGTH_NOISE * candidates->scale;
     culled->a_edges = scratch->a_edges;
     culled->a_edge_count = kernel->within(scratch->a_edge_gap, frame->a->edge_count, reach - least_b, scratch->a_edges);
     culled->b_edges = scratch->b_edges;

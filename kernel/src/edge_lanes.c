@@ -7,14 +7,12 @@
 // Every pair performs the operations of mf_query_edges (sat.c) in the same order, and ties go to
 // the lowest (i, j) as there, so the result is the scalar path's bit for bit.
 #include "edge_lanes.h"
+#include "core.h"
 #include "edge_best.h"
 #include "lanes4.h"
 
-#include <assert.h>
 #include <string.h>
 
-#define MF_GLUE(a, b) a##_##b
-#define MF_NAMED(a, b) MF_GLUE(a, b)
 
 enum { W = MF_WIDE_WIDTH, B_RUN = 64 };
 _Static_assert(MF_EDGE_LANES % MF_WIDE_WIDTH == 0, "edge rows pad to whole registers");
@@ -230,7 +228,7 @@ static void b_in_lanes(const mf_pair_frame *frame, const float *b_rows, mf_edge_
 
 mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
 {
-    assert(frame->a_edges != NULL && frame->b_edges != NULL && frame->b_edge_count <= MF_WIDE_MAX_EDGES);
+    MF_ASSERT(frame->a_edges != NULL && frame->b_edges != NULL && frame->b_edge_count <= MF_WIDE_MAX_EDGES);
     uint32_t a_count = frame->a_edge_count, b_count = frame->b_edge_count;
     pack_b_edges(frame, frame->b_packed);
     mf_edge_bestw best = mf_edge_best_nonew();

@@ -29,8 +29,6 @@
 
 #include <stddef.h>
 
-#define MF_GLUE(a, b) a##_##b
-#define MF_NAMED(a, b) MF_GLUE(a, b)
 
 enum { W = MF_WIDE_WIDTH };
 

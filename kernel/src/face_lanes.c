@@ -9,12 +9,11 @@
 // its support map names, and only faces whose bound could beat the best so far are measured
 // (faces_bounded).
 #include "face_lanes.h"
+#include "core.h"
 #include "wide.h"
 
 #include "support_map.h"
 
-#define MF_GLUE(a, b) a##_##b
-#define MF_NAMED(a, b) MF_GLUE(a, b)
 
 // Faces in reach are gathered up to this many (the stack's share); hulls with more in reach fill
 // their registers anyway. Against a large hull, from BOUNDED_MIN_LIVE faces in reach on, they are
@@ -75,9 +74,9 @@ static int offer_faces(mf_floatw separation, const float *face, uint32_t first, 
         separation = mf_selectw(mf_ltw(mf_lane_indexw(), mf_splatw((float)__builtin_popcount(seen))), separation,
                                 mf_splatw(-INFINITY));
     }
-    float most = mf_max_acrossw(separation);
+    float most;
+    uint32_t lane = mf_best_lane(separation, NULL, NULL, &most); // lanes hold ascending faces
     if (most > best->separation) {
-        uint32_t lane = (uint32_t)__builtin_ctz(mf_lane_bitsw(mf_eqw(separation, mf_splatw(most))));
         *best = (mf_face_query){most, face != NULL ? (uint32_t)face[lane] : first + lane};
     }
     return past != 0;
@@ -233,6 +232,7 @@ static mf_face_query faces_bounded(const mf_hull_view *hull, const mf_face_other
 
 mf_face_query MF_NAMED(mf_face_lanes, MF_WIDE_NAME)(const mf_hull_view *hull, const mf_face_other *other, float margin)
 {
+    MF_ASSERT(hull->face_count >= 4 && hull->face_count <= MF_MAX_HULL_FACES && other->count >= 4);
     float height[MF_MAX_HULL_FACES + W];
     uint32_t live_bits[MF_MAX_HULL_FACES / W + 1];
     float highest_height = face_heights(hull, other->centroid, height);

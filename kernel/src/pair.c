@@ -1,6 +1,7 @@
 // The per-pair path shared by every ISA: frame setup, contacts of a touching pair, and the whole
 // path of one pair (the scalar ISA's, and larger hulls' on every ISA).
 #include "pair.h"
+#include "tolerances.h"
 
 #include "box_hull.h"
 #include "closest.h"
@@ -223,7 +224,7 @@ static uint32_t closest_contact(const mf_config *config, const mf_pair_frame *fr
         *distance = closest.distance;
     } else {
         // Points nearly touching have no direction of their own: the axis stands in.
-        *normal = closest.distance > 1e-6f * (frame->a->shape->radius + frame->b->shape->radius)
+        *normal = closest.distance > MF_TOUCHING_DISTANCE * (frame->a->shape->radius + frame->b->shape->radius)
                       ? mf_scale(gap, 1.0f / closest.distance)
                       : direction;
     }

@@ -2,6 +2,7 @@
 // point making the largest triangle with those two, then the point adding the most area outside
 // that triangle. Beyond four, each next point is the one farthest from all chosen so far.
 #include "reduce.h"
+#include "tolerances.h"
 
 #include "core.h"
 
@@ -39,7 +40,7 @@ uint32_t mf_reduce(const mf_clip_point *points, uint32_t count, mf_vec3 normal, 
     }
 
     // Scores below this are degenerate (coincident or collinear points) and add nothing.
-    const float tiny = 1e-12f;
+    const float tiny = MF_DEGENERATE_SCORE;
     uint32_t n = 1;
     mf_vec3 p0 = points[deepest].position;
     while (n < max_contacts) {

@@ -6,6 +6,8 @@
 // point pair is carried with its bodies and its separation measured along the normal again; pairs
 // past the margin by the slop are dropped. The entry stays as it was clipped, a step older.
 #include "reuse_pass.h"
+#include "core.h"
+#include "tolerances.h"
 
 #include "lanes4.h"
 #include "wide.h"
@@ -14,8 +16,6 @@
 
 #include <string.h>
 
-#define MF_GLUE(a, b) a##_##b
-#define MF_NAMED(a, b) MF_GLUE(a, b)
 
 enum { W = MF_WIDE_WIDTH };
 
@@ -187,7 +187,7 @@ static void reuse_lanes(const mf_config *config, reuse_rows *rows)
     mf_floatw moved = mf_addw(mf_lengthw(mf_sub3w(position, load3(rows, IN_KEPT_P))), mf_mulw(chord, radius_b));
     // A hair more for the rounding of the relative poses, now and when kept (a few float epsilons
     // of b's origin and radius each).
-    moved = mf_addw(moved, mf_mulw(mf_splatw(2e-6f), mf_addw(radius_b, mf_lengthw(position))));
+    moved = mf_addw(moved, mf_mulw(mf_splatw(MF_REUSE_POSE_NOISE), mf_addw(radius_b, mf_lengthw(position))));
     mf_mat3w turn = mf_mat3_from_quatw(relative.x, relative.y, relative.z, relative.w);
     mf_vec3w normal = load3(rows, IN_NORMAL);
     // The kept normal's separation now: at least the kept one less `moved`; for two boxes, exactly
@@ -256,6 +256,7 @@ static void write_out(mf_reuse_job *job, uint32_t first, uint32_t lanes, const r
 
 void MF_NAMED(mf_reuse, MF_WIDE_NAME)(mf_reuse_job *job)
 {
+    MF_ASSERT(job->count == 0 || (job->list != NULL && job->cache != NULL && job->missed != NULL));
     reuse_rows rows;
     job->missed_count = 0;
     for (uint32_t first = 0; first < job->count; first += W) {

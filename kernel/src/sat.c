@@ -1,6 +1,7 @@
 // Separating-axis test between convex polyhedra (Gregorius, "The Separating Axis Test between
 // Convex Polyhedra", GDC 2013): face queries, Gauss-map edge query, biased axis choice.
 #include "sat.h"
+#include "tolerances.h"
 
 #include "box_hull_pair.h"
 #include "edge_cull.h"
@@ -40,7 +41,7 @@ mf_face_map mf_face_map_of(const mf_face_other *other)
                                             : frame->translation};
     // A few roundings of products the size of the moved point's distance from the origin, at most
     // the shift's length and the other's radius, each 2^-24 of it; this is ten times more.
-    map.slack = 1e-5f * (mf_length(map.shift) + shape->radius);
+    map.slack = MF_LENGTH_NOISE * (mf_length(map.shift) + shape->radius);
     return map;
 }
 

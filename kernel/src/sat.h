@@ -3,6 +3,7 @@
 #pragma once
 
 #include "bank.h"
+#include "tolerances.h"
 #include "rows.h"
 #include "vec.h"
 
@@ -70,10 +71,6 @@ typedef struct mf_edge_query {
     mf_vec3 normal;
 } mf_edge_query;
 
-// Edge pairs whose directions' cross product is shorter than this (a sine) are treated as parallel:
-// their axis is ill-defined, and the face axes already cover that configuration.
-#define MF_PARALLEL_SINE 1e-3f
-
 // The other hull of a face query, in the frame of the hull whose faces are tried: its vertices,
 // its centroid, and how far below the highest face plane's height of the centroid a face may lie
 // and still be the best (mf_face_reach).
@@ -99,7 +96,7 @@ typedef struct mf_face_other {
 // best; a hair more covers float noise.
 static inline float mf_face_hair(const mf_shape *hull, const mf_shape *other, mf_vec3 centroid)
 {
-    return 1e-5f * (mf_length(centroid) + hull->radius + other->radius);
+    return MF_LENGTH_NOISE * (mf_length(centroid) + hull->radius + other->radius);
 }
 
 static inline float mf_face_reach(const mf_shape *hull, const mf_shape *other, mf_vec3 centroid)
@@ -224,12 +221,12 @@ static inline int mf_edge_query_walks(const mf_pair_frame *frame)
 // allowance relative to the pair's size `scale` (its radii summed) and the separation.
 static inline float mf_allowance(float linear_slop, float scale, float best)
 {
-    return linear_slop + 4e-6f * (scale + fabsf(best));
+    return linear_slop + MF_ALLOWANCE_NOISE * (scale + fabsf(best));
 }
 
 // How far an edge axis' measured separation may be off: its unit directions come from the face
 // normals (MF_EDGE_ARC_SINE), not the vertices, and their float noise tilts the axis.
-static inline float mf_edge_axis_noise(float scale, float separation) { return 1e-5f * (scale + fabsf(separation)); }
+static inline float mf_edge_axis_noise(float scale, float separation) { return MF_LENGTH_NOISE * (scale + fabsf(separation)); }
 
 // Edge query of two parallelepipeds: the 9 axes of their edge directions, both hulls projected
 // onto each. edge_a and edge_b hold direction indices until mf_resolve_direction_edges.

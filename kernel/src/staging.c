@@ -1,7 +1,7 @@
 // Compaction of chunk results, their placement in the stream and the copies.
 #include "staging.h"
+#include "core.h"
 
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +44,7 @@ void mf_staging_compact_into(const mf_pair_result *results, uint32_t first_pair,
     for (uint32_t i = 0; i < pair_count; ++i) {
         const mf_pair_result *result = &results[i];
         if (result->count == 0) continue;
-        assert(result->count <= MF_MAX_CONTACTS);
+        MF_ASSERT(result->count <= MF_MAX_CONTACTS);
         manifold_out[manifolds++] =
             (mf_manifold){first_pair + i, contact_base + contacts, result->count, result->normal};
         memcpy(contact_out + contacts, result->contacts, result->count * sizeof(mf_contact));
@@ -100,7 +100,7 @@ void mf_staging_copy(const mf_chunk_output *out, mf_stream *stream, mf_pair_cach
 uint32_t mf_staging_copy_prefix(const mf_chunk_output *out, mf_stream *stream, mf_pair_cache *cache,
                                 uint32_t *needed_contacts)
 {
-    assert(!out->in_stream); // compacted into the stream only with room for all of it
+    MF_ASSERT(!out->in_stream); // compacted into the stream only with room for all of it
     uint32_t done = out->first_pair + out->pair_count;
     *needed_contacts = 0;
     for (uint32_t k = 0; k < out->manifold_count; ++k) {

@@ -472,3 +472,21 @@ static inline mf_floatw mf_gatherw(const float *base, mf_floatw index)
                             base[simde_mm_extract_epi32(at, 2)], base[simde_mm_extract_epi32(at, 3)]);
 #endif
 }
+
+// The lane holding the greatest of `value` (no lane NaN; the greatest in *most) and, among equal
+// ones, the least `key`, then the least `second` where the keys tie too. The scalar path meets its
+// candidates in ascending order and keeps the first of equals; this is that rule across lanes.
+// NULL keys: lane order (lanes that hold ascending candidates); `second` may be NULL alone.
+static inline uint32_t mf_best_lane(mf_floatw value, const float *key, const float *second, float *most)
+{
+    *most = mf_max_acrossw(value);
+    uint32_t tied = mf_lane_bitsw(mf_eqw(value, mf_splatw(*most)));
+    uint32_t chosen = (uint32_t)__builtin_ctz(tied);
+    if (key == NULL) return chosen;
+    for (tied &= tied - 1u; tied != 0; tied &= tied - 1u) {
+        uint32_t l = (uint32_t)__builtin_ctz(tied);
+        if (key[l] < key[chosen] || (second != NULL && key[l] == key[chosen] && second[l] < second[chosen]))
+            chosen = l;
+    }
+    return chosen;
+}

@@ -9,10 +9,9 @@
 // A bundle of scaled bodies (scale.h) multiplies each vertex row and plane offset by its lane's
 // scale as it loads them, the floats of the per-pair path's scaled copies.
 #include "edge_best.h"
+#include "core.h"
 #include "wide_pass.h"
 
-#define MF_GLUE(a, b) a##_##b
-#define MF_NAMED(a, b) MF_GLUE(a, b)
 
 enum { W = MF_WIDE_WIDTH };
 
@@ -142,6 +141,9 @@ void MF_NAMED(mf_wide_axes, MF_WIDE_NAME)(const mf_bundle *bundle, float margin,
 {
     const mf_bundle_hull *a = &bundle->a, *b = &bundle->b;
     mf_rows counts_a = a->counts, counts_b = b->counts;
+    // The bins admit only hulls within the wide limits (rows.h); the work rows hold both vertex sets.
+    MF_ASSERT(counts_a.vertices <= MF_WIDE_MAX_VERTICES && counts_b.vertices <= MF_WIDE_MAX_VERTICES);
+    MF_ASSERT(counts_a.faces <= MF_WIDE_MAX_FACES && counts_b.faces <= MF_WIDE_MAX_FACES);
 
     mf_mat3w rotation_a = rotation(bundle->pose), rotation_b = rotation(bundle->pose + 7 * W);
     mf_mat3w r = mf_mat3_relativew(&rotation_a, &rotation_b);
