@@ -29,7 +29,7 @@ static int same_edges(mf_edge_query x, mf_edge_query y)
 // The queries of the pair as the kernel runs them for `isa`, with no early out.
 static mf_axis_candidates box_hull_candidates(const mf_pair_frame *frame, mf_isa isa, mf_pair_scratch *scratch)
 {
-    mf_wide_kernel kernel = mf_dispatch(isa);
+    mf_wide_kernel kernel = *mf_dispatch(isa);
     mf_config config = mf_config_default();
     config.margin = INFINITY;
     mf_query_scratch query = mf_query_scratch_of(scratch);

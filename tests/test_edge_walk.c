@@ -74,7 +74,7 @@ static void compare_walks(const test_pool *pool, uint32_t shape_override, uint32
         // Every ISA's build walks alike.
         for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
             if (!mf_isa_supported((mf_isa)isa)) continue;
-            mf_edge_query wide = mf_dispatch((mf_isa)isa).edge.walk(&frame, scratch->b_face_vertex);
+            mf_edge_query wide = mf_dispatch((mf_isa)isa)->edge.walk(&frame, scratch->b_face_vertex);
             CHECKF(wide.separation == walk.separation && wide.edge_a == walk.edge_a && wide.edge_b == walk.edge_b &&
                        wide.normal.x == walk.normal.x && wide.normal.y == walk.normal.y &&
                        wide.normal.z == walk.normal.z,
@@ -213,7 +213,7 @@ static void arc_cull_drops_no_pair_within_reach(void)
                                 .other_point = on_b ? p : p_in_b,
                                 .reach = reach + 1e-5f * scale};
             memcpy(wide, kept, (count + MF_KEPT_EDGES_PAD) * sizeof(uint16_t));
-            uint32_t left = mf_dispatch(MF_ISA_SCALAR).edge.arc_cull(&cull, kept, count);
+            uint32_t left = mf_dispatch(MF_ISA_SCALAR)->edge.arc_cull(&cull, kept, count);
             ++culled;
             edges_in += count;
             edges_out += left;
@@ -221,7 +221,7 @@ static void arc_cull_drops_no_pair_within_reach(void)
                 if (!mf_isa_supported((mf_isa)isa)) continue;
                 uint16_t list[MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD];
                 memcpy(list, wide, (count + MF_KEPT_EDGES_PAD) * sizeof(uint16_t));
-                uint32_t wide_left = mf_dispatch((mf_isa)isa).edge.arc_cull(&cull, list, count);
+                uint32_t wide_left = mf_dispatch((mf_isa)isa)->edge.arc_cull(&cull, list, count);
                 int same_list = wide_left == left;
                 for (uint32_t k = 0; same_list && k < left + MF_KEPT_EDGES_PAD; ++k) same_list = list[k] == kept[k];
                 CHECKF(same_list, "pair %u: %s's arc cull keeps %u edges, the scalar one %u (or others)", index,
@@ -272,12 +272,12 @@ static void edge_query_finds_the_ranking_pair_on_large_hulls(void)
         mf_mat3 rotation_a;
         mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
         mf_query_scratch query = mf_query_scratch_of(scratch);
-        mf_wide_kernel scalar_kernel = mf_dispatch(MF_ISA_SCALAR);
+        mf_wide_kernel scalar_kernel = *mf_dispatch(MF_ISA_SCALAR);
         mf_axis_candidates c;
         mf_query_pair(&frame, &config, scalar_kernel.faces, &scalar_kernel.edge, &scalar_kernel.box_hull, &query, &c);
         for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
             if (!mf_isa_supported((mf_isa)isa)) continue;
-            mf_wide_kernel kernel = mf_dispatch((mf_isa)isa);
+            mf_wide_kernel kernel = *mf_dispatch((mf_isa)isa);
             mf_axis_candidates w;
             mf_query_pair(&frame, &config, kernel.faces, &kernel.edge, &kernel.box_hull, &query, &w);
             CHECKF(w.face_a.separation == c.face_a.separation && w.face_a.face == c.face_a.face &&

@@ -90,7 +90,7 @@ static void face_lanes_match_the_scalar_face_query(void)
         skipped += reach_skips(&a, &other_b) && reach_skips(&b, &other_a);
         for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
             if (!mf_isa_supported((mf_isa)isa)) continue;
-            mf_face_search_fn *faces = mf_dispatch((mf_isa)isa).faces;
+            mf_face_search_fn *faces = mf_dispatch((mf_isa)isa)->faces;
             // Without an early out, then at the margin (separated pairs stop at the first face past it).
             const float margins[2] = {INFINITY, 0.02f};
             for (int m = 0; m < 2; ++m) {
@@ -148,7 +148,7 @@ static void face_lanes_match_on_large_hulls(void)
         apart += fmaxf(on_a.separation, on_b.separation) > 0.02f;
         for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
             if (!mf_isa_supported((mf_isa)isa)) continue;
-            mf_face_search_fn *faces = mf_dispatch((mf_isa)isa).faces;
+            mf_face_search_fn *faces = mf_dispatch((mf_isa)isa)->faces;
             const float margins[2] = {INFINITY, 0.02f};
             for (int m = 0; m < 2; ++m) {
                 mf_face_query scalar_a = mf_query_faces(&a, &other_b, margins[m]);
@@ -234,7 +234,7 @@ static void edge_gaps_match_the_scalar_gaps(void)
             float least = mf_edge_gaps(&hull, p, scalar);
             for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
                 if (!mf_isa_supported((mf_isa)isa)) continue;
-                float wide_least = mf_dispatch((mf_isa)isa).edge.gaps(&hull, p, wide);
+                float wide_least = mf_dispatch((mf_isa)isa)->edge.gaps(&hull, p, wide);
                 int same_gaps = wide_least == least;
                 for (uint32_t e = 0; e < hull.edge_count + MF_EDGE_GAP_PAD; ++e) same_gaps &= wide[e] == scalar[e];
                 CHECKF(same_gaps, "shape %u: %s edge gaps differ from the scalar ones", shape,
@@ -273,7 +273,7 @@ static void kept_edges_match_the_scalar_list(void)
             for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
                 if (!mf_isa_supported((mf_isa)isa)) continue;
                 memset(wide, 0xff, sizeof wide);
-                uint32_t wide_count = mf_dispatch((mf_isa)isa).edge.within(gap, count, reach, wide);
+                uint32_t wide_count = mf_dispatch((mf_isa)isa)->edge.within(gap, count, reach, wide);
                 int same = wide_count == scalar_count;
                 // The same list, then zeros to the padding (the lanes read indices past the last).
                 for (uint32_t k = 0; same && k < scalar_count + MF_KEPT_EDGES_PAD; ++k)

@@ -293,7 +293,7 @@ static void box_pass_and_general_path_give_the_same_ids(void)
     config.threads = 1;
     mf_context *context = NULL;
     CHECK_EQ(mf_context_create(&config, &context), MF_OK);
-    mf_wide_kernel kernel = mf_dispatch(MF_ISA_SCALAR);
+    mf_wide_kernel kernel = *mf_dispatch(MF_ISA_SCALAR);
     mf_pair_scratch *scratch = malloc(sizeof(mf_pair_scratch));
     CHECK(scratch != NULL);
     uint32_t pairs = test_scaled(4000) < 400 ? 400 : test_scaled(4000), compared = 0, touching = 0, tied = 0;
