@@ -27,7 +27,7 @@ mf_status mf_bank_shape_vertices(const mf_bank *bank, mf_shape_id shape, mf_vec3
 {
     if (bank == NULL || !mf_bank_has_shape(bank, shape) || (vertices == NULL && capacity > 0))
         return MF_ERR_INVALID_ARGUMENT;
-    mf_hull_view hull = mf_bank_view(bank, shape);
+    mf_hull_view hull = *mf_bank_hull(bank, shape); // the view kept since the add
     for (uint32_t i = 0; i < hull.vertex_count && i < capacity; ++i) vertices[i] = mf_view_vertex(&hull, i);
     return capacity >= hull.vertex_count || vertices == NULL ? MF_OK : MF_ERR_CAPACITY;
 }
@@ -38,7 +38,7 @@ mf_status mf_bank_shape_face(const mf_bank *bank, mf_shape_id shape, uint32_t fa
     if (bank == NULL || !mf_bank_has_shape(bank, shape) || face >= bank->shapes[shape].face_count ||
         (vertices == NULL && capacity > 0))
         return MF_ERR_INVALID_ARGUMENT;
-    mf_hull_view hull = mf_bank_view(bank, shape);
+    mf_hull_view hull = *mf_bank_hull(bank, shape); // the view kept since the add
     uint32_t n = hull.face_loop_count[face];
     const uint16_t *loop = hull.loop_vertex + hull.face_loop_first[face];
     if (normal != NULL) *normal = mf_view_normal(&hull, face);
@@ -52,7 +52,7 @@ mf_status mf_bank_shape_edge(const mf_bank *bank, mf_shape_id shape, uint32_t ed
 {
     if (bank == NULL || info == NULL || !mf_bank_has_shape(bank, shape) || edge >= bank->shapes[shape].edge_count)
         return MF_ERR_INVALID_ARGUMENT;
-    mf_hull_view hull = mf_bank_view(bank, shape);
+    mf_hull_view hull = *mf_bank_hull(bank, shape); // the view kept since the add
     *info =
         (mf_edge_info){hull.edge_vertex0[edge], hull.edge_vertex1[edge], hull.edge_face0[edge], hull.edge_face1[edge]};
     return MF_OK;
@@ -61,7 +61,7 @@ mf_status mf_bank_shape_edge(const mf_bank *bank, mf_shape_id shape, uint32_t ed
 mf_status mf_bank_shape_geometry(const mf_bank *bank, mf_shape_id shape, mf_shape_geometry *g)
 {
     if (bank == NULL || g == NULL || !mf_bank_has_shape(bank, shape)) return MF_ERR_INVALID_ARGUMENT;
-    mf_hull_view hull = mf_bank_view(bank, shape);
+    mf_hull_view hull = *mf_bank_hull(bank, shape); // the view kept since the add
     g->vertex_count = hull.vertex_count;
     g->face_count = hull.face_count;
     g->loop_count = 2 * hull.edge_count;

@@ -69,5 +69,7 @@ const mf_hull_view *mf_scaled_hull_of(const mf_bank *bank, uint32_t shape, float
 static inline const mf_hull_view *mf_body_hull(const mf_bank *bank, const mf_bodies *bodies, uint32_t body,
                                                mf_scaled_hull *room)
 {
-    return mf_scaled_hull_of(bank, bodies->shape[body], mf_body_scale(bodies, body), room);
+    float scale = mf_body_scale(bodies, body);
+    if (scale == 1.0f) return mf_bank_hull(bank, bodies->shape[body]); // most bodies: no call
+    return mf_scaled_hull_of(bank, bodies->shape[body], scale, room);
 }
