@@ -32,24 +32,25 @@ typedef struct chunk_call {
 // values the scalar setup would produce, without computing them again. With `for_edges`, also room
 // for b's normals and edge directions in a's frame, which the edge query fills (mf_rotate_b_edges).
 // Scaled bodies read their shapes' scaled copies (scale.h), as mf_frame_setup's do.
-static mf_pair_frame frame_from_bundle(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
-                                       const mf_wide_scratch *wide, uint32_t lane, uint32_t b_rows, int for_edges,
-                                       mf_pair_scratch *scratch)
+static void frame_from_bundle(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, const mf_wide_scratch *wide,
+                              uint32_t lane, uint32_t b_rows, int for_edges, mf_pair_scratch *scratch,
+                              mf_pair_frame *frame)
 {
+    // Written in place: a frame built aside and copied is read back in wider moves than it was
+    // stored in, which stalls the store forwarding, once per lane.
     const mf_hull_view *a = mf_body_hull(bank, bodies, pair.a, &scratch->scaled[0]);
     const mf_hull_view *b = mf_body_hull(bank, bodies, pair.b, &scratch->scaled[1]);
-    mf_pair_frame frame = {.a = a, .b = b, .b_vertices = scratch->b_vertices};
-    frame.rotation = wide->axes.rotation[lane];
-    frame.translation = wide->axes.translation[lane];
+    *frame = (mf_pair_frame){.a = a, .b = b, .b_vertices = scratch->b_vertices};
+    frame->rotation = wide->axes.rotation[lane];
+    frame->translation = wide->axes.translation[lane];
     uint32_t width = wide->width;
     const float *x = wide->work + lane, *y = x + b_rows * width, *z = y + b_rows * width;
     for (uint32_t v = 0; v < b->vertex_count; ++v)
         scratch->b_vertices[v] = (mf_vec3){x[v * width], y[v * width], z[v * width]};
     if (for_edges) {
-        frame.b_normal_rows = scratch->b_normal_rows;
-        frame.b_direction_rows = scratch->b_direction_rows;
+        frame->b_normal_rows = scratch->b_normal_rows;
+        frame->b_direction_rows = scratch->b_direction_rows;
     }
-    return frame;
 }
 
 // What the cache keeps of a pair for the search (pair.h): the axis and normal of the entry's kept
@@ -79,6 +80,7 @@ static void collide_bundles(const chunk_call *call)
     mf_worker *worker = call->worker;
     mf_wide_scratch *wide = worker->wide;
     const mf_bins *bins = &wide->bins;
+    const mf_query_scratch query = mf_query_scratch_of(worker->scratch);
     for (uint32_t k = 0; k < bins->bundle_count; ++k) {
         const mf_bundle_plan *plan = &bins->bundles[k];
         mf_bundle bundle = mf_bundle_assemble(bank, bodies, call->pairs, bins, plan, wide->width, &wide->tables);
@@ -100,8 +102,7 @@ static void collide_bundles(const chunk_call *call)
             int alive = candidates.face_a.separation < config->margin && candidates.face_b.separation < config->margin;
             int have_frame = alive && !candidates.projection;
             if (have_frame) { // as mf_query_pair: the edge query, measured where it decides
-                frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 1, worker->scratch);
-                mf_query_scratch query = mf_query_scratch_of(worker->scratch);
+                frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 1, worker->scratch, &frame);
                 mf_query_edges_of_pair(&frame, config->linear_slop, &call->context->kernel->edge, &query, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {
@@ -109,7 +110,7 @@ static void collide_bundles(const chunk_call *call)
                 continue;
             }
             if (!have_frame)
-                frame = frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 0, worker->scratch);
+                frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 0, worker->scratch, &frame);
             mf_axis used;
             kept_manifold kept = kept_of(call, p);
             mf_contacts_for_pair(config, &frame, &candidates, kept.kept ? &kept.axis : NULL,
