@@ -11,7 +11,6 @@
 #include "box_hull.h"
 #include "wide.h"
 
-
 enum { W = MF_WIDE_WIDTH };
 
 // cppcheck-suppress moduloofone ; the scalar build has width 1

@@ -36,7 +36,6 @@
 
 #include <stddef.h>
 
-
 enum { W = MF_WIDE_WIDTH };
 
 // One bundle's inputs, lane by lane: raw quaternions, positions, half extents of a (0) and b (1).
@@ -343,7 +342,8 @@ static int collide_bundle(mf_box_job *job, uint32_t first, uint32_t lanes, const
     // The ranking of sat.c: a's face, then b's, then the edges, each if within the allowance.
     mf_floatw best = mf_maxw(mf_maxw(q.face_a, q.face_b), q.edge);
     mf_floatw allowance = // as mf_allowance
-        mf_addw(mf_splatw(config->linear_slop), mf_mulw(mf_splatw(MF_ALLOWANCE_NOISE), mf_addw(mf_loadw(in.scale), mf_absw(best))));
+        mf_addw(mf_splatw(config->linear_slop),
+                mf_mulw(mf_splatw(MF_ALLOWANCE_NOISE), mf_addw(mf_loadw(in.scale), mf_absw(best))));
     mf_maskw all = mf_eqw(zero, zero);
     mf_maskw use_a = mf_gew(mf_addw(q.face_a, allowance), best);
     mf_maskw use_b = mf_andnotw(use_a, mf_gew(mf_addw(q.face_b, allowance), best));

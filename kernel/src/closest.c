@@ -89,8 +89,9 @@ static void edges_on_edges(search *s, mf_vec3 axis)
             mf_vec3 d2 = mf_sub(q2, p2), r = mf_sub(p1, p2);
             float aa = mf_dot(d1, d1), ee = mf_dot(d2, d2), bb = mf_dot(d1, d2), cc = mf_dot(d1, r), ff = mf_dot(d2, r);
             float denominator = aa * ee - bb * bb;
-            float t1 =
-                denominator > MF_PARALLEL_SEGMENTS * aa * ee ? mf_minf(mf_maxf((bb * ff - cc * ee) / denominator, 0.0f), 1.0f) : 0.0f;
+            float t1 = denominator > MF_PARALLEL_SEGMENTS * aa * ee
+                           ? mf_minf(mf_maxf((bb * ff - cc * ee) / denominator, 0.0f), 1.0f)
+                           : 0.0f;
             float t2 = mf_segment_parameter(p2, d2, mf_mul_add(p1, t1, d1));
             t1 = mf_segment_parameter(p1, d1, mf_mul_add(p2, t2, d2));
             keep(s, mf_mul_add(p1, t1, d1), mf_mul_add(p2, t2, d2), edge_feature(a, i, t1), edge_feature(b, j, t2));

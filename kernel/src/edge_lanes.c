@@ -13,7 +13,6 @@
 
 #include <string.h>
 
-
 enum { W = MF_WIDE_WIDTH, B_RUN = 64 };
 _Static_assert(MF_EDGE_LANES % MF_WIDE_WIDTH == 0, "edge rows pad to whole registers");
 _Static_assert(MF_WIDE_MAX_EDGES < (1 << 24), "edge indices are carried exactly in floats");

@@ -29,7 +29,6 @@
 
 #include <stddef.h>
 
-
 enum { W = MF_WIDE_WIDTH };
 
 #define NO_VERTEX UINT32_MAX

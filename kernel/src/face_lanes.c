@@ -14,7 +14,6 @@
 
 #include "support_map.h"
 
-
 // Faces in reach are gathered up to this many (the stack's share); hulls with more in reach fill
 // their registers anyway. Against a large hull, from BOUNDED_MIN_LIVE faces in reach on, they are
 // bounded BATCH at a time (faces_bounded): measured on AVX-512, the rocks of hull128 and hull256

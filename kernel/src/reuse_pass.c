@@ -16,7 +16,6 @@
 
 #include <string.h>
 
-
 enum { W = MF_WIDE_WIDTH };
 
 // What the lanes read, a row per quantity, laid out as the wide gather loads them: the entry's

@@ -226,7 +226,10 @@ static inline float mf_allowance(float linear_slop, float scale, float best)
 
 // How far an edge axis' measured separation may be off: its unit directions come from the face
 // normals (MF_EDGE_ARC_SINE), not the vertices, and their float noise tilts the axis.
-static inline float mf_edge_axis_noise(float scale, float separation) { return MF_LENGTH_NOISE * (scale + fabsf(separation)); }
+static inline float mf_edge_axis_noise(float scale, float separation)
+{
+    return MF_LENGTH_NOISE * (scale + fabsf(separation));
+}
 
 // Edge query of two parallelepipeds: the 9 axes of their edge directions, both hulls projected
 // onto each. edge_a and edge_b hold direction indices until mf_resolve_direction_edges.

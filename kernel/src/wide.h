@@ -485,8 +485,7 @@ static inline uint32_t mf_best_lane(mf_floatw value, const float *key, const flo
     if (key == NULL) return chosen;
     for (tied &= tied - 1u; tied != 0; tied &= tied - 1u) {
         uint32_t l = (uint32_t)__builtin_ctz(tied);
-        if (key[l] < key[chosen] || (second != NULL && key[l] == key[chosen] && second[l] < second[chosen]))
-            chosen = l;
+        if (key[l] < key[chosen] || (second != NULL && key[l] == key[chosen] && second[l] < second[chosen])) chosen = l;
     }
     return chosen;
 }

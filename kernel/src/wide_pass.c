@@ -12,7 +12,6 @@
 #include "core.h"
 #include "wide_pass.h"
 
-
 enum { W = MF_WIDE_WIDTH };
 
 static inline mf_floatw row(const mf_bundle_hull *hull, uint32_t r)
