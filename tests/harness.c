@@ -1,10 +1,12 @@
-// Helpers for hand-written scenes (see harness.h).
+// Helpers for the tests (see harness.h).
 #include "harness.h"
 
 #include "reference.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 mf_status test_collide_pair(const mf_bank *bank, const mf_config *config, uint32_t shape_a, mf_transform a,
                             uint32_t shape_b, mf_transform b, test_output *out)
@@ -92,4 +94,143 @@ uint32_t test_nearest_contact(const test_output *out, double x, double y, double
         }
     }
     return nearest;
+}
+
+const mf_isa test_isas[TEST_ISA_COUNT] = {MF_ISA_SCALAR, MF_ISA_SSE, MF_ISA_AVX2, MF_ISA_AVX512, MF_ISA_NEON};
+
+mf_stream test_stream_make(uint32_t pairs, uint32_t max_contacts)
+{
+    uint32_t manifolds, contacts;
+    mf_stream_bound(pairs, max_contacts, &manifolds, &contacts);
+    return (mf_stream){.manifolds = calloc(manifolds + 1, sizeof(mf_manifold)),
+                       .manifold_capacity = manifolds,
+                       .contacts = calloc(contacts + 1, sizeof(mf_contact)),
+                       .contact_capacity = contacts,
+                       .faults = calloc(pairs + 1, sizeof(mf_fault)),
+                       .fault_capacity = pairs};
+}
+
+void test_stream_free(mf_stream *stream)
+{
+    free(stream->manifolds);
+    free(stream->contacts);
+    free(stream->faults);
+    *stream = (mf_stream){0};
+}
+
+// memcmp of `size` bytes, for arrays that may be NULL when empty (a stream without faults).
+static int same_bytes(const void *x, const void *y, size_t size) { return size == 0 || memcmp(x, y, size) == 0; }
+
+int test_same_stream(const mf_stream *x, const mf_stream *y)
+{
+    return x->manifold_count == y->manifold_count && x->contact_count == y->contact_count &&
+           x->fault_count == y->fault_count && x->pairs_done == y->pairs_done &&
+           same_bytes(x->manifolds, y->manifolds, x->manifold_count * sizeof(mf_manifold)) &&
+           same_bytes(x->contacts, y->contacts, x->contact_count * sizeof(mf_contact)) &&
+           same_bytes(x->faults, y->faults, x->fault_count * sizeof(mf_fault));
+}
+
+void test_jitter(mf_transform *transforms, const mf_transform *rest, uint32_t count, test_random *random,
+                 double distance, double angle)
+{
+    for (uint32_t i = 0; i < count; ++i) {
+        mf_transform t = rest[i];
+        t.p.x += (float)((test_random_unit(random) * 2 - 1) * distance);
+        t.p.y += (float)((test_random_unit(random) * 2 - 1) * distance);
+        t.p.z += (float)((test_random_unit(random) * 2 - 1) * distance);
+        double h = 0.5 * angle * (test_random_unit(random) * 2 - 1);
+        mf_quat d = {(float)sin(h), 0.0f, 0.0f, (float)cos(h)}; // a turn about x, then renormalised
+        mf_quat q = t.q;
+        t.q = (mf_quat){d.w * q.x + d.x * q.w, d.w * q.y - d.x * q.z, d.w * q.z + d.x * q.y, d.w * q.w - d.x * q.x};
+        transforms[i] = t;
+    }
+}
+
+// The brute force's hull of every body: its shape's, times its scale where it has one. NULL (and
+// the failure printed) if a hull does not load.
+static ref_hull *body_hulls(const mf_bank *bank, const mf_bodies *bodies)
+{
+    ref_hull *hulls = calloc(bodies->count, sizeof(ref_hull));
+    for (uint32_t b = 0; hulls != NULL && b < bodies->count; ++b) {
+        mf_status status = ref_hull_load(bank, bodies->shape[b], &hulls[b]);
+        if (status == MF_OK && bodies->scales != NULL) {
+            ref_hull unit = hulls[b];
+            status = ref_hull_scaled(&unit, bodies->scales[b], &hulls[b]);
+            ref_hull_free(&unit);
+        }
+        if (status != MF_OK) {
+            fprintf(stderr, "body %u: the brute force's hull: %s\n", b, mf_status_string(status));
+            for (uint32_t k = 0; k < b; ++k) ref_hull_free(&hulls[k]);
+            free(hulls);
+            return NULL;
+        }
+    }
+    return hulls;
+}
+
+test_stepping test_cached_stepping(const mf_bank *bank, const mf_bodies *rest, const mf_pair *pairs,
+                                   uint32_t pair_count, uint64_t seed, uint64_t stream, int steps, const char *what)
+{
+    test_stepping result = {0};
+    mf_config config = mf_config_default();
+    mf_context *context = NULL;
+    ref_hull *hulls = body_hulls(bank, rest);
+    if (mf_context_create(&config, &context) != MF_OK || hulls == NULL) {
+        fprintf(stderr, "%s: no context or no brute-force hulls (seed %llu)\n", what, (unsigned long long)seed);
+        result.violations = 1;
+        steps = 0;
+    }
+    mf_transform *moved = malloc(rest->count * sizeof(mf_transform));
+    mf_pair_cache *cache = calloc(pair_count, sizeof(mf_pair_cache));
+    mf_stream plain = test_stream_make(pair_count, MF_MAX_CONTACTS),
+              cached = test_stream_make(pair_count, MF_MAX_CONTACTS);
+    ref_pair *pair = ref_pair_create();
+    test_random random = test_random_seed(seed, stream);
+    for (int step = 0; step < steps; ++step) {
+        test_jitter(moved, rest->transform, rest->count, &random, 2e-4, 2e-3);
+        mf_bodies bodies = *rest;
+        bodies.transform = moved;
+        mf_status plain_status = mf_collide(context, bank, &bodies, pairs, pair_count, &plain);
+        mf_status cached_status = mf_collide_cached(context, bank, &bodies, pairs, pair_count, cache, &cached);
+        if (plain_status != MF_OK || cached_status != MF_OK) {
+            fprintf(stderr, "%s step %d: mf_collide gave %s, mf_collide_cached %s (seed %llu)\n", what, step,
+                    mf_status_string(plain_status), mf_status_string(cached_status), (unsigned long long)seed);
+            ++result.violations;
+        }
+        if (plain.manifold_count != cached.manifold_count) {
+            fprintf(stderr, "%s step %d: %u manifolds cached, %u without (seed %llu)\n", what, step,
+                    cached.manifold_count, plain.manifold_count, (unsigned long long)seed);
+            ++result.violations;
+        }
+        uint32_t count = plain.manifold_count < cached.manifold_count ? plain.manifold_count : cached.manifold_count;
+        for (uint32_t m = 0; m < count; ++m) {
+            const mf_manifold *x = &plain.manifolds[m], *y = &cached.manifolds[m];
+            if (x->pair != y->pair) {
+                fprintf(stderr, "%s step %d: manifold %u is pair %u cached, %u without (seed %llu)\n", what, step, m,
+                        y->pair, x->pair, (unsigned long long)seed);
+                ++result.violations;
+            }
+            mf_pair p = pairs[y->pair];
+            ref_pair_set(pair, &hulls[p.a], moved[p.a], &hulls[p.b], moved[p.b]);
+            ref_axis best = ref_best_axis(pair);
+            double n[3] = {y->normal.x, y->normal.y, y->normal.z};
+            double deficit = best.separation - ref_separation_along(pair, n);
+            result.worst_deficit = fmax(result.worst_deficit, deficit);
+            if (!(deficit <= config.linear_slop + 1e-4)) {
+                fprintf(stderr, "%s step %d pair %u: cached normal %.6f short of the best (seed %llu)\n", what, step,
+                        y->pair, deficit, (unsigned long long)seed);
+                ++result.violations;
+            }
+        }
+        for (uint32_t i = 0; i < pair_count; ++i) result.reused += cache[i].route == MF_ROUTE_REUSED;
+    }
+    ref_pair_destroy(pair);
+    for (uint32_t b = 0; hulls != NULL && b < rest->count; ++b) ref_hull_free(&hulls[b]);
+    free(hulls);
+    test_stream_free(&plain);
+    test_stream_free(&cached);
+    free(cache);
+    free(moved);
+    mf_context_destroy(context);
+    return result;
 }

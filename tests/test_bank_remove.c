@@ -5,45 +5,11 @@
 // bank's arrays (kernel/src/bank.h) for the storage claims.
 #include "bank.h"
 #include "check.h"
+#include "harness.h"
 #include "pairs.h"
 #include "pool.h"
 
 #include <math.h>
-
-static const mf_isa isas[] = {MF_ISA_SCALAR, MF_ISA_SSE, MF_ISA_AVX2, MF_ISA_AVX512, MF_ISA_NEON};
-#define ISA_COUNT (sizeof(isas) / sizeof(isas[0]))
-
-typedef struct output {
-    mf_stream stream;
-} output;
-
-static output output_make(uint32_t pairs)
-{
-    uint32_t manifolds, contacts;
-    mf_stream_bound(pairs, MF_MAX_CONTACTS, &manifolds, &contacts);
-    return (output){{.manifolds = calloc(manifolds + 1, sizeof(mf_manifold)),
-                     .manifold_capacity = manifolds,
-                     .contacts = calloc(contacts + 1, sizeof(mf_contact)),
-                     .contact_capacity = contacts,
-                     .faults = calloc(pairs + 1, sizeof(mf_fault)),
-                     .fault_capacity = pairs}};
-}
-
-static void output_free(output *o)
-{
-    free(o->stream.manifolds);
-    free(o->stream.contacts);
-    free(o->stream.faults);
-}
-
-static int same_stream(const mf_stream *x, const mf_stream *y)
-{
-    return x->manifold_count == y->manifold_count && x->contact_count == y->contact_count &&
-           x->fault_count == y->fault_count &&
-           memcmp(x->manifolds, y->manifolds, x->manifold_count * sizeof(mf_manifold)) == 0 &&
-           memcmp(x->contacts, y->contacts, x->contact_count * sizeof(mf_contact)) == 0 &&
-           memcmp(x->faults, y->faults, x->fault_count * sizeof(mf_fault)) == 0;
-}
 
 static mf_context *context_with(mf_isa isa, mf_fault_mode on_fault)
 {
@@ -126,20 +92,20 @@ static void removed_id_is_refused_everywhere(void)
     mf_bodies bodies = {.shape = shapes, .transform = poses, .count = 4};
     const mf_pair pairs[3] = {{0, 2}, {1, 2}, {0, 3}};
     mf_pair_cache cache[3] = {{0}};
-    output out = output_make(3);
+    mf_stream out = test_stream_make(3, MF_MAX_CONTACTS);
     for (int cached = 0; cached < 2; ++cached) {
         mf_context *stop = context_with(MF_ISA_AUTO, MF_FAULT_STOP), *skip = context_with(MF_ISA_AUTO, MF_FAULT_SKIP);
-        CHECK_EQ(cached ? mf_collide_cached(stop, pool.bank, &bodies, pairs, 3, cache, &out.stream)
-                        : mf_collide(stop, pool.bank, &bodies, pairs, 3, &out.stream),
+        CHECK_EQ(cached ? mf_collide_cached(stop, pool.bank, &bodies, pairs, 3, cache, &out)
+                        : mf_collide(stop, pool.bank, &bodies, pairs, 3, &out),
                  MF_ERR_INVALID_ARGUMENT);
         CHECKF(strstr(mf_context_message(stop), "body 1 has shape 2, which was removed") != NULL, "message \"%s\"",
                mf_context_message(stop));
-        CHECK_EQ(cached ? mf_collide_cached(skip, pool.bank, &bodies, pairs, 3, cache, &out.stream)
-                        : mf_collide(skip, pool.bank, &bodies, pairs, 3, &out.stream),
+        CHECK_EQ(cached ? mf_collide_cached(skip, pool.bank, &bodies, pairs, 3, cache, &out)
+                        : mf_collide(skip, pool.bank, &bodies, pairs, 3, &out),
                  MF_OK);
-        CHECK_EQ(out.stream.fault_count, 1);
-        CHECK_EQ(out.stream.faults[0].pair, 1);
-        CHECK_EQ(out.stream.faults[0].status, MF_ERR_INVALID_ARGUMENT);
+        CHECK_EQ(out.fault_count, 1);
+        CHECK_EQ(out.faults[0].pair, 1);
+        CHECK_EQ(out.faults[0].status, MF_ERR_INVALID_ARGUMENT);
         mf_pair found[8];
         uint32_t found_count = 7;
         CHECK_EQ(mf_find_pairs(stop, pool.bank, &bodies, 0.1f, found, 8, &found_count), MF_ERR_INVALID_ARGUMENT);
@@ -151,7 +117,7 @@ static void removed_id_is_refused_everywhere(void)
     }
     CHECK_EQ(mf_bank_remove_shape(pool.bank, gone), MF_ERR_INVALID_ARGUMENT);
     CHECKF(strstr(mf_bank_message(pool.bank), "removed already") != NULL, "message \"%s\"", mf_bank_message(pool.bank));
-    output_free(&out);
+    test_stream_free(&out);
     test_pool_free(&pool);
 }
 
@@ -361,23 +327,23 @@ static void remaining_shapes_collide_as_before(void)
         ++count;
     }
     mf_bodies bodies = {.shape = shapes, .transform = poses, .count = 2 * count};
-    output before[ISA_COUNT], after = output_make(count);
-    for (unsigned i = 0; i < ISA_COUNT; ++i) {
-        if (!mf_isa_supported(isas[i])) continue;
-        before[i] = output_make(count);
-        mf_context *context = context_with(isas[i], MF_FAULT_STOP);
-        CHECK_EQ(mf_collide(context, pool.bank, &bodies, pairs, count, &before[i].stream), MF_OK);
+    mf_stream before[TEST_ISA_COUNT], after = test_stream_make(count, MF_MAX_CONTACTS);
+    for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
+        if (!mf_isa_supported(test_isas[i])) continue;
+        before[i] = test_stream_make(count, MF_MAX_CONTACTS);
+        mf_context *context = context_with(test_isas[i], MF_FAULT_STOP);
+        CHECK_EQ(mf_collide(context, pool.bank, &bodies, pairs, count, &before[i]), MF_OK);
         mf_context_destroy(context);
     }
     for (uint32_t s = 0; s < n; ++s)
         if (goes[s]) CHECK_EQ(mf_bank_remove_shape(pool.bank, s), MF_OK);
     for (int round = 0; round < 2; ++round) {
-        for (unsigned i = 0; i < ISA_COUNT; ++i) {
-            if (!mf_isa_supported(isas[i])) continue;
-            mf_context *context = context_with(isas[i], MF_FAULT_STOP);
-            CHECK_EQ(mf_collide(context, pool.bank, &bodies, pairs, count, &after.stream), MF_OK);
-            CHECKF(same_stream(&before[i].stream, &after.stream), "%s: the output changed after the removals (%s)",
-                   mf_isa_name(isas[i]), round == 0 ? "removed" : "ids reused");
+        for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
+            if (!mf_isa_supported(test_isas[i])) continue;
+            mf_context *context = context_with(test_isas[i], MF_FAULT_STOP);
+            CHECK_EQ(mf_collide(context, pool.bank, &bodies, pairs, count, &after), MF_OK);
+            CHECKF(test_same_stream(&before[i], &after), "%s: the output changed after the removals (%s)",
+                   mf_isa_name(test_isas[i]), round == 0 ? "removed" : "ids reused");
             mf_context_destroy(context);
         }
         // New shapes in the freed ids, a few hulls and boxes.
@@ -399,22 +365,21 @@ static void remaining_shapes_collide_as_before(void)
     uint32_t m = 0, failed = 0;
     for (uint32_t p = 0; p < count; ++p) {
         const mf_manifold *manifold = NULL;
-        if (m < after.stream.manifold_count && after.stream.manifolds[m].pair == p)
-            manifold = &after.stream.manifolds[m++];
+        if (m < after.manifold_count && after.manifolds[m].pair == p) manifold = &after.manifolds[m++];
         ref_pair_set(reference, &pool.reference[shapes[2 * p]], poses[2 * p], &pool.reference[shapes[2 * p + 1]],
                      poses[2 * p + 1]);
         char why[512];
         int violations =
-            ref_check_pair(reference, &config, manifold,
-                           manifold != NULL ? after.stream.contacts + manifold->first : NULL, &stats, why, sizeof(why));
+            ref_check_pair(reference, &config, manifold, manifold != NULL ? after.contacts + manifold->first : NULL,
+                           &stats, why, sizeof(why));
         if (violations != 0 && failed++ < 5) CHECKF(0, "pair %u (seed %llu): %s", p, (unsigned long long)seed, why);
     }
     ref_stats_print("after removals", &stats);
     CHECK(stats.touching > count / 4);
     ref_pair_destroy(reference);
-    for (unsigned i = 0; i < ISA_COUNT; ++i)
-        if (mf_isa_supported(isas[i])) output_free(&before[i]);
-    output_free(&after);
+    for (unsigned i = 0; i < TEST_ISA_COUNT; ++i)
+        if (mf_isa_supported(test_isas[i])) test_stream_free(&before[i]);
+    test_stream_free(&after);
     free(goes);
     free(shapes);
     free(poses);
@@ -436,33 +401,32 @@ static void cache_entries_forget_a_removed_shape(void)
     mf_bodies bodies = {.shape = shapes, .transform = poses, .count = 2};
     mf_pair pair = {0, 1};
     mf_pair_cache cache = {0};
-    output cached = output_make(1), plain = output_make(1);
-    for (unsigned i = 0; i < ISA_COUNT; ++i) {
-        if (!mf_isa_supported(isas[i])) continue;
-        mf_context *context = context_with(isas[i], MF_FAULT_STOP);
+    mf_stream cached = test_stream_make(1, MF_MAX_CONTACTS), plain = test_stream_make(1, MF_MAX_CONTACTS);
+    for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
+        if (!mf_isa_supported(test_isas[i])) continue;
+        mf_context *context = context_with(test_isas[i], MF_FAULT_STOP);
         cache = (mf_pair_cache){0};
         for (int step = 0; step < 3; ++step)
-            CHECK_EQ(mf_collide_cached(context, bank, &bodies, &pair, 1, &cache, &cached.stream), MF_OK);
+            CHECK_EQ(mf_collide_cached(context, bank, &bodies, &pair, 1, &cache, &cached), MF_OK);
         CHECK_EQ(cache.route, MF_ROUTE_REUSED);
         CHECK_EQ(cache.serial_b, bank->shapes[shapes[1]].serial);
         uint32_t id;
         CHECK_EQ(mf_bank_remove_shape(bank, shapes[1]), MF_OK);
         CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){0.5f, 0.4f, 0.35f}, &id), MF_OK);
         CHECK_EQ(id, shapes[1]);
-        CHECK_EQ(mf_collide(context, bank, &bodies, &pair, 1, &plain.stream), MF_OK);
-        CHECK_EQ(mf_collide_cached(context, bank, &bodies, &pair, 1, &cache, &cached.stream), MF_OK);
-        CHECKF(cache.route == MF_ROUTE_SEARCHED, "%s: route %u, not a search", mf_isa_name(isas[i]), cache.route);
-        CHECK(same_stream(&plain.stream, &cached.stream));
+        CHECK_EQ(mf_collide(context, bank, &bodies, &pair, 1, &plain), MF_OK);
+        CHECK_EQ(mf_collide_cached(context, bank, &bodies, &pair, 1, &cache, &cached), MF_OK);
+        CHECKF(cache.route == MF_ROUTE_SEARCHED, "%s: route %u, not a search", mf_isa_name(test_isas[i]), cache.route);
+        CHECK(test_same_stream(&plain, &cached));
         // The taller box sinks 0.051 into the ground.
-        for (uint32_t c = 0; c < cached.stream.contact_count; ++c)
-            CHECK_NEAR(cached.stream.contacts[c].separation, -0.051, 1e-5);
+        for (uint32_t c = 0; c < cached.contact_count; ++c) CHECK_NEAR(cached.contacts[c].separation, -0.051, 1e-5);
         // Back to the crate for the next ISA.
         CHECK_EQ(mf_bank_remove_shape(bank, id), MF_OK);
         CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){0.5f, 0.4f, 0.3f}, &id), MF_OK);
         mf_context_destroy(context);
     }
-    output_free(&cached);
-    output_free(&plain);
+    test_stream_free(&cached);
+    test_stream_free(&plain);
     mf_bank_destroy(bank);
 }
 

@@ -10,6 +10,7 @@
 #include "edge_cull.h"
 #include "large_pool.h"
 #include "pair.h"
+#include "pair_frame.h"
 #include "pair_scratch.h"
 #include "pairs.h"
 
@@ -38,17 +39,6 @@ static mf_axis_candidates box_hull_candidates(const mf_pair_frame *frame, mf_isa
     return c;
 }
 
-// Every pair of edges of the two hulls tried with the Gauss-map test, as the general search does.
-static mf_edge_query every_edge_pair(const mf_pair_frame *frame, mf_pair_scratch *scratch)
-{
-    mf_pair_frame all = *frame;
-    all.a_edges = all.b_edges = NULL;
-    all.b_normal_rows = scratch->b_normal_rows;
-    all.b_direction_rows = scratch->b_direction_rows;
-    mf_rotate_b_edges(&all, scratch->b_normal_rows, scratch->b_direction_rows);
-    return mf_query_edges(&all);
-}
-
 // Box-hull pairs of the pool against every face and edge pair and the best SAT axis in double.
 static void match_every_face_and_edge_pair(test_pool *pool, uint64_t seed, uint32_t pairs)
 {
@@ -60,11 +50,9 @@ static void match_every_face_and_edge_pair(test_pool *pool, uint64_t seed, uint3
         uint32_t shape[2];
         mf_transform transform[2];
         test_make_pair(pool, TEST_PAIRS_MIXED, seed, index, 0.02f, shape, transform);
-        mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
         if (!mf_is_box_hull_pair(&pool->bank->shapes[shape[0]], &pool->bank->shapes[shape[1]])) continue;
         ++box_hull;
-        mf_mat3 rotation_a;
-        mf_pair_frame frame = mf_frame_setup(pool->bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+        mf_pair_frame frame = test_pair_frame(pool->bank, shape, transform, scratch);
         mf_axis_candidates c = box_hull_candidates(&frame, MF_ISA_SCALAR, scratch);
         mf_face_other other_b = mf_face_other_of(&frame, 0), other_a = mf_face_other_of(&frame, 1);
         mf_face_query face_a = mf_query_faces(frame.a, &other_b, INFINITY);
@@ -78,7 +66,7 @@ static void match_every_face_and_edge_pair(test_pool *pool, uint64_t seed, uint3
         ok &= fabs(mf_best_separation(&c) - sat.separation) <= noise;
         // An edge axis near the best separates the hulls by what it claims (projected, they are that
         // far apart), and by no less than the best edge pair the general search measures.
-        mf_edge_query edge = every_edge_pair(&frame, scratch);
+        mf_edge_query edge = test_every_edge_pair(&frame, scratch);
         float faces = fmaxf(face_a.separation, face_b.separation);
         if (fmaxf(c.edge.separation, edge.separation) > faces - 1e-3f * c.scale) {
             ++edge_best;
@@ -129,10 +117,8 @@ static void agree_on_every_isa(test_pool *pool, uint64_t seed, uint32_t pairs)
         uint32_t shape[2];
         mf_transform transform[2];
         test_make_pair(pool, TEST_PAIRS_MIXED, seed, index, 0.02f, shape, transform);
-        mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
         if (!mf_is_box_hull_pair(&pool->bank->shapes[shape[0]], &pool->bank->shapes[shape[1]])) continue;
-        mf_mat3 rotation_a;
-        mf_pair_frame frame = mf_frame_setup(pool->bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+        mf_pair_frame frame = test_pair_frame(pool->bank, shape, transform, scratch);
         mf_axis_candidates scalar = box_hull_candidates(&frame, MF_ISA_SCALAR, scratch);
         for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
             if (!mf_isa_supported((mf_isa)isa)) continue;

@@ -3,29 +3,12 @@
 // in are found when they touch; resting ids stay put; entries past a capacity error stay
 // untouched; foreign entries change nothing.
 #include "check.h"
+#include "harness.h"
 #include "random.h"
 #include "reference.h"
 #include "scene.h"
 
 #include <math.h>
-
-typedef struct output {
-    mf_stream stream;
-} output;
-
-static output output_make(uint32_t pairs, uint32_t max_contacts)
-{
-    uint32_t manifolds, contacts;
-    mf_stream_bound(pairs, max_contacts, &manifolds, &contacts);
-    return (output){{calloc(manifolds + 1, sizeof(mf_manifold)), manifolds, 0, calloc(contacts + 1, sizeof(mf_contact)),
-                     contacts, 0, 0, NULL, 0, 0}};
-}
-
-static void output_free(output *o)
-{
-    free(o->stream.manifolds);
-    free(o->stream.contacts);
-}
 
 // The brute force's hull of every shape of the scene.
 static ref_hull *load_hulls(const scene *s)
@@ -53,23 +36,6 @@ static double normal_deficit(ref_pair *pair, const ref_hull *hulls, const scene 
     return best->separation - ref_separation_along(pair, n);
 }
 
-// Moves every body by under `distance` and turns it by under `angle` radians.
-static void jitter(mf_transform *transforms, const mf_transform *rest, uint32_t count, test_random *random,
-                   double distance, double angle)
-{
-    for (uint32_t i = 0; i < count; ++i) {
-        mf_transform t = rest[i];
-        t.p.x += (float)((test_random_unit(random) * 2 - 1) * distance);
-        t.p.y += (float)((test_random_unit(random) * 2 - 1) * distance);
-        t.p.z += (float)((test_random_unit(random) * 2 - 1) * distance);
-        double h = 0.5 * angle * (test_random_unit(random) * 2 - 1);
-        mf_quat d = {(float)sin(h), 0.0f, 0.0f, (float)cos(h)}; // a turn about x, then renormalised
-        mf_quat q = t.q;
-        t.q = (mf_quat){d.w * q.x + d.x * q.w, d.w * q.y - d.x * q.z, d.w * q.z + d.x * q.y, d.w * q.w - d.x * q.x};
-        transforms[i] = t;
-    }
-}
-
 static void cached_results_match_uncached_on_small_motions(void)
 {
     static const char *const scenes[] = {"box_resting", "hull16", "nearmiss", "box_box"};
@@ -77,48 +43,26 @@ static void cached_results_match_uncached_on_small_motions(void)
     for (unsigned k = 0; k < 4; ++k) {
         scene s;
         CHECK_EQ(scene_make(scenes[k], 3000, seed, &s), MF_OK);
-        mf_config config = mf_config_default();
-        mf_context *context = NULL;
-        CHECK_EQ(mf_context_create(&config, &context), MF_OK);
-        mf_transform *moved = malloc(s.body_count * sizeof(mf_transform));
-        mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
-        output plain = output_make(s.pair_count, 4), cached = output_make(s.pair_count, 4);
-        ref_hull *hulls = load_hulls(&s);
-        ref_pair *pair = ref_pair_create();
-        test_random random = test_random_seed(seed, k);
-        double worst_deficit = 0.0;
-        for (int step = 0; step < 12; ++step) {
-            jitter(moved, s.body_transform, s.body_count, &random, 2e-4, 2e-3);
-            mf_bodies bodies = {.shape = s.body_shape, .transform = moved, .count = s.body_count};
-            CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain.stream), MF_OK);
-            CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached.stream), MF_OK);
-            CHECKF(plain.stream.manifold_count == cached.stream.manifold_count,
-                   "%s step %d: %u manifolds cached, %u without (seed %llu)", scenes[k], step,
-                   cached.stream.manifold_count, plain.stream.manifold_count, (unsigned long long)seed);
-            uint32_t count = plain.stream.manifold_count < cached.stream.manifold_count ? plain.stream.manifold_count
-                                                                                        : cached.stream.manifold_count;
-            for (uint32_t m = 0; m < count; ++m) {
-                const mf_manifold *x = &plain.stream.manifolds[m], *y = &cached.stream.manifolds[m];
-                CHECKF(x->pair == y->pair, "%s step %d: manifold %u is pair %u cached, %u without", scenes[k], step, m,
-                       y->pair, x->pair);
-                ref_axis best;
-                double deficit = normal_deficit(pair, hulls, &s, moved, y, &best);
-                if (deficit > worst_deficit) worst_deficit = deficit;
-                CHECKF(deficit <= config.linear_slop + 1e-4, "%s step %d pair %u: cached normal %.6f short of the best",
-                       scenes[k], step, y->pair, deficit);
-            }
-        }
+        mf_bodies rest = scene_bodies(&s);
+        test_stepping run = test_cached_stepping(s.bank, &rest, s.pairs, s.pair_count, seed, k, 12, scenes[k]);
+        CHECKF(run.violations == 0, "%s: %d failed claims over 12 cached steps (seed %llu)", scenes[k], run.violations,
+               (unsigned long long)seed);
         printf("%s: 12 steps of %u pairs, worst normal deficit with the cache %.6f\n", scenes[k], s.pair_count,
-               worst_deficit);
-        ref_pair_destroy(pair);
-        free_hulls(&s, hulls);
-        output_free(&plain);
-        output_free(&cached);
-        free(cache);
-        free(moved);
-        mf_context_destroy(context);
+               run.worst_deficit);
         scene_free(&s);
     }
+}
+
+// Sorts four ids (unused slots 0).
+static void sort_ids(uint32_t ids[4])
+{
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 3 - i; ++j)
+            if (ids[j] > ids[j + 1]) {
+                uint32_t t = ids[j];
+                ids[j] = ids[j + 1];
+                ids[j + 1] = t;
+            }
 }
 
 static void resting_box_keeps_its_ids_for_a_hundred_steps(void)
@@ -138,7 +82,7 @@ static void resting_box_keeps_its_ids_for_a_hundred_steps(void)
     test_random random = test_random_seed(5, 0);
     uint32_t first_ids[4] = {0};
     for (int step = 0; step < 100; ++step) {
-        jitter(moved, rest, 2, &random, 4e-4, 1e-3);
+        test_jitter(moved, rest, 2, &random, 4e-4, 1e-3);
         moved[0] = rest[0];
         mf_manifold manifold;
         mf_contact contacts[4];
@@ -147,13 +91,7 @@ static void resting_box_keeps_its_ids_for_a_hundred_steps(void)
         CHECK_EQ(stream.contact_count, 4);
         uint32_t ids[4] = {0};
         for (uint32_t k = 0; k < stream.contact_count && k < 4; ++k) ids[k] = contacts[k].id;
-        for (int i = 0; i < 4; ++i)
-            for (int j = 0; j < 3 - i; ++j)
-                if (ids[j] > ids[j + 1]) {
-                    uint32_t t = ids[j];
-                    ids[j] = ids[j + 1];
-                    ids[j + 1] = t;
-                }
+        sort_ids(ids);
         if (step == 0) memcpy(first_ids, ids, sizeof(ids));
         CHECKF(memcmp(ids, first_ids, sizeof(ids)) == 0, "step %d: ids %08x %08x %08x %08x, step 0 had %08x ...", step,
                ids[0], ids[1], ids[2], ids[3], first_ids[0]);
@@ -161,18 +99,6 @@ static void resting_box_keeps_its_ids_for_a_hundred_steps(void)
     CHECK(cache.axis != 0);
     mf_context_destroy(context);
     mf_bank_destroy(bank);
-}
-
-// Sorts four ids (unused slots 0).
-static void sort_ids(uint32_t ids[4])
-{
-    for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 3 - i; ++j)
-            if (ids[j] > ids[j + 1]) {
-                uint32_t t = ids[j];
-                ids[j] = ids[j + 1];
-                ids[j + 1] = t;
-            }
 }
 
 // A tower of six equal boxes, each sitting exactly on the one below (every corner on the corner
@@ -202,7 +128,7 @@ static void tower_of_equal_boxes_keeps_its_ids(void)
     mf_manifold manifolds[BOXES - 1];
     mf_contact contacts[4 * (BOXES - 1)];
     for (int step = 0; step < STEPS; ++step) {
-        jitter(moved, rest, BOXES, &random, 3e-4, 5e-4);
+        test_jitter(moved, rest, BOXES, &random, 3e-4, 5e-4);
         mf_stream stream = {manifolds, BOXES - 1, 0, contacts, 4 * (BOXES - 1), 0, 0, NULL, 0, 0};
         CHECK_EQ(mf_collide_cached(context, bank, &bodies, pairs, BOXES - 1, cache, &stream), MF_OK);
         CHECK_EQ(stream.manifold_count, BOXES - 1);
@@ -258,7 +184,7 @@ static void corner_beside_an_edge_keeps_its_normal(void)
     test_random random = test_random_seed(5, 0);
     for (int step = 0; step < STEPS; ++step) {
         moved[0] = rest[0];
-        jitter(&moved[1], &rest[1], 1, &random, 4e-4, 1e-3);
+        test_jitter(&moved[1], &rest[1], 1, &random, 4e-4, 1e-3);
         ref_pair_set(reference, &hulls[0], moved[0], &hulls[1], moved[1]);
         double distance = ref_distance(reference);
         mf_stream plain = {&manifold[0], 1, 0, &contacts[0], 4, 0, 0, NULL, 0, 0};
@@ -333,7 +259,7 @@ static void approaching_pairs_are_found_when_they_touch(void)
         moved[i] = s.body_transform[i];
     }
     mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
-    output plain = output_make(s.pair_count, 4), cached = output_make(s.pair_count, 4);
+    mf_stream plain = test_stream_make(s.pair_count, 4), cached = test_stream_make(s.pair_count, 4);
     const int steps = 35;
     uint32_t touching_first = 0, touching_last = 0;
     for (int step = 0; step < steps; ++step) {
@@ -344,17 +270,16 @@ static void approaching_pairs_are_found_when_they_touch(void)
             moved[i].q = quat_times(turn[i], moved[i].q);
         }
         mf_bodies bodies = {.shape = s.body_shape, .transform = moved, .count = s.body_count};
-        CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain.stream), MF_OK);
-        CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached.stream), MF_OK);
-        CHECKF(plain.stream.manifold_count == cached.stream.manifold_count, "step %d: %u manifolds cached, %u without",
-               step, cached.stream.manifold_count, plain.stream.manifold_count);
-        uint32_t count = plain.stream.manifold_count < cached.stream.manifold_count ? plain.stream.manifold_count
-                                                                                    : cached.stream.manifold_count;
+        CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain), MF_OK);
+        CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached), MF_OK);
+        CHECKF(plain.manifold_count == cached.manifold_count, "step %d: %u manifolds cached, %u without", step,
+               cached.manifold_count, plain.manifold_count);
+        uint32_t count = plain.manifold_count < cached.manifold_count ? plain.manifold_count : cached.manifold_count;
         for (uint32_t m = 0; m < count; ++m) {
-            const mf_manifold *y = &cached.stream.manifolds[m];
-            if (plain.stream.manifolds[m].pair != y->pair) {
+            const mf_manifold *y = &cached.manifolds[m];
+            if (plain.manifolds[m].pair != y->pair) {
                 CHECKF(0, "step %d: manifold %u is pair %u cached, %u without", step, m, y->pair,
-                       plain.stream.manifolds[m].pair);
+                       plain.manifolds[m].pair);
                 break;
             }
             // A skipped search keeps the cached axis only within the slop of the best (cache.c).
@@ -364,16 +289,16 @@ static void approaching_pairs_are_found_when_they_touch(void)
             CHECKF(deficit <= config.linear_slop + 1e-4, "step %d pair %u: cached normal %.6f short of the best", step,
                    y->pair, deficit);
         }
-        if (step == 0) touching_first = plain.stream.manifold_count;
-        touching_last = plain.stream.manifold_count;
+        if (step == 0) touching_first = plain.manifold_count;
+        touching_last = plain.manifold_count;
     }
     printf("%d steps of %u pairs: %u touching at the start, %u at the end; worst normal deficit %.6f\n", steps,
            s.pair_count, touching_first, touching_last, worst_deficit);
     ref_pair_destroy(pair);
     free_hulls(&s, hulls);
     CHECK(touching_last > touching_first + s.pair_count / 10); // the scene really closes in
-    output_free(&plain);
-    output_free(&cached);
+    test_stream_free(&plain);
+    test_stream_free(&cached);
     free(cache);
     free(turn);
     free(moved);
@@ -389,17 +314,17 @@ static void entries_past_a_capacity_error_stay_untouched(void)
     CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
     mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
     mf_bodies bodies = {.shape = s.body_shape, .transform = s.body_transform, .count = s.body_count};
-    output small = output_make(100, 4);
-    small.stream.manifold_capacity = 100;
-    CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &small.stream), MF_ERR_CAPACITY);
-    uint32_t done = small.stream.pairs_done;
+    mf_stream small = test_stream_make(100, 4);
+    small.manifold_capacity = 100;
+    CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &small), MF_ERR_CAPACITY);
+    uint32_t done = small.pairs_done;
     CHECK(done > 0 && done < s.pair_count);
     for (uint32_t i = 0; i < s.pair_count; ++i) {
         int filled = cache[i].axis != 0;
         CHECKF(filled == (i < done), "entry %u is %s but pairs_done is %u", i, filled ? "filled" : "empty", done);
         if (filled != (i < done)) break;
     }
-    output_free(&small);
+    test_stream_free(&small);
     free(cache);
     mf_context_destroy(context);
     scene_free(&s);
@@ -424,16 +349,16 @@ static void foreign_entries_change_nothing(void)
                                    .relative_rotation = {0, 0, 0, 1},
                                    .normal = {0, 0, 1},
                                    .contact_count = MF_CACHE_CONTACTS};
-    output plain = output_make(s.pair_count, 4), cached = output_make(s.pair_count, 4);
-    CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain.stream), MF_OK);
-    CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached.stream), MF_OK);
-    CHECK_EQ(cached.stream.manifold_count, plain.stream.manifold_count);
-    CHECK_EQ(cached.stream.contact_count, plain.stream.contact_count);
-    CHECK(memcmp(cached.stream.contacts, plain.stream.contacts, plain.stream.contact_count * sizeof(mf_contact)) == 0);
-    CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, NULL, &cached.stream),
+    mf_stream plain = test_stream_make(s.pair_count, 4), cached = test_stream_make(s.pair_count, 4);
+    CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain), MF_OK);
+    CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached), MF_OK);
+    CHECK_EQ(cached.manifold_count, plain.manifold_count);
+    CHECK_EQ(cached.contact_count, plain.contact_count);
+    CHECK(memcmp(cached.contacts, plain.contacts, plain.contact_count * sizeof(mf_contact)) == 0);
+    CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, NULL, &cached),
              MF_ERR_INVALID_ARGUMENT);
-    output_free(&plain);
-    output_free(&cached);
+    test_stream_free(&plain);
+    test_stream_free(&cached);
     free(cache);
     mf_context_destroy(context);
     scene_free(&s);
@@ -463,13 +388,13 @@ static void resting_boxes_keep_ids_and_normals_through_rebuilds(void)
     CHECK_EQ(mf_context_create(NULL, &context), MF_OK);
     mf_transform *moved = malloc(s.body_count * sizeof(mf_transform));
     mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
-    output outputs[2] = {output_make(s.pair_count, 4), output_make(s.pair_count, 4)};
+    mf_stream outputs[2] = {test_stream_make(s.pair_count, 4), test_stream_make(s.pair_count, 4)};
     uint64_t persisting = 0, rebuilt = 0;
     for (int step = 0; step < STEPS; ++step) {
         scene_step(&s, (uint32_t)step % SCENE_STEP_PERIOD, 7, moved);
         mf_bodies bodies = {.shape = s.body_shape, .transform = moved, .count = s.body_count};
-        const mf_stream *before = &outputs[(step + 1) % 2].stream;
-        mf_stream *now = &outputs[step % 2].stream;
+        const mf_stream *before = &outputs[(step + 1) % 2];
+        mf_stream *now = &outputs[step % 2];
         CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, now), MF_OK);
         for (uint32_t p = 0; p < s.pair_count; ++p) rebuilt += cache[p].route != MF_ROUTE_REUSED;
         for (uint32_t i = 0, k = 0; step > 0 && i < before->manifold_count && k < now->manifold_count;) {
@@ -493,8 +418,8 @@ static void resting_boxes_keep_ids_and_normals_through_rebuilds(void)
     printf("resting boxes: %d steps of %u pairs, %llu persisting pair-steps, %llu entries clipped again\n", STEPS,
            s.pair_count, (unsigned long long)persisting, (unsigned long long)rebuilt);
     CHECKF(rebuilt >= 2ull * s.pair_count, "fewer than two rebuilds of every entry: the test proves nothing");
-    output_free(&outputs[0]);
-    output_free(&outputs[1]);
+    test_stream_free(&outputs[0]);
+    test_stream_free(&outputs[1]);
     free(cache);
     free(moved);
     mf_context_destroy(context);
@@ -523,7 +448,7 @@ static void reused_manifolds_stay_within_the_stated_bounds(void)
         mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
         uint32_t *kept_ids = calloc((size_t)s.pair_count * MF_CACHE_CONTACTS, sizeof(uint32_t));
         uint32_t *kept_count = calloc(s.pair_count, sizeof(uint32_t));
-        output plain = output_make(s.pair_count, 4), cached = output_make(s.pair_count, 4);
+        mf_stream plain = test_stream_make(s.pair_count, 4), cached = test_stream_make(s.pair_count, 4);
         ref_hull *hulls = load_hulls(&s);
         ref_pair *pair = ref_pair_create();
         uint64_t touching = 0, reused = 0, checked = 0;
@@ -531,26 +456,25 @@ static void reused_manifolds_stay_within_the_stated_bounds(void)
         for (int step = 0; step < steps; ++step) {
             scene_step(&s, (uint32_t)step, seed, moved);
             mf_bodies bodies = {.shape = s.body_shape, .transform = moved, .count = s.body_count};
-            CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain.stream), MF_OK);
-            CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached.stream), MF_OK);
-            CHECKF(plain.stream.manifold_count == cached.stream.manifold_count,
-                   "%s step %d: %u manifolds cached, %u without", scenes[k], step, cached.stream.manifold_count,
-                   plain.stream.manifold_count);
-            for (uint32_t m = 0; m < cached.stream.manifold_count; ++m) {
-                const mf_manifold *y = &cached.stream.manifolds[m];
+            CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain), MF_OK);
+            CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached), MF_OK);
+            CHECKF(plain.manifold_count == cached.manifold_count, "%s step %d: %u manifolds cached, %u without",
+                   scenes[k], step, cached.manifold_count, plain.manifold_count);
+            for (uint32_t m = 0; m < cached.manifold_count; ++m) {
+                const mf_manifold *y = &cached.manifolds[m];
                 uint32_t i = y->pair;
-                CHECKF(m >= plain.stream.manifold_count || plain.stream.manifolds[m].pair == i,
+                CHECKF(m >= plain.manifold_count || plain.manifolds[m].pair == i,
                        "%s step %d: manifold %u is pair %u cached, %u without", scenes[k], step, m, i,
-                       plain.stream.manifolds[m].pair);
+                       plain.manifolds[m].pair);
                 ++touching;
                 if (cache[i].route == MF_ROUTE_REUSED) {
                     ++reused;
-                    CHECKF(ids_among(&cached.stream, y, kept_ids + (size_t)i * MF_CACHE_CONTACTS, kept_count[i]),
+                    CHECKF(ids_among(&cached, y, kept_ids + (size_t)i * MF_CACHE_CONTACTS, kept_count[i]),
                            "%s step %d pair %u: a reused id was not clipped", scenes[k], step, i);
                 } else {
                     kept_count[i] = y->count <= MF_CACHE_CONTACTS ? y->count : 0;
                     for (uint32_t c = 0; c < kept_count[i]; ++c)
-                        kept_ids[(size_t)i * MF_CACHE_CONTACTS + c] = cached.stream.contacts[y->first + c].id;
+                        kept_ids[(size_t)i * MF_CACHE_CONTACTS + c] = cached.contacts[y->first + c].id;
                 }
                 if ((i + (uint32_t)step) % 8 != 0) continue;
                 ++checked;
@@ -559,8 +483,8 @@ static void reused_manifolds_stay_within_the_stated_bounds(void)
                 double deficit = normal_deficit(pair, hulls, &s, moved, y, &best);
                 double deepest = INFINITY, farthest = -INFINITY;
                 for (uint32_t c = 0; c < y->count; ++c) {
-                    deepest = fmin(deepest, cached.stream.contacts[y->first + c].separation);
-                    farthest = fmax(farthest, cached.stream.contacts[y->first + c].separation);
+                    deepest = fmin(deepest, cached.contacts[y->first + c].separation);
+                    farthest = fmax(farthest, cached.contacts[y->first + c].separation);
                 }
                 CHECKF(farthest < config.margin + config.linear_slop,
                        "%s step %d pair %u: a contact %.6f past the margin", scenes[k], step, i, farthest);
@@ -586,8 +510,8 @@ static void reused_manifolds_stay_within_the_stated_bounds(void)
                (unsigned long long)reused, (unsigned long long)touching);
         ref_pair_destroy(pair);
         free_hulls(&s, hulls);
-        output_free(&plain);
-        output_free(&cached);
+        test_stream_free(&plain);
+        test_stream_free(&cached);
         free(kept_ids);
         free(kept_count);
         free(cache);

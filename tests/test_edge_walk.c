@@ -11,6 +11,7 @@
 #include "edge_walk.h"
 #include "large_pool.h"
 #include "pair.h"
+#include "pair_frame.h"
 #include "pairs.h"
 
 #include <math.h>
@@ -63,9 +64,7 @@ static void compare_walks(const test_pool *pool, uint32_t shape_override, uint32
         mf_transform transform[2];
         test_make_pair(pool, TEST_PAIRS_HULL, seed, index, 0.02f, shape, transform);
         if (shape_override != UINT32_MAX) shape[index % 2] = shape_override;
-        mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
-        mf_mat3 rotation_a;
-        mf_pair_frame frame = mf_frame_setup(pool->bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+        mf_pair_frame frame = test_pair_frame(pool->bank, shape, transform, scratch);
         mf_hull_view a = *frame.a, b = *frame.b;
         if (mf_uses_projection(&a, &b)) continue;
         mf_rotate_b_edges(&frame, scratch->b_normal_rows, scratch->b_direction_rows);
@@ -138,15 +137,6 @@ static void walk_crosses_vertices_of_many_edges(void)
     test_pool_free(&pool);
 }
 
-// Every pair of edges of the two hulls, unculled, as the all-pairs search tries them.
-static mf_edge_query every_edge_pair(const mf_pair_frame *frame, mf_pair_scratch *scratch)
-{
-    mf_pair_frame all = *frame;
-    all.a_edges = all.b_edges = NULL;
-    mf_rotate_b_edges(&all, scratch->b_normal_rows, scratch->b_direction_rows);
-    return mf_query_edges(&all);
-}
-
 // The largest separation of a Minkowski face of edge j of b (on_b) or i of a with any edge of the
 // other hull; -infinity where it builds none. b's rows must hold all of its normals and directions.
 static float best_crossing(const mf_pair_frame *frame, uint32_t edge, int on_b)
@@ -185,9 +175,7 @@ static void arc_cull_drops_no_pair_within_reach(void)
         uint32_t shape[2];
         mf_transform transform[2];
         test_make_pair(&pool, TEST_PAIRS_HULL, 5353, index, 0.02f, shape, transform);
-        mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
-        mf_mat3 rotation_a;
-        mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+        mf_pair_frame frame = test_pair_frame(pool.bank, shape, transform, scratch);
         const mf_hull_view *a = frame.a, *b = frame.b;
         // p halfway between the centroids, if inside both.
         mf_vec3 centre_b = mf_add(mf_mat3_mul(&frame.rotation, b->centroid), frame.translation);
@@ -268,9 +256,7 @@ static void edge_query_finds_the_ranking_pair_on_large_hulls(void)
         uint32_t shape[2];
         mf_transform transform[2];
         test_make_pair(&pool, TEST_PAIRS_HULL, 5454, index, 0.02f, shape, transform);
-        mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
-        mf_mat3 rotation_a;
-        mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+        mf_pair_frame frame = test_pair_frame(pool.bank, shape, transform, scratch);
         mf_query_scratch query = mf_query_scratch_of(scratch);
         mf_wide_kernel scalar_kernel = *mf_dispatch(MF_ISA_SCALAR);
         mf_axis_candidates c;
@@ -290,7 +276,7 @@ static void edge_query_finds_the_ranking_pair_on_large_hulls(void)
             ++compared;
         }
         mf_axis_candidates all = c;
-        all.edge = every_edge_pair(&frame, scratch);
+        all.edge = test_every_edge_pair(&frame, scratch);
         mf_measure_edge_axis(&frame, &all);
         if (!(all.edge.separation + mf_rank_allowance(&all, config.linear_slop) >= mf_best_separation(&all))) continue;
         ++ranking;

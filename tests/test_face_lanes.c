@@ -10,6 +10,7 @@
 #include "large_pool.h"
 #include "support_map.h"
 #include "pair.h"
+#include "pair_frame.h"
 #include "pair_scratch.h"
 #include "pairs.h"
 #include "random.h"
@@ -78,9 +79,7 @@ static void face_lanes_match_the_scalar_face_query(void)
         mf_transform transform[2];
         test_make_pair(&pool, TEST_PAIRS_HULL, 7007, index, 0.02f, shape, transform);
         shape[index % 2] = big[index / 2 % 2];
-        mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
-        mf_mat3 rotation_a;
-        mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+        mf_pair_frame frame = test_pair_frame(pool.bank, shape, transform, scratch);
         mf_hull_view a = *frame.a, b = *frame.b;
         mf_face_other other_b = mf_face_other_of(&frame, 0), other_a = mf_face_other_of(&frame, 1);
         mf_face_query on_a = mf_query_faces(&a, &other_b, INFINITY), on_b = mf_query_faces(&b, &other_a, INFINITY);
@@ -136,9 +135,7 @@ static void face_lanes_match_on_large_hulls(void)
         uint32_t shape[2];
         mf_transform transform[2];
         test_make_pair(&pool, TEST_PAIRS_HULL, 9009, index, 0.02f, shape, transform);
-        mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
-        mf_mat3 rotation_a;
-        mf_pair_frame frame = mf_frame_setup(pool.bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+        mf_pair_frame frame = test_pair_frame(pool.bank, shape, transform, scratch);
         mf_hull_view a = *frame.a, b = *frame.b;
         mf_face_other other_b = mf_face_other_of(&frame, 0), other_a = mf_face_other_of(&frame, 1);
         mf_face_query on_a = mf_query_faces(&a, &other_b, INFINITY), on_b = mf_query_faces(&b, &other_a, INFINITY);

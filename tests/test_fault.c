@@ -4,12 +4,11 @@
 // job system, cached and uncached, with full and short streams. MF_FAULT_STOP keeps failing the
 // call. The scenes come from tools/scene with fixed seeds, printed on failure.
 #include "check.h"
+#include "harness.h"
 #include "scene.h"
 
 #include <math.h>
 
-static const mf_isa isas[] = {MF_ISA_SCALAR, MF_ISA_SSE, MF_ISA_AVX2, MF_ISA_AVX512, MF_ISA_NEON};
-#define ISA_COUNT (sizeof(isas) / sizeof(isas[0]))
 static const uint64_t seed = 11;
 
 // ---- a job system that runs every range in finish_task, last range first ----
@@ -306,12 +305,12 @@ static void check_every_setup(const char *name, uint32_t pair_count)
     world w;
     world_make(&w, name, pair_count);
     mf_pair_cache *before = entries_before(&w);
-    for (unsigned k = 0; k < ISA_COUNT; ++k) {
-        if (!mf_isa_supported(isas[k])) continue;
+    for (unsigned k = 0; k < TEST_ISA_COUNT; ++k) {
+        if (!mf_isa_supported(test_isas[k])) continue;
         for (uint32_t threads = 1; threads <= 2; ++threads)
             for (int cached = 0; cached <= 1; ++cached)
                 for (int short_stream = 0; short_stream <= 1; ++short_stream) {
-                    setup c = {isas[k], threads, 0, cached, short_stream};
+                    setup c = {test_isas[k], threads, 0, cached, short_stream};
                     check_setup(&w, &c, before);
                 }
     }

@@ -9,6 +9,7 @@
 // fails if none ran where the CPU has one. PAIRS is scaled by MF_TEST_SCALE like the property
 // tests. On a difference the first few differing manifolds are printed with their values.
 #include "check.h"
+#include "harness.h"
 #include "pairs.h"
 #include "scene.h"
 
@@ -17,8 +18,6 @@
 #ifndef TEST_DEFAULT_SCALE
 #define TEST_DEFAULT_SCALE 1.0
 #endif
-
-static const mf_isa wide_isas[] = {MF_ISA_SSE, MF_ISA_AVX2, MF_ISA_AVX512, MF_ISA_NEON};
 
 // One call's input: bodies and pairs.
 typedef struct batch {
@@ -37,10 +36,7 @@ static output collide_with(const batch *in, mf_isa isa)
 {
     mf_config config = mf_config_default();
     config.isa = isa;
-    output out = {.status = MF_OK};
-    mf_stream_bound(in->pair_count, config.max_contacts, &out.stream.manifold_capacity, &out.stream.contact_capacity);
-    out.stream.manifolds = malloc((size_t)out.stream.manifold_capacity * sizeof(mf_manifold) + 1);
-    out.stream.contacts = malloc((size_t)out.stream.contact_capacity * sizeof(mf_contact) + 1);
+    output out = {test_stream_make(in->pair_count, config.max_contacts), MF_OK};
     mf_context *context = NULL;
     out.status = mf_context_create(&config, &context);
     if (out.status == MF_OK) {
@@ -49,12 +45,6 @@ static output collide_with(const batch *in, mf_isa isa)
     }
     mf_context_destroy(context);
     return out;
-}
-
-static void free_output(output *out)
-{
-    free(out->stream.manifolds);
-    free(out->stream.contacts);
 }
 
 // Prints the first differing manifolds (at most `budget` lines in all, counted down).
@@ -89,24 +79,22 @@ static int compare_isas(const batch *in, const char *what, int *budget, int *neo
     output scalar = collide_with(in, MF_ISA_SCALAR);
     CHECKF(scalar.status == MF_OK, "%s: the scalar path gave %s", what, mf_status_string(scalar.status));
     int ran = 0;
-    for (unsigned i = 0; i < sizeof(wide_isas) / sizeof(wide_isas[0]); ++i) {
-        if (!mf_isa_supported(wide_isas[i])) continue;
-        const char *isa = mf_isa_name(wide_isas[i]);
-        output wide = collide_with(in, wide_isas[i]);
+    // The wide ISAs: every one after the scalar path.
+    for (unsigned i = 1; i < TEST_ISA_COUNT; ++i) {
+        if (!mf_isa_supported(test_isas[i])) continue;
+        const char *isa = mf_isa_name(test_isas[i]);
+        output wide = collide_with(in, test_isas[i]);
         const mf_stream *x = &scalar.stream, *y = &wide.stream;
-        int same = wide.status == scalar.status && x->manifold_count == y->manifold_count &&
-                   x->contact_count == y->contact_count && x->pairs_done == y->pairs_done &&
-                   memcmp(x->manifolds, y->manifolds, x->manifold_count * sizeof(mf_manifold)) == 0 &&
-                   memcmp(x->contacts, y->contacts, x->contact_count * sizeof(mf_contact)) == 0;
+        int same = wide.status == scalar.status && test_same_stream(x, y);
         CHECKF(same, "%s: %s's output (%s, %u manifolds, %u contacts) is not the scalar path's bytes (%s, %u, %u)",
                what, isa, mf_status_string(wide.status), y->manifold_count, y->contact_count,
                mf_status_string(scalar.status), x->manifold_count, x->contact_count);
         if (!same) explain(x, y, isa, what, budget);
         ++ran;
-        *neon |= wide_isas[i] == MF_ISA_NEON;
-        free_output(&wide);
+        *neon |= test_isas[i] == MF_ISA_NEON;
+        test_stream_free(&wide.stream);
     }
-    free_output(&scalar);
+    test_stream_free(&scalar.stream);
     return ran;
 }
 

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE // counting the process's threads in /proc/self/task
 #endif
 #include "check.h"
+#include "harness.h"
 #include "random.h"
 #include "scene.h"
 
@@ -201,17 +202,10 @@ static run collide_with(const scene *sc, const mf_config *config, uint32_t manif
 
 static int same(const run *x, const run *y)
 {
-    return x->status == y->status && x->stream.pairs_done == y->stream.pairs_done &&
-           x->stream.manifold_count == y->stream.manifold_count && x->stream.contact_count == y->stream.contact_count &&
-           memcmp(x->stream.manifolds, y->stream.manifolds, x->stream.manifold_count * sizeof(mf_manifold)) == 0 &&
-           memcmp(x->stream.contacts, y->stream.contacts, x->stream.contact_count * sizeof(mf_contact)) == 0;
+    return x->status == y->status && test_same_stream(&x->stream, &y->stream);
 }
 
-static void release(run *r)
-{
-    free(r->stream.manifolds);
-    free(r->stream.contacts);
-}
+static void release(run *r) { test_stream_free(&r->stream); }
 
 // Entries of pairs within the margin are the same bytes (an apart pair's entry holds whichever
 // separating axis its bundle found: test_threads.c).

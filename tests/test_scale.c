@@ -14,42 +14,6 @@
 #include <float.h>
 #include <math.h>
 
-static const mf_isa isas[] = {MF_ISA_SCALAR, MF_ISA_SSE, MF_ISA_AVX2, MF_ISA_AVX512, MF_ISA_NEON};
-#define ISA_COUNT (sizeof(isas) / sizeof(isas[0]))
-
-typedef struct output {
-    mf_stream stream;
-} output;
-
-static output output_make(uint32_t pairs)
-{
-    uint32_t manifolds, contacts;
-    mf_stream_bound(pairs, MF_MAX_CONTACTS, &manifolds, &contacts);
-    return (output){{.manifolds = calloc(manifolds + 1, sizeof(mf_manifold)),
-                     .manifold_capacity = manifolds,
-                     .contacts = calloc(contacts + 1, sizeof(mf_contact)),
-                     .contact_capacity = contacts,
-                     .faults = calloc(pairs + 1, sizeof(mf_fault)),
-                     .fault_capacity = pairs}};
-}
-
-static void output_free(output *o)
-{
-    free(o->stream.manifolds);
-    free(o->stream.contacts);
-    free(o->stream.faults);
-}
-
-// Whether two streams hold the same bytes: manifolds, contacts and faults.
-static int same_stream(const mf_stream *x, const mf_stream *y)
-{
-    return x->manifold_count == y->manifold_count && x->contact_count == y->contact_count &&
-           x->fault_count == y->fault_count && x->pairs_done == y->pairs_done &&
-           memcmp(x->manifolds, y->manifolds, x->manifold_count * sizeof(mf_manifold)) == 0 &&
-           memcmp(x->contacts, y->contacts, x->contact_count * sizeof(mf_contact)) == 0 &&
-           memcmp(x->faults, y->faults, x->fault_count * sizeof(mf_fault)) == 0;
-}
-
 static mf_context *context_with(mf_isa isa, mf_fault_mode on_fault)
 {
     mf_config config = mf_config_default();
@@ -100,21 +64,20 @@ static void scales_of_one_give_the_bytes_of_no_scales(void)
         mf_transform *moved = malloc(s.body_count * sizeof(mf_transform));
         mf_pair_cache *cache[2] = {calloc(s.pair_count, sizeof(mf_pair_cache)),
                                    calloc(s.pair_count, sizeof(mf_pair_cache))};
-        output out[2] = {output_make(s.pair_count), output_make(s.pair_count)};
+        mf_stream out[2] = {test_stream_make(s.pair_count, MF_MAX_CONTACTS),
+                            test_stream_make(s.pair_count, MF_MAX_CONTACTS)};
         mf_context *context = context_with(MF_ISA_AUTO, MF_FAULT_STOP);
         for (int step = 0; step < 4; ++step) {
             drift(&s, step, moved);
             for (int k = 0; k < 2; ++k) {
                 mf_bodies bodies = {
                     .shape = s.body_shape, .transform = moved, .count = s.body_count, .scales = k ? ones : NULL};
-                if (step == 0)
-                    CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &out[k].stream), MF_OK);
+                if (step == 0) CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &out[k]), MF_OK);
                 else
-                    CHECK_EQ(
-                        mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache[k], &out[k].stream),
-                        MF_OK);
+                    CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache[k], &out[k]),
+                             MF_OK);
             }
-            CHECKF(same_stream(&out[0].stream, &out[1].stream), "%s step %d: scales of 1 change the output (seed %llu)",
+            CHECKF(test_same_stream(&out[0], &out[1]), "%s step %d: scales of 1 change the output (seed %llu)",
                    scenes[n], step, (unsigned long long)seed);
             CHECKF(memcmp(cache[0], cache[1], s.pair_count * sizeof(mf_pair_cache)) == 0,
                    "%s step %d: scales of 1 change the cache entries (seed %llu)", scenes[n], step,
@@ -122,7 +85,7 @@ static void scales_of_one_give_the_bytes_of_no_scales(void)
         }
         mf_context_destroy(context);
         for (int k = 0; k < 2; ++k) {
-            output_free(&out[k]);
+            test_stream_free(&out[k]);
             free(cache[k]);
         }
         free(moved);
@@ -153,15 +116,15 @@ static test_output collide_one(mf_context *context, const mf_bank *bank, const u
 {
     mf_bodies bodies = {.shape = shape, .transform = pose, .count = 2, .scales = scales};
     mf_pair pair = {0, 1};
-    output out = output_make(1);
-    CHECK_EQ(mf_collide(context, bank, &bodies, &pair, 1, &out.stream), MF_OK);
+    mf_stream out = test_stream_make(1, MF_MAX_CONTACTS);
+    CHECK_EQ(mf_collide(context, bank, &bodies, &pair, 1, &out), MF_OK);
     test_output result = {0};
-    if (out.stream.manifold_count == 1) {
+    if (out.manifold_count == 1) {
         result.touching = 1;
-        result.manifold = out.stream.manifolds[0];
-        memcpy(result.contacts, out.stream.contacts, out.stream.contact_count * sizeof(mf_contact));
+        result.manifold = out.manifolds[0];
+        memcpy(result.contacts, out.contacts, out.contact_count * sizeof(mf_contact));
     }
-    output_free(&out);
+    test_stream_free(&out);
     return result;
 }
 
@@ -315,30 +278,30 @@ static void scaled_bodies_give_the_same_bytes_on_every_isa(void)
         CHECK_EQ(scene_make(scenes[n], test_scaled(6000), seed, &s), MF_OK);
         float *scales = random_scales(s.body_count, seed + n, 0.6f, 1.6f);
         mf_transform *moved = malloc(s.body_count * sizeof(mf_transform));
-        mf_context *context[ISA_COUNT] = {NULL};
-        output out[ISA_COUNT];
-        mf_pair_cache *cache[ISA_COUNT] = {NULL};
-        for (unsigned i = 0; i < ISA_COUNT; ++i) {
-            if (!mf_isa_supported(isas[i])) continue;
-            context[i] = context_with(isas[i], MF_FAULT_STOP);
-            out[i] = output_make(s.pair_count);
+        mf_context *context[TEST_ISA_COUNT] = {NULL};
+        mf_stream out[TEST_ISA_COUNT];
+        mf_pair_cache *cache[TEST_ISA_COUNT] = {NULL};
+        for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
+            if (!mf_isa_supported(test_isas[i])) continue;
+            context[i] = context_with(test_isas[i], MF_FAULT_STOP);
+            out[i] = test_stream_make(s.pair_count, MF_MAX_CONTACTS);
             cache[i] = calloc(s.pair_count, sizeof(mf_pair_cache));
         }
         uint32_t manifolds = 0, compared = 0;
         for (int step = 0; step < 5; ++step) {
             drift(&s, step, moved);
             mf_bodies bodies = {.shape = s.body_shape, .transform = moved, .count = s.body_count, .scales = scales};
-            for (unsigned i = 0; i < ISA_COUNT; ++i) {
+            for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
                 if (context[i] == NULL) continue;
-                CHECK_EQ(step == 0 ? mf_collide(context[i], s.bank, &bodies, s.pairs, s.pair_count, &out[i].stream)
-                                   : mf_collide_cached(context[i], s.bank, &bodies, s.pairs, s.pair_count, cache[i],
-                                                       &out[i].stream),
+                CHECK_EQ(step == 0
+                             ? mf_collide(context[i], s.bank, &bodies, s.pairs, s.pair_count, &out[i])
+                             : mf_collide_cached(context[i], s.bank, &bodies, s.pairs, s.pair_count, cache[i], &out[i]),
                          MF_OK);
                 if (i == 0) continue;
                 ++compared;
-                CHECKF(same_stream(&out[0].stream, &out[i].stream),
+                CHECKF(test_same_stream(&out[0], &out[i]),
                        "%s step %d: %s's output differs from scalar's on scaled bodies (seed %llu)", scenes[n], step,
-                       mf_isa_name(isas[i]), (unsigned long long)seed);
+                       mf_isa_name(test_isas[i]), (unsigned long long)seed);
                 // The entries of pairs that keep a manifold (those of pairs apart may name another
                 // separating axis: a bundle's lanes run the box edge query when any of them needs it).
                 uint32_t differing = 0;
@@ -349,17 +312,17 @@ static void scaled_bodies_give_the_same_bytes_on_every_isa(void)
                     differing == 0,
                     "%s step %d: %s's cache entries of %u touching pairs differ from scalar's on scaled bodies (seed "
                     "%llu)",
-                    scenes[n], step, mf_isa_name(isas[i]), differing, (unsigned long long)seed);
+                    scenes[n], step, mf_isa_name(test_isas[i]), differing, (unsigned long long)seed);
             }
-            manifolds += out[0].stream.manifold_count;
+            manifolds += out[0].manifold_count;
         }
         printf("%s: %u comparisons with scalar on %u scaled pairs over 5 steps (%u manifolds)\n", scenes[n], compared,
                s.pair_count, manifolds);
         CHECKF(manifolds > 0, "%s: nothing touches", scenes[n]);
-        for (unsigned i = 0; i < ISA_COUNT; ++i) {
+        for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
             if (context[i] == NULL) continue;
             mf_context_destroy(context[i]);
-            output_free(&out[i]);
+            test_stream_free(&out[i]);
             free(cache[i]);
         }
         free(moved);
@@ -369,23 +332,6 @@ static void scaled_bodies_give_the_same_bytes_on_every_isa(void)
 }
 
 // ---- the cache ----
-
-// Moves every body by under `distance` and turns it by under `angle` radians (test_cache.c's).
-static void jitter(mf_transform *transforms, const mf_transform *rest, uint32_t count, test_random *random,
-                   double distance, double angle)
-{
-    for (uint32_t i = 0; i < count; ++i) {
-        mf_transform t = rest[i];
-        t.p.x += (float)((test_random_unit(random) * 2 - 1) * distance);
-        t.p.y += (float)((test_random_unit(random) * 2 - 1) * distance);
-        t.p.z += (float)((test_random_unit(random) * 2 - 1) * distance);
-        double h = 0.5 * angle * (test_random_unit(random) * 2 - 1);
-        mf_quat d = {(float)sin(h), 0.0f, 0.0f, (float)cos(h)};
-        mf_quat q = t.q;
-        t.q = (mf_quat){d.w * q.x + d.x * q.w, d.w * q.y - d.x * q.z, d.w * q.z + d.x * q.y, d.w * q.w - d.x * q.x};
-        transforms[i] = t;
-    }
-}
 
 // test_cache.c's claim on scaled bodies: over small motions the cache finds the same touching pairs
 // as mf_collide, its normals within the slop of the brute force's best axis on the scaled hulls.
@@ -397,59 +343,14 @@ static void cached_scaled_stepping_matches_uncached(void)
         scene s;
         CHECK_EQ(scene_make(cached_scenes[k], test_scaled(3000), seed, &s), MF_OK);
         float *scales = random_scales(s.body_count, seed + k, 0.8f, 1.25f);
-        mf_config config = mf_config_default();
-        mf_context *context = NULL;
-        CHECK_EQ(mf_context_create(&config, &context), MF_OK);
-        mf_transform *moved = malloc(s.body_count * sizeof(mf_transform));
-        mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
-        output plain = output_make(s.pair_count), cached = output_make(s.pair_count);
-        ref_hull *hulls = calloc(s.body_count, sizeof(ref_hull));
-        for (uint32_t b = 0; b < s.body_count; ++b) {
-            ref_hull unit;
-            CHECK_EQ(ref_hull_load(s.bank, s.body_shape[b], &unit), MF_OK);
-            CHECK_EQ(ref_hull_scaled(&unit, scales[b], &hulls[b]), MF_OK);
-            ref_hull_free(&unit);
-        }
-        ref_pair *pair = ref_pair_create();
-        test_random random = test_random_seed(seed, k);
-        double worst = 0.0;
-        uint32_t reused = 0;
-        for (int step = 0; step < 12; ++step) {
-            jitter(moved, s.body_transform, s.body_count, &random, 2e-4, 2e-3);
-            mf_bodies bodies = {.shape = s.body_shape, .transform = moved, .count = s.body_count, .scales = scales};
-            CHECK_EQ(mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &plain.stream), MF_OK);
-            CHECK_EQ(mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &cached.stream), MF_OK);
-            CHECKF(plain.stream.manifold_count == cached.stream.manifold_count,
-                   "%s step %d: %u manifolds cached, %u without (seed %llu)", cached_scenes[k], step,
-                   cached.stream.manifold_count, plain.stream.manifold_count, (unsigned long long)seed);
-            uint32_t count = plain.stream.manifold_count < cached.stream.manifold_count ? plain.stream.manifold_count
-                                                                                        : cached.stream.manifold_count;
-            for (uint32_t m = 0; m < count; ++m) {
-                const mf_manifold *x = &plain.stream.manifolds[m], *y = &cached.stream.manifolds[m];
-                CHECKF(x->pair == y->pair, "%s step %d: manifold %u is pair %u cached, %u without", cached_scenes[k],
-                       step, m, y->pair, x->pair);
-                mf_pair p = s.pairs[y->pair];
-                ref_pair_set(pair, &hulls[p.a], moved[p.a], &hulls[p.b], moved[p.b]);
-                ref_axis best = ref_best_axis(pair);
-                double n[3] = {y->normal.x, y->normal.y, y->normal.z};
-                double deficit = best.separation - ref_separation_along(pair, n);
-                worst = fmax(worst, deficit);
-                CHECKF(deficit <= config.linear_slop + 1e-4, "%s step %d pair %u: cached normal %.6f short of the best",
-                       cached_scenes[k], step, y->pair, deficit);
-            }
-            for (uint32_t i = 0; i < s.pair_count; ++i) reused += cache[i].route == MF_ROUTE_REUSED;
-        }
+        mf_bodies rest = scene_bodies(&s);
+        rest.scales = scales;
+        test_stepping run = test_cached_stepping(s.bank, &rest, s.pairs, s.pair_count, seed, k, 12, cached_scenes[k]);
+        CHECKF(run.violations == 0, "%s: %d failed claims over 12 cached steps of scaled bodies (seed %llu)",
+               cached_scenes[k], run.violations, (unsigned long long)seed);
         printf("%s: 12 steps of %u scaled pairs, %u reused, worst normal deficit with the cache %.6f\n",
-               cached_scenes[k], s.pair_count, reused, worst);
-        ref_pair_destroy(pair);
-        for (uint32_t b = 0; b < s.body_count; ++b) ref_hull_free(&hulls[b]);
-        free(hulls);
-        output_free(&plain);
-        output_free(&cached);
-        free(cache);
-        free(moved);
+               cached_scenes[k], s.pair_count, run.reused, run.worst_deficit);
         free(scales);
-        mf_context_destroy(context);
         scene_free(&s);
     }
 }
@@ -470,33 +371,31 @@ static void a_change_of_scale_is_never_answered_from_the_cache(void)
     mf_pair pair = {0, 1};
     mf_pair_cache cache = {0};
     mf_context *context = context_with(MF_ISA_AUTO, MF_FAULT_STOP);
-    output cached = output_make(1), plain = output_make(1);
+    mf_stream cached = test_stream_make(1, MF_MAX_CONTACTS), plain = test_stream_make(1, MF_MAX_CONTACTS);
     mf_bodies bodies = {.shape = shapes, .transform = poses, .count = 2, .scales = scales};
     for (int step = 0; step < 3; ++step)
-        CHECK_EQ(mf_collide_cached(context, bank, &bodies, &pair, 1, &cache, &cached.stream), MF_OK);
+        CHECK_EQ(mf_collide_cached(context, bank, &bodies, &pair, 1, &cache, &cached), MF_OK);
     CHECK_EQ(cache.route, MF_ROUTE_REUSED);
-    CHECK_EQ(cached.stream.manifold_count, 1);
-    CHECK_EQ(cached.stream.contact_count, 4);
+    CHECK_EQ(cached.manifold_count, 1);
+    CHECK_EQ(cached.contact_count, 4);
     CHECK(cache.scale_a == 1.0f && cache.scale_b == 1.5f);
     // Every contact at depth 0.001 below the ground's top.
-    for (uint32_t c = 0; c < cached.stream.contact_count; ++c)
-        CHECK_NEAR(cached.stream.contacts[c].separation, -0.001, 2e-5);
+    for (uint32_t c = 0; c < cached.contact_count; ++c) CHECK_NEAR(cached.contacts[c].separation, -0.001, 2e-5);
     const float changes[] = {1.5f * 1.0001f, 1.5f * 0.999f, 1.5f};
     for (unsigned k = 0; k < 3; ++k) {
         scales[1] = changes[k];
-        CHECK_EQ(mf_collide(context, bank, &bodies, &pair, 1, &plain.stream), MF_OK);
-        CHECK_EQ(mf_collide_cached(context, bank, &bodies, &pair, 1, &cache, &cached.stream), MF_OK);
+        CHECK_EQ(mf_collide(context, bank, &bodies, &pair, 1, &plain), MF_OK);
+        CHECK_EQ(mf_collide_cached(context, bank, &bodies, &pair, 1, &cache, &cached), MF_OK);
         CHECKF(cache.route == MF_ROUTE_SEARCHED, "scale %.9g: route %u, not a search", (double)changes[k], cache.route);
         CHECK(cache.scale_b == changes[k]);
-        CHECKF(same_stream(&plain.stream, &cached.stream),
-               "scale %.9g: the cached call's output differs from mf_collide's", (double)changes[k]);
+        CHECKF(test_same_stream(&plain, &cached), "scale %.9g: the cached call's output differs from mf_collide's",
+               (double)changes[k]);
         // The crate's corners sink (or rise) with its half height.
         float depth = poses[1].p.z - 0.3f * changes[k];
-        for (uint32_t c = 0; c < cached.stream.contact_count; ++c)
-            CHECK_NEAR(cached.stream.contacts[c].separation, depth, 2e-5);
+        for (uint32_t c = 0; c < cached.contact_count; ++c) CHECK_NEAR(cached.contacts[c].separation, depth, 2e-5);
     }
-    output_free(&cached);
-    output_free(&plain);
+    test_stream_free(&cached);
+    test_stream_free(&plain);
     mf_context_destroy(context);
     mf_bank_destroy(bank);
 }
@@ -523,12 +422,12 @@ static void bad_scales_fail_the_call(void)
     CHECK_EQ(scene_make("hull16", 200, 3, &s), MF_OK);
     float *scales = random_scales(s.body_count, 3, 0.5f, 2.0f);
     mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache));
-    output out = output_make(s.pair_count);
+    mf_stream out = test_stream_make(s.pair_count, MF_MAX_CONTACTS);
     mf_pair found[64];
     uint32_t found_count = 0;
-    for (unsigned i = 0; i < ISA_COUNT; ++i) {
-        if (!mf_isa_supported(isas[i])) continue;
-        mf_context *context = context_with(isas[i], MF_FAULT_STOP);
+    for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
+        if (!mf_isa_supported(test_isas[i])) continue;
+        mf_context *context = context_with(test_isas[i], MF_FAULT_STOP);
         for (unsigned k = 0; k < BAD_COUNT; ++k) {
             uint32_t body = s.pairs[s.pair_count / 2].b;
             float kept = scales[body];
@@ -538,13 +437,13 @@ static void bad_scales_fail_the_call(void)
             char expected[64];
             snprintf(expected, sizeof(expected), "body %u has scale %g", body, (double)bad_scales[k].value);
             for (int cached = 0; cached < 2; ++cached) {
-                mf_status status =
-                    cached ? mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &out.stream)
-                           : mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &out.stream);
-                CHECKF(status == bad_scales[k].status, "%s, scale %g, %s: status %s", mf_isa_name(isas[i]),
+                mf_status status = cached
+                                       ? mf_collide_cached(context, s.bank, &bodies, s.pairs, s.pair_count, cache, &out)
+                                       : mf_collide(context, s.bank, &bodies, s.pairs, s.pair_count, &out);
+                CHECKF(status == bad_scales[k].status, "%s, scale %g, %s: status %s", mf_isa_name(test_isas[i]),
                        (double)bad_scales[k].value, cached ? "cached" : "uncached", mf_status_string(status));
-                CHECK_EQ(out.stream.manifold_count, 0);
-                CHECK_EQ(out.stream.pairs_done, 0);
+                CHECK_EQ(out.manifold_count, 0);
+                CHECK_EQ(out.pairs_done, 0);
                 CHECKF(strstr(mf_context_message(context), expected) != NULL, "message \"%s\" does not say \"%s\"",
                        mf_context_message(context), expected);
             }
@@ -558,7 +457,7 @@ static void bad_scales_fail_the_call(void)
         }
         mf_context_destroy(context);
     }
-    output_free(&out);
+    test_stream_free(&out);
     free(cache);
     free(scales);
     scene_free(&s);
@@ -589,22 +488,23 @@ static void bad_scales_skip_their_pairs(void)
     }
     CHECK(bad_count >= 5);
     mf_bodies bodies = {.shape = s.body_shape, .transform = s.body_transform, .count = s.body_count, .scales = scales};
-    output skipping = output_make(s.pair_count), plain = output_make(s.pair_count);
+    mf_stream skipping = test_stream_make(s.pair_count, MF_MAX_CONTACTS),
+              plain = test_stream_make(s.pair_count, MF_MAX_CONTACTS);
     mf_pair_cache *cache = calloc(s.pair_count, sizeof(mf_pair_cache)),
                   *good_cache = calloc(s.pair_count, sizeof(mf_pair_cache));
-    for (unsigned i = 0; i < ISA_COUNT; ++i) {
-        if (!mf_isa_supported(isas[i])) continue;
-        mf_context *skip = context_with(isas[i], MF_FAULT_SKIP), *stop = context_with(isas[i], MF_FAULT_STOP);
+    for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
+        if (!mf_isa_supported(test_isas[i])) continue;
+        mf_context *skip = context_with(test_isas[i], MF_FAULT_SKIP), *stop = context_with(test_isas[i], MF_FAULT_STOP);
         memset(cache, 0, s.pair_count * sizeof(mf_pair_cache));
         memset(good_cache, 0, s.pair_count * sizeof(mf_pair_cache));
         for (int cached = 0; cached < 2; ++cached) {
-            CHECK_EQ(cached ? mf_collide_cached(skip, s.bank, &bodies, s.pairs, s.pair_count, cache, &skipping.stream)
-                            : mf_collide(skip, s.bank, &bodies, s.pairs, s.pair_count, &skipping.stream),
+            CHECK_EQ(cached ? mf_collide_cached(skip, s.bank, &bodies, s.pairs, s.pair_count, cache, &skipping)
+                            : mf_collide(skip, s.bank, &bodies, s.pairs, s.pair_count, &skipping),
                      MF_OK);
-            CHECK_EQ(cached ? mf_collide_cached(stop, s.bank, &bodies, good, good_count, good_cache, &plain.stream)
-                            : mf_collide(stop, s.bank, &bodies, good, good_count, &plain.stream),
+            CHECK_EQ(cached ? mf_collide_cached(stop, s.bank, &bodies, good, good_count, good_cache, &plain)
+                            : mf_collide(stop, s.bank, &bodies, good, good_count, &plain),
                      MF_OK);
-            CHECK_EQ(skipping.stream.fault_count, bad_count);
+            CHECK_EQ(skipping.fault_count, bad_count);
             CHECKF(strstr(mf_context_message(skip), "has scale") != NULL, "message \"%s\"", mf_context_message(skip));
             // The faults name the skipped pairs with their bodies' statuses; the rest matches.
             uint32_t f = 0, g = 0;
@@ -615,28 +515,27 @@ static void bad_scales_skip_their_pairs(void)
                     // axis, as their bundles' other lanes decide which queries run.
                     if (cached && good_cache[g].contact_count > 0)
                         CHECKF(memcmp(&cache[p], &good_cache[g], sizeof(mf_pair_cache)) == 0, "%s: entry %u differs",
-                               mf_isa_name(isas[i]), p);
+                               mf_isa_name(test_isas[i]), p);
                     ++g;
                     continue;
                 }
-                if (f < skipping.stream.fault_count) {
-                    CHECK_EQ(skipping.stream.faults[f].pair, p);
-                    CHECK_EQ(skipping.stream.faults[f].status, body_status[bad_body[pair.a] ? pair.a : pair.b]);
+                if (f < skipping.fault_count) {
+                    CHECK_EQ(skipping.faults[f].pair, p);
+                    CHECK_EQ(skipping.faults[f].status, body_status[bad_body[pair.a] ? pair.a : pair.b]);
                     if (cached) CHECK_EQ(cache[p].axis, 0); // emptied
                 }
                 ++f;
             }
             // The manifolds, with pair indices counted from the full list.
-            CHECK_EQ(skipping.stream.manifold_count, plain.stream.manifold_count);
-            CHECK_EQ(skipping.stream.contact_count, plain.stream.contact_count);
-            CHECK(memcmp(skipping.stream.contacts, plain.stream.contacts,
-                         plain.stream.contact_count * sizeof(mf_contact)) == 0);
-            for (uint32_t m = 0; m < plain.stream.manifold_count && m < skipping.stream.manifold_count; ++m) {
-                mf_manifold x = plain.stream.manifolds[m], y = skipping.stream.manifolds[m];
+            CHECK_EQ(skipping.manifold_count, plain.manifold_count);
+            CHECK_EQ(skipping.contact_count, plain.contact_count);
+            CHECK(memcmp(skipping.contacts, plain.contacts, plain.contact_count * sizeof(mf_contact)) == 0);
+            for (uint32_t m = 0; m < plain.manifold_count && m < skipping.manifold_count; ++m) {
+                mf_manifold x = plain.manifolds[m], y = skipping.manifolds[m];
                 CHECKF(s.pairs[y.pair].a == good[x.pair].a && s.pairs[y.pair].b == good[x.pair].b &&
                            x.first == y.first && x.count == y.count &&
                            memcmp(&x.normal, &y.normal, sizeof(mf_vec3)) == 0,
-                       "%s %s: manifold %u differs from the call without the skipped pairs", mf_isa_name(isas[i]),
+                       "%s %s: manifold %u differs from the call without the skipped pairs", mf_isa_name(test_isas[i]),
                        cached ? "cached" : "uncached", m);
             }
         }
@@ -644,8 +543,8 @@ static void bad_scales_skip_their_pairs(void)
         mf_context_destroy(stop);
     }
     printf("pile_step: %u of %u pairs skipped for bad scales\n", bad_count, s.pair_count);
-    output_free(&skipping);
-    output_free(&plain);
+    test_stream_free(&skipping);
+    test_stream_free(&plain);
     free(cache);
     free(good_cache);
     free(good);
@@ -665,7 +564,7 @@ static void scale_limits_are_the_banks_own(void)
     CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){2.0f, 1.0f, 0.5f}, &shapes[0]), MF_OK);
     CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){1.0f, 1.0f, 1.0f}, &shapes[1]), MF_OK);
     mf_context *context = context_with(MF_ISA_AUTO, MF_FAULT_STOP);
-    output out = output_make(1);
+    mf_stream out = test_stream_make(1, MF_MAX_CONTACTS);
     mf_pair pair = {0, 1};
     // The shape's info states the range.
     mf_shape_info info;
@@ -680,14 +579,14 @@ static void scale_limits_are_the_banks_own(void)
         float scales[2] = {ok[k], 1.0f};
         mf_transform poses[2] = {{{0, 0, 0}, {0, 0, 0, 1}}, {{0, 0, 1e8f}, {0, 0, 0, 1}}};
         mf_bodies bodies = {.shape = shapes, .transform = poses, .count = 2, .scales = scales};
-        CHECKF(mf_collide(context, bank, &bodies, &pair, 1, &out.stream) == MF_OK, "scale %g: %s", (double)ok[k],
+        CHECKF(mf_collide(context, bank, &bodies, &pair, 1, &out) == MF_OK, "scale %g: %s", (double)ok[k],
                mf_context_message(context));
         scales[0] = refused[k];
-        CHECK_EQ(mf_collide(context, bank, &bodies, &pair, 1, &out.stream), MF_ERR_INVALID_ARGUMENT);
+        CHECK_EQ(mf_collide(context, bank, &bodies, &pair, 1, &out), MF_ERR_INVALID_ARGUMENT);
         printf("scale %g: %s\n", (double)refused[k], mf_context_message(context));
         CHECK(strstr(mf_context_message(context), "takes scales in") != NULL);
     }
-    output_free(&out);
+    test_stream_free(&out);
     mf_context_destroy(context);
     mf_bank_destroy(bank);
 }

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE // pthread_setaffinity_np, sched_getaffinity of another thread
 #endif
 #include "check.h"
+#include "harness.h"
 #include "scene.h"
 
 #include <math.h>
@@ -56,17 +57,10 @@ static run collide(const scene *s, uint32_t threads, mf_isa isa, uint32_t manifo
 
 static int same(const run *x, const run *y)
 {
-    return x->status == y->status && x->stream.pairs_done == y->stream.pairs_done &&
-           x->stream.manifold_count == y->stream.manifold_count && x->stream.contact_count == y->stream.contact_count &&
-           memcmp(x->stream.manifolds, y->stream.manifolds, x->stream.manifold_count * sizeof(mf_manifold)) == 0 &&
-           memcmp(x->stream.contacts, y->stream.contacts, x->stream.contact_count * sizeof(mf_contact)) == 0;
+    return x->status == y->status && test_same_stream(&x->stream, &y->stream);
 }
 
-static void release(run *r)
-{
-    free(r->stream.manifolds);
-    free(r->stream.contacts);
-}
+static void release(run *r) { test_stream_free(&r->stream); }
 
 static void output_is_identical_for_any_thread_count(void)
 {

@@ -39,14 +39,18 @@ def make_scene(seed, bodies=600, spread=6.0):
     return bank, shapes_made, shapes, positions, rotations
 
 
-def world_boxes(bank, shapes, positions, rotations, margin):
-    """The header's boxes in double: each shape's local box turned by |R|, grown by the margin."""
+def world_boxes(bank, shapes, positions, rotations, margin, scales=None):
+    """The header's boxes in double: each shape's local box times the body's scale (scales None:
+    1), turned by |R|, grown by the margin."""
     local = []
     for s in range(len(bank)):
         v = bank.shape(s)["vertices"].astype(np.float64)
         local.append(((v.min(0) + v.max(0)) / 2, (v.max(0) - v.min(0)) / 2))
     centre = np.array([local[s][0] for s in shapes])
     half = np.array([local[s][1] for s in shapes])
+    if scales is not None:
+        centre = centre * scales[:, None]
+        half = half * scales[:, None]
     q = rotations.astype(np.float64)
     q = q / np.linalg.norm(q, axis=1, keepdims=True)
     x, y, z, w = q.T
@@ -58,6 +62,19 @@ def world_boxes(bank, shapes, positions, rotations, margin):
     return middle - extent, middle + extent
 
 
+def assert_pairs_are_the_overlapping_boxes(pairs, low, high):
+    """The brute force over every pair of boxes (low, high): pairs overlapping by more than 1e-4 must
+    be found, pairs apart by more than 1e-4 must not (float rounding decides those in between)."""
+    eps = 1e-4
+    a, b = np.triu_indices(len(low), 1)
+    gap = np.maximum(low[a] - high[b], low[b] - high[a]).max(axis=1)
+    must = set(zip(a[gap < -eps].tolist(), b[gap < -eps].tolist()))
+    may = set(zip(a[gap <= eps].tolist(), b[gap <= eps].tolist()))
+    found = set(map(tuple, pairs.tolist()))
+    assert must <= found, f"missed {sorted(must - found)[:5]}"
+    assert found <= may, f"extra {sorted(found - may)[:5]}"
+
+
 @pytest.mark.parametrize("seed, margin", [(1, 0.0), (2, 0.05), (3, 0.3)])
 def test_find_pairs_matches_brute_force(seed, margin):
     bank, _, shapes, positions, rotations = make_scene(seed, bodies=1500)
@@ -67,15 +84,7 @@ def test_find_pairs_matches_brute_force(seed, margin):
     keys = pairs[:, 0].astype(np.int64) << 32 | pairs[:, 1]
     assert np.all(np.diff(keys) > 0), "sorted, each pair once"
     low, high = world_boxes(bank, shapes, positions, rotations, margin)
-    # Float rounding decides boxes that just touch: pairs clear by 1e-4 either way must agree.
-    eps = 1e-4
-    a, b = np.triu_indices(len(shapes), 1)
-    gap = np.maximum(low[a] - high[b], low[b] - high[a]).max(axis=1)
-    must = set(zip(a[gap < -eps].tolist(), b[gap < -eps].tolist()))
-    may = set(zip(a[gap <= eps].tolist(), b[gap <= eps].tolist()))
-    found = set(map(tuple, pairs.tolist()))
-    assert must <= found, f"missed {sorted(must - found)[:5]}"
-    assert found <= may, f"extra {sorted(found - may)[:5]}"
+    assert_pairs_are_the_overlapping_boxes(pairs, low, high)
 
 
 def write_scene_file(path, shapes_made, shapes, steps, margin, max_contacts, threads):
@@ -344,26 +353,8 @@ def test_find_pairs_with_scales_matches_brute_force(seed, margin):
     scales = np.random.default_rng(seed).uniform(0.3, 2.5, len(shapes)).astype(np.float32)
     pairs = manyfold.find_pairs(bank, shapes, positions, rotations, margin=margin, scales=scales)
     # The brute force's boxes of the scaled shapes: each body's local box times its scale.
-    local = [bank.shape(s)["vertices"].astype(np.float64) for s in range(len(bank))]
-    q = rotations.astype(np.float64)
-    q = q / np.linalg.norm(q, axis=1, keepdims=True)
-    x, y, z, w = q.T
-    r = np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], -1),
-                  np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], -1),
-                  np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1)], 1)
-    centre = np.array([(local[s].min(0) + local[s].max(0)) / 2 for s in shapes]) * scales[:, None]
-    half = np.array([(local[s].max(0) - local[s].min(0)) / 2 for s in shapes]) * scales[:, None]
-    middle = positions + np.einsum("nij,nj->ni", r, centre)
-    extent = np.einsum("nij,nj->ni", np.abs(r), half) + margin
-    low, high = middle - extent, middle + extent
-    eps = 1e-4
-    a, b = np.triu_indices(len(shapes), 1)
-    gap = np.maximum(low[a] - high[b], low[b] - high[a]).max(axis=1)
-    must = set(zip(a[gap < -eps].tolist(), b[gap < -eps].tolist()))
-    may = set(zip(a[gap <= eps].tolist(), b[gap <= eps].tolist()))
-    found = set(map(tuple, pairs.tolist()))
-    assert must <= found, f"missed {sorted(must - found)[:5]}"
-    assert found <= may, f"extra {sorted(found - may)[:5]}"
+    low, high = world_boxes(bank, shapes, positions, rotations, margin, scales)
+    assert_pairs_are_the_overlapping_boxes(pairs, low, high)
 
 
 def test_bad_scales_raise_and_lose_nothing():

@@ -1,0 +1,18 @@
+// Pairs set up as the kernel's queries see them (see pair_frame.h).
+#include "pair_frame.h"
+
+mf_pair_frame test_pair_frame(const mf_bank *bank, const uint32_t shape[2], const mf_transform transform[2],
+                              mf_pair_scratch *scratch)
+{
+    mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
+    mf_mat3 rotation_a;
+    return mf_frame_setup(bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+}
+
+mf_edge_query test_every_edge_pair(const mf_pair_frame *frame, mf_pair_scratch *scratch)
+{
+    mf_pair_frame all = *frame;
+    all.a_edges = all.b_edges = NULL;
+    mf_rotate_b_edges(&all, scratch->b_normal_rows, scratch->b_direction_rows);
+    return mf_query_edges(&all);
+}
