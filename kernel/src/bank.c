@@ -407,11 +407,11 @@ static mf_status measure_mass_properties(mf_bank *bank, const mf_polyhedron *pol
     mf_solid solid = mf_solid_of(poly->vertices, s->vertex_count, poly->loops, poly->loop_counts, s->face_count);
     // Flat, or so small that the volume has no normal float (about 2e-13 m across).
     float radius = s->radius;
-    if (!(solid.volume > 1e-9 * (double)radius * radius * radius) || !((float)solid.volume >= FLT_MIN))
+    if (!(solid.volume > MF_FLAT_VOLUME * (double)radius * radius * radius) || !((float)solid.volume >= FLT_MIN))
         return mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
-                            "the hull's volume %g is too small for its radius %g: it must exceed 1e-9 radius^3 "
+                            "the hull's volume %g is too small for its radius %g: it must exceed %g radius^3 "
                             "(the points are nearly flat) and FLT_MIN",
-                            solid.volume, (double)radius);
+                            solid.volume, (double)radius, MF_FLAT_VOLUME);
     s->volume = (float)solid.volume;
     s->centroid = mf_solid_center(&solid);
     mf_scale_limits(extent, s->volume, &s->scale_low, &s->scale_high);

@@ -121,10 +121,6 @@ mf_status mf_bank_fail(mf_bank *bank, mf_status status, const char *format, ...)
 // An add's start: its detail is "" until something fails.
 static inline void mf_bank_clear_message(mf_bank *bank) { bank->message[0] = '\0'; }
 
-// An edge's direction is its faces' normal0 x normal1 (normalised in double) where that cross
-// product is at least this long, and the direction between its vertices otherwise.
-#define MF_EDGE_ARC_SINE 1e-2
-
 // A closed hull has vertices + faces - 2 edges (Euler).
 #define MF_MAX_HULL_EDGES (MF_MAX_HULL_VERTICES + MF_MAX_HULL_FACES - 2)
 

@@ -1,5 +1,6 @@
 // Hull builder: convex hull of a point cloud with qhull_r, welded, with coplanar facets merged.
 #include "bank.h"
+#include "tolerances.h"
 
 #include "vec.h"
 
@@ -98,7 +99,7 @@ static uint32_t split_reflex_loop(double (*xy)[2], const uint16_t *loop, uint32_
 {
     uint32_t order[MF_MAX_FACE_VERTICES], m = n, reflex = 0;
     for (uint32_t i = 0; i < n; ++i) order[i] = i;
-    for (uint32_t i = 0; i < n; ++i) reflex += turn_sine(xy[(i + n - 1) % n], xy[i], xy[(i + 1) % n]) < -1e-6;
+    for (uint32_t i = 0; i < n; ++i) reflex += turn_sine(xy[(i + n - 1) % n], xy[i], xy[(i + 1) % n]) < -MF_REFLEX_SINE;
     if (reflex == 0) return 1;
     uint32_t triangles = 0;
     while (m > 3) {
@@ -295,21 +296,21 @@ static mf_status build_hull(mf_bank *bank, double *points, uint32_t count, mf_po
         free(removed);
         return MF_ERR_OUT_OF_MEMORY;
     }
-    uint32_t kept = weld_points(points, count, 1e-5 * radius, keys, removed);
+    uint32_t kept = weld_points(points, count, MF_WELD_DISTANCE * radius, keys, removed);
     free(keys);
     free(removed);
     poly->welded_points = count - kept;
     if (kept < 4)
         return mf_bank_fail(bank, MF_ERR_DEGENERATE_HULL,
-                            "%u distinct points remain of %u once points nearer than %g (1e-5 of the cloud's "
+                            "%u distinct points remain of %u once points nearer than %g (%g of the cloud's "
                             "radius) are welded: a hull needs 4 that span a volume",
-                            kept, count, 1e-5 * radius);
+                            kept, count, MF_WELD_DISTANCE * radius, MF_WELD_DISTANCE);
 
     // C-n merges facets whose centrums lie within n of a neighbour's plane: nearly coplanar
     // triangles become one polygonal face. Where that merge loses an input point, qhull's own
     // merging of facets coplanar to roundoff comes second. Pp keeps qhull quiet about precision.
     char merge_coplanar[64];
-    snprintf(merge_coplanar, sizeof(merge_coplanar), "qhull Pp C-%g", 1e-5 * radius);
+    snprintf(merge_coplanar, sizeof(merge_coplanar), "qhull Pp C-%g", MF_WELD_DISTANCE * radius);
     const char *commands[] = {merge_coplanar, "qhull Pp"};
     mf_status status = MF_ERR_DEGENERATE_HULL; // qhull fails on flat or collinear input
     FILE *quiet = fopen("/dev/null", "w");

@@ -386,7 +386,7 @@ static float lowest_along(const mf_bank *bank, const mf_shape *shape, float scal
 static mf_mat3 rotation_of(mf_quat q)
 {
     float n = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-    if (!(n > 1e-20f && n < 1e20f)) return mf_mat3_from_quat(mf_quat_normalize(q));
+    if (!(n > MF_QUAT_SQUARED_LOW && n < MF_QUAT_SQUARED_HIGH)) return mf_mat3_from_quat(mf_quat_normalize(q));
     float s = 2.0f / n, xs = q.x * s, ys = q.y * s, zs = q.z * s;
     float xx = q.x * xs, yy = q.y * ys, zz = q.z * zs, xy = q.x * ys, xz = q.x * zs, yz = q.y * zs;
     float wx = q.w * xs, wy = q.w * ys, wz = q.w * zs;

@@ -50,3 +50,29 @@
 // A face's own vertices may lie this much of the hull's radius below its plane: more means the
 // loop does not bound a plane face (given clockwise, or not flat).
 #define MF_FACE_FLATNESS 1e-3f
+
+// The bank's checks of a new shape, and how point clouds become hulls (in double, as they are
+// computed there):
+
+// An edge's direction is its faces' normal0 x normal1 (normalised in double) where that cross
+// product is at least this long, and the direction between its vertices otherwise.
+#define MF_EDGE_ARC_SINE 1e-2
+
+// A hull's volume must exceed this times its radius cubed: below it the points are nearly flat and
+// the planes, normals and mass properties would be noise.
+#define MF_FLAT_VOLUME 1e-9
+
+// Points of a cloud nearer than this times its radius are welded into one before the hull is
+// built, and qhull merges facets whose centrums lie within it of a neighbour's plane: nearly
+// coplanar triangles become one polygonal face.
+#define MF_WELD_DISTANCE 1e-5
+
+// A face loop's corner turning clockwise by more than this sine (in the face's plane) is reflex:
+// the loop is split into triangles.
+#define MF_REFLEX_SINE 1e-6
+
+// Quaternions whose squared length lies between these are turned into rotations without
+// normalising first (a quick test that needs no exact rotation); beyond them the products would
+// leave float's range.
+#define MF_QUAT_SQUARED_LOW 1e-20f
+#define MF_QUAT_SQUARED_HIGH 1e20f
