@@ -55,14 +55,45 @@ static mf_face_query every_face(const mf_hull_view *hull, const mf_face_other *o
     return best;
 }
 
-// Whether the reach leaves some face of the hull unmeasured.
-static int reach_skips(const mf_hull_view *hull, const mf_face_other *other)
+// Faces of the hull within the reach of the highest (mf_face_reach): how many the query measures.
+static uint32_t faces_in_reach(const mf_hull_view *hull, const mf_face_other *other)
 {
     float highest = -INFINITY;
+    uint32_t count = 0;
     for (uint32_t f = 0; f < hull->face_count; ++f) highest = fmaxf(highest, mf_face_height(hull, f, other->centroid));
     for (uint32_t f = 0; f < hull->face_count; ++f)
-        if (mf_face_height(hull, f, other->centroid) < highest - other->reach) return 1;
-    return 0;
+        count += mf_face_height(hull, f, other->centroid) >= highest - other->reach;
+    return count;
+}
+
+// One pair's face queries, both ways: the scalar one against every face, and every ISA's against
+// the scalar one bit for bit, without an early out and at the margin (separated pairs stop at the
+// first face past it). Returns how many ISA comparisons ran.
+static uint32_t check_face_queries(const mf_pair_frame *frame, const char *what)
+{
+    const mf_hull_view *a = frame->a, *b = frame->b;
+    mf_face_other other_b = mf_face_other_of(frame, 0), other_a = mf_face_other_of(frame, 1);
+    mf_face_query on_a = mf_query_faces(a, &other_b, INFINITY), on_b = mf_query_faces(b, &other_a, INFINITY);
+    // Skipping faces out of reach changes nothing: the answer is every face's best.
+    CHECKF(same(on_a, every_face(a, &other_b)) && same(on_b, every_face(b, &other_a)),
+           "%s: the face query differs from trying every face", what);
+    uint32_t compared = 0;
+    for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
+        if (!mf_isa_supported((mf_isa)isa)) continue;
+        mf_face_search_fn *faces = mf_dispatch((mf_isa)isa)->faces;
+        const float margins[2] = {INFINITY, 0.02f};
+        for (int m = 0; m < 2; ++m) {
+            mf_face_query scalar_a = mf_query_faces(a, &other_b, margins[m]);
+            mf_face_query scalar_b = mf_query_faces(b, &other_a, margins[m]);
+            mf_face_query wide_a = faces(a, &other_b, margins[m]), wide_b = faces(b, &other_a, margins[m]);
+            CHECKF(same(wide_a, scalar_a) && same(wide_b, scalar_b),
+                   "%s, margin %g: %s face query %.9g/%u, %.9g/%u; scalar %.9g/%u, %.9g/%u", what, (double)margins[m],
+                   mf_isa_name((mf_isa)isa), (double)wide_a.separation, wide_a.face, (double)wide_b.separation,
+                   wide_b.face, (double)scalar_a.separation, scalar_a.face, (double)scalar_b.separation, scalar_b.face);
+            ++compared;
+        }
+    }
+    return compared;
 }
 
 static void face_lanes_match_the_scalar_face_query(void)
@@ -80,44 +111,17 @@ static void face_lanes_match_the_scalar_face_query(void)
         test_make_pair(&pool, TEST_PAIRS_HULL, 7007, index, 0.02f, shape, transform);
         shape[index % 2] = big[index / 2 % 2];
         mf_pair_frame frame = test_pair_frame(pool.bank, shape, transform, scratch);
-        mf_hull_view a = *frame.a, b = *frame.b;
+        char what[64];
+        snprintf(what, sizeof(what), "pair %u", index);
+        compared += check_face_queries(&frame, what);
         mf_face_other other_b = mf_face_other_of(&frame, 0), other_a = mf_face_other_of(&frame, 1);
-        mf_face_query on_a = mf_query_faces(&a, &other_b, INFINITY), on_b = mf_query_faces(&b, &other_a, INFINITY);
-        // Skipping faces out of reach changes nothing: the answer is every face's best.
-        CHECKF(same(on_a, every_face(&a, &other_b)) && same(on_b, every_face(&b, &other_a)),
-               "pair %u: the face query differs from trying every face", index);
-        skipped += reach_skips(&a, &other_b) && reach_skips(&b, &other_a);
-        for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
-            if (!mf_isa_supported((mf_isa)isa)) continue;
-            mf_face_search_fn *faces = mf_dispatch((mf_isa)isa)->faces;
-            // Without an early out, then at the margin (separated pairs stop at the first face past it).
-            const float margins[2] = {INFINITY, 0.02f};
-            for (int m = 0; m < 2; ++m) {
-                mf_face_query scalar_a = mf_query_faces(&a, &other_b, margins[m]);
-                mf_face_query scalar_b = mf_query_faces(&b, &other_a, margins[m]);
-                CHECKF(same(faces(&a, &other_b, margins[m]), scalar_a) &&
-                           same(faces(&b, &other_a, margins[m]), scalar_b),
-                       "pair %u, margin %g: %s face query differs from the scalar one", index, (double)margins[m],
-                       mf_isa_name((mf_isa)isa));
-                ++compared;
-            }
-        }
+        skipped += faces_in_reach(frame.a, &other_b) < frame.a->face_count &&
+                   faces_in_reach(frame.b, &other_a) < frame.b->face_count;
     }
     printf("%u pairs, %u comparisons, %u skipped faces on both hulls\n", pairs, compared, skipped);
     CHECK(skipped > pairs / 2); // the reach is exercised
     free(scratch);
     test_pool_free(&pool);
-}
-
-// Faces of the hull within the reach of the highest (mf_face_reach): how many the query measures.
-static uint32_t faces_in_reach(const mf_hull_view *hull, const mf_face_other *other)
-{
-    float highest = -INFINITY;
-    uint32_t count = 0;
-    for (uint32_t f = 0; f < hull->face_count; ++f) highest = fmaxf(highest, mf_face_height(hull, f, other->centroid));
-    for (uint32_t f = 0; f < hull->face_count; ++f)
-        count += mf_face_height(hull, f, other->centroid) >= highest - other->reach;
-    return count;
 }
 
 // Large hulls (support maps) against each other, deep, shallow, touching and apart: every ISA's
@@ -136,29 +140,13 @@ static void face_lanes_match_on_large_hulls(void)
         mf_transform transform[2];
         test_make_pair(&pool, TEST_PAIRS_HULL, 9009, index, 0.02f, shape, transform);
         mf_pair_frame frame = test_pair_frame(pool.bank, shape, transform, scratch);
-        mf_hull_view a = *frame.a, b = *frame.b;
+        char what[96];
+        snprintf(what, sizeof(what), "pair %u (shapes %u, %u)", index, shape[0], shape[1]);
+        compared += check_face_queries(&frame, what);
         mf_face_other other_b = mf_face_other_of(&frame, 0), other_a = mf_face_other_of(&frame, 1);
-        mf_face_query on_a = mf_query_faces(&a, &other_b, INFINITY), on_b = mf_query_faces(&b, &other_a, INFINITY);
-        CHECKF(same(on_a, every_face(&a, &other_b)) && same(on_b, every_face(&b, &other_a)),
-               "pair %u (shapes %u, %u): the face query differs from trying every face", index, shape[0], shape[1]);
-        many += (faces_in_reach(&a, &other_b) >= 64) + (faces_in_reach(&b, &other_a) >= 64);
-        apart += fmaxf(on_a.separation, on_b.separation) > 0.02f;
-        for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
-            if (!mf_isa_supported((mf_isa)isa)) continue;
-            mf_face_search_fn *faces = mf_dispatch((mf_isa)isa)->faces;
-            const float margins[2] = {INFINITY, 0.02f};
-            for (int m = 0; m < 2; ++m) {
-                mf_face_query scalar_a = mf_query_faces(&a, &other_b, margins[m]);
-                mf_face_query scalar_b = mf_query_faces(&b, &other_a, margins[m]);
-                mf_face_query wide_a = faces(&a, &other_b, margins[m]), wide_b = faces(&b, &other_a, margins[m]);
-                CHECKF(same(wide_a, scalar_a) && same(wide_b, scalar_b),
-                       "pair %u (shapes %u, %u), margin %g: %s face query %.9g/%u, %.9g/%u; scalar %.9g/%u, %.9g/%u",
-                       index, shape[0], shape[1], (double)margins[m], mf_isa_name((mf_isa)isa),
-                       (double)wide_a.separation, wide_a.face, (double)wide_b.separation, wide_b.face,
-                       (double)scalar_a.separation, scalar_a.face, (double)scalar_b.separation, scalar_b.face);
-                ++compared;
-            }
-        }
+        many += (faces_in_reach(frame.a, &other_b) >= 64) + (faces_in_reach(frame.b, &other_a) >= 64);
+        apart += fmaxf(mf_query_faces(frame.a, &other_b, INFINITY).separation,
+                       mf_query_faces(frame.b, &other_a, INFINITY).separation) > 0.02f;
     }
     printf("%u pairs (%u apart), %u comparisons, %u queries with 64 faces or more in reach\n", pairs, apart, compared,
            many);
