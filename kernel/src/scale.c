@@ -1,5 +1,6 @@
 // Per-body scale: the scales a shape takes, and scaled copies of its geometry (scale.h).
 #include "scale.h"
+#include "core.h"
 
 #include "vec.h"
 
@@ -45,8 +46,8 @@ static void scale_into(float *to, const float *from, uint32_t count, float scale
 
 const mf_hull_view *mf_scaled_hull_of(const mf_bank *bank, uint32_t shape, float scale, mf_scaled_hull *room)
 {
+    MF_ASSERT(scale != 1.0f); // mf_body_hull hands out the bank's own view for 1
     const mf_hull_view *own = mf_bank_hull(bank, shape);
-    if (scale == 1.0f) return own;
     room->shape = mf_shape_scaled(own->shape, scale);
     room->view = *own;
     room->view.shape = &room->shape;

@@ -11,7 +11,7 @@
 //   pass its half extents (box_pass.c), the reuse pass its radius and half extents (reuse_pass.c),
 //   the broad phase its bounds (broadphase.c) and the near-miss test its radii and extents (pair.c).
 // So every path sees the same floats and every ISA gives the same bytes, and a scale of exactly 1
-// changes nothing: x * 1 is x, and a scale of 1 takes the bank's own view, not a copy.
+// changes nothing: x * 1 is x, and a scale of 1 takes the bank's own view, not a copy (mf_body_hull).
 #pragma once
 
 #include "support_map.h"
@@ -61,8 +61,8 @@ typedef struct mf_scaled_hull {
     float support_map[MF_SUPPORT_MAP_ENTRY * MF_SUPPORT_MAP_CELLS]; // a large hull's, its points scaled
 } mf_scaled_hull;
 
-// The shape's view for a body of scale `scale`: the bank's own for exactly 1, else a scaled copy
-// written into `room` (valid while room is not written again).
+// A scaled copy of the shape for a body of scale `scale` (not 1: mf_body_hull takes the bank's own
+// view for exactly 1), written into `room` (valid while room is not written again).
 const mf_hull_view *mf_scaled_hull_of(const mf_bank *bank, uint32_t shape, float scale, mf_scaled_hull *room);
 
 // The view of a pair's body: its shape at its scale.
