@@ -98,6 +98,20 @@ uint32_t test_nearest_contact(const test_output *out, double x, double y, double
 
 const mf_isa test_isas[TEST_ISA_COUNT] = {MF_ISA_SCALAR, MF_ISA_SSE, MF_ISA_AVX2, MF_ISA_AVX512, MF_ISA_NEON};
 
+mf_context *test_context_with(mf_isa isa, mf_fault_mode on_fault)
+{
+    mf_config config = mf_config_default();
+    config.isa = isa;
+    config.on_fault = on_fault;
+    mf_context *context = NULL;
+    mf_status status = mf_context_create(&config, &context);
+    if (status != MF_OK) {
+        fprintf(stderr, "mf_context_create (%s): %s\n", mf_isa_name(isa), mf_status_string(status));
+        abort();
+    }
+    return context;
+}
+
 mf_stream test_stream_make(uint32_t pairs, uint32_t max_contacts)
 {
     uint32_t manifolds, contacts;

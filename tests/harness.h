@@ -40,6 +40,10 @@ uint32_t test_nearest_contact(const test_output *out, double x, double y, double
 enum { TEST_ISA_COUNT = 5 };
 extern const mf_isa test_isas[TEST_ISA_COUNT];
 
+// A context on `isa` with `on_fault` and the other settings at their defaults. A context that cannot
+// be made ends the test program (printed, abort): nothing after it could run.
+mf_context *test_context_with(mf_isa isa, mf_fault_mode on_fault);
+
 // A stream with room for the whole output of `pairs` pairs at `max_contacts` (mf_stream_bound) and
 // a fault per pair: no call on those pairs returns MF_ERR_CAPACITY. test_stream_free gives it back.
 mf_stream test_stream_make(uint32_t pairs, uint32_t max_contacts);

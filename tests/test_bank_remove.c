@@ -11,16 +11,6 @@
 
 #include <math.h>
 
-static mf_context *context_with(mf_isa isa, mf_fault_mode on_fault)
-{
-    mf_config config = mf_config_default();
-    config.isa = isa;
-    config.on_fault = on_fault;
-    mf_context *context = NULL;
-    CHECK_EQ(mf_context_create(&config, &context), MF_OK);
-    return context;
-}
-
 // A shape's whole geometry as the public readers give it, in one block of memory to compare.
 typedef struct geometry {
     mf_vec3 vertices[MF_MAX_HULL_VERTICES];
@@ -94,7 +84,8 @@ static void removed_id_is_refused_everywhere(void)
     mf_pair_cache cache[3] = {{0}};
     mf_stream out = test_stream_make(3, MF_MAX_CONTACTS);
     for (int cached = 0; cached < 2; ++cached) {
-        mf_context *stop = context_with(MF_ISA_AUTO, MF_FAULT_STOP), *skip = context_with(MF_ISA_AUTO, MF_FAULT_SKIP);
+        mf_context *stop = test_context_with(MF_ISA_AUTO, MF_FAULT_STOP),
+                   *skip = test_context_with(MF_ISA_AUTO, MF_FAULT_SKIP);
         CHECK_EQ(cached ? mf_collide_cached(stop, pool.bank, &bodies, pairs, 3, cache, &out)
                         : mf_collide(stop, pool.bank, &bodies, pairs, 3, &out),
                  MF_ERR_INVALID_ARGUMENT);
@@ -331,7 +322,7 @@ static void remaining_shapes_collide_as_before(void)
     for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
         if (!mf_isa_supported(test_isas[i])) continue;
         before[i] = test_stream_make(count, MF_MAX_CONTACTS);
-        mf_context *context = context_with(test_isas[i], MF_FAULT_STOP);
+        mf_context *context = test_context_with(test_isas[i], MF_FAULT_STOP);
         CHECK_EQ(mf_collide(context, pool.bank, &bodies, pairs, count, &before[i]), MF_OK);
         mf_context_destroy(context);
     }
@@ -340,7 +331,7 @@ static void remaining_shapes_collide_as_before(void)
     for (int round = 0; round < 2; ++round) {
         for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
             if (!mf_isa_supported(test_isas[i])) continue;
-            mf_context *context = context_with(test_isas[i], MF_FAULT_STOP);
+            mf_context *context = test_context_with(test_isas[i], MF_FAULT_STOP);
             CHECK_EQ(mf_collide(context, pool.bank, &bodies, pairs, count, &after), MF_OK);
             CHECKF(test_same_stream(&before[i], &after), "%s: the output changed after the removals (%s)",
                    mf_isa_name(test_isas[i]), round == 0 ? "removed" : "ids reused");
@@ -404,7 +395,7 @@ static void cache_entries_forget_a_removed_shape(void)
     mf_stream cached = test_stream_make(1, MF_MAX_CONTACTS), plain = test_stream_make(1, MF_MAX_CONTACTS);
     for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
         if (!mf_isa_supported(test_isas[i])) continue;
-        mf_context *context = context_with(test_isas[i], MF_FAULT_STOP);
+        mf_context *context = test_context_with(test_isas[i], MF_FAULT_STOP);
         cache = (mf_pair_cache){0};
         for (int step = 0; step < 3; ++step)
             CHECK_EQ(mf_collide_cached(context, bank, &bodies, &pair, 1, &cache, &cached), MF_OK);

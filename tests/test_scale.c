@@ -14,16 +14,6 @@
 #include <float.h>
 #include <math.h>
 
-static mf_context *context_with(mf_isa isa, mf_fault_mode on_fault)
-{
-    mf_config config = mf_config_default();
-    config.isa = isa;
-    config.on_fault = on_fault;
-    mf_context *context = NULL;
-    CHECK_EQ(mf_context_create(&config, &context), MF_OK);
-    return context;
-}
-
 // A scale per body, log-uniform in [low, high], every fifth exactly 1.
 static float *random_scales(uint32_t count, uint64_t seed, float low, float high)
 {
@@ -66,7 +56,7 @@ static void scales_of_one_give_the_bytes_of_no_scales(void)
                                    calloc(s.pair_count, sizeof(mf_pair_cache))};
         mf_stream out[2] = {test_stream_make(s.pair_count, MF_MAX_CONTACTS),
                             test_stream_make(s.pair_count, MF_MAX_CONTACTS)};
-        mf_context *context = context_with(MF_ISA_AUTO, MF_FAULT_STOP);
+        mf_context *context = test_context_with(MF_ISA_AUTO, MF_FAULT_STOP);
         for (int step = 0; step < 4; ++step) {
             drift(&s, step, moved);
             for (int k = 0; k < 2; ++k) {
@@ -136,7 +126,7 @@ static void scaled_box_is_a_box_of_scaled_extents(void)
     const float factors[] = {2.0f, 0.5f, 4.0f, 0.25f, 1.7f, 0.37f, 3.1f};
     const mf_vec3 half[2] = {{0.5f, 0.3f, 0.2f}, {0.25f, 0.4f, 0.35f}};
     test_random random = test_random_seed(41, 0);
-    mf_context *context = context_with(MF_ISA_AUTO, MF_FAULT_STOP);
+    mf_context *context = test_context_with(MF_ISA_AUTO, MF_FAULT_STOP);
     uint32_t differing = 0, tried = 0;
     for (unsigned f = 0; f < sizeof(factors) / sizeof(factors[0]); ++f) {
         float sa = factors[f], sb = factors[(f + 3) % 7];
@@ -203,7 +193,7 @@ static int contacts_within(const test_output *x, const test_output *y, double to
 static void scaled_hull_is_a_hull_of_scaled_points(void)
 {
     test_random random = test_random_seed(43, 0);
-    mf_context *context = context_with(MF_ISA_AUTO, MF_FAULT_STOP);
+    mf_context *context = test_context_with(MF_ISA_AUTO, MF_FAULT_STOP);
     mf_bank *bank;
     CHECK_EQ(mf_bank_create(&bank), MF_OK);
     mf_vec3 lattice[40], rock[24];
@@ -283,7 +273,7 @@ static void scaled_bodies_give_the_same_bytes_on_every_isa(void)
         mf_pair_cache *cache[TEST_ISA_COUNT] = {NULL};
         for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
             if (!mf_isa_supported(test_isas[i])) continue;
-            context[i] = context_with(test_isas[i], MF_FAULT_STOP);
+            context[i] = test_context_with(test_isas[i], MF_FAULT_STOP);
             out[i] = test_stream_make(s.pair_count, MF_MAX_CONTACTS);
             cache[i] = calloc(s.pair_count, sizeof(mf_pair_cache));
         }
@@ -370,7 +360,7 @@ static void a_change_of_scale_is_never_answered_from_the_cache(void)
     float scales[2] = {1.0f, 1.5f};
     mf_pair pair = {0, 1};
     mf_pair_cache cache = {0};
-    mf_context *context = context_with(MF_ISA_AUTO, MF_FAULT_STOP);
+    mf_context *context = test_context_with(MF_ISA_AUTO, MF_FAULT_STOP);
     mf_stream cached = test_stream_make(1, MF_MAX_CONTACTS), plain = test_stream_make(1, MF_MAX_CONTACTS);
     mf_bodies bodies = {.shape = shapes, .transform = poses, .count = 2, .scales = scales};
     for (int step = 0; step < 3; ++step)
@@ -427,7 +417,7 @@ static void bad_scales_fail_the_call(void)
     uint32_t found_count = 0;
     for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
         if (!mf_isa_supported(test_isas[i])) continue;
-        mf_context *context = context_with(test_isas[i], MF_FAULT_STOP);
+        mf_context *context = test_context_with(test_isas[i], MF_FAULT_STOP);
         for (unsigned k = 0; k < BAD_COUNT; ++k) {
             uint32_t body = s.pairs[s.pair_count / 2].b;
             float kept = scales[body];
@@ -494,7 +484,8 @@ static void bad_scales_skip_their_pairs(void)
                   *good_cache = calloc(s.pair_count, sizeof(mf_pair_cache));
     for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
         if (!mf_isa_supported(test_isas[i])) continue;
-        mf_context *skip = context_with(test_isas[i], MF_FAULT_SKIP), *stop = context_with(test_isas[i], MF_FAULT_STOP);
+        mf_context *skip = test_context_with(test_isas[i], MF_FAULT_SKIP),
+                   *stop = test_context_with(test_isas[i], MF_FAULT_STOP);
         memset(cache, 0, s.pair_count * sizeof(mf_pair_cache));
         memset(good_cache, 0, s.pair_count * sizeof(mf_pair_cache));
         for (int cached = 0; cached < 2; ++cached) {
@@ -563,7 +554,7 @@ static void scale_limits_are_the_banks_own(void)
     uint32_t shapes[2];
     CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){2.0f, 1.0f, 0.5f}, &shapes[0]), MF_OK);
     CHECK_EQ(mf_bank_add_box(bank, (mf_vec3){1.0f, 1.0f, 1.0f}, &shapes[1]), MF_OK);
-    mf_context *context = context_with(MF_ISA_AUTO, MF_FAULT_STOP);
+    mf_context *context = test_context_with(MF_ISA_AUTO, MF_FAULT_STOP);
     mf_stream out = test_stream_make(1, MF_MAX_CONTACTS);
     mf_pair pair = {0, 1};
     // The shape's info states the range.
