@@ -9,7 +9,6 @@
 #include "edge_lanes.h"
 #include "core.h"
 #include "edge_best.h"
-#include "lanes4.h"
 
 #include <string.h>
 
@@ -39,71 +38,64 @@ static inline mf_vec3w splat_packed3(const float *packed, uint32_t r, uint32_t k
     return (mf_vec3w){mf_splatw(at[0]), mf_splatw(at[S]), mf_splatw(at[2 * S])};
 }
 
-// Quantity q (0 normal0, 1 normal1, 2 direction, 3 vertex0) of four edge records in four lanes:
-// x, y, z and the records' zeros.
-static inline void record_quantity4(const float *const record[4], uint32_t q, simde__m128 v[4])
+// Quantity q (0 normal0, 1 normal1, 2 direction, 3 vertex0) of W edge records, lane l's from
+// record[l], in lanes (the records' zeros dropped).
+static inline mf_vec3w record_quantity(const float *const record[W], uint32_t q)
 {
-    for (int k = 0; k < 4; ++k) v[k] = simde_mm_loadu_ps(record[k] + 4 * q);
-    SIMDE_MM_TRANSPOSE4_PS(v[0], v[1], v[2], v[3]);
+    const float *at[W];
+    for (uint32_t l = 0; l < W; ++l) at[l] = record[l] + 4 * q;
+    mf_floatw column[4];
+    mf_load_columns4w(at, column);
+    return (mf_vec3w){column[0], column[1], column[2]};
 }
 
-// a's kept edges first .. first + W - 1 in lanes, from their records (rows.h), four at a time:
-// each quantity's four vectors transposed into x, y and z parts, the parts put together in
-// registers (a detour through memory would stall the loads on the stores). Lanes past the last get
-// a zero record, whose zero normals build no Minkowski face.
+// a's kept edges first .. first + W - 1 in lanes, from their records (rows.h). Lanes past the last
+// get a zero record, whose zero normals build no Minkowski face.
 static a_edges_w load_a_edges(const mf_pair_frame *frame, uint32_t first, uint32_t count)
 {
     static const float zero_record[MF_EDGE_RECORD] = {0};
     const mf_hull_view *a = frame->a;
     // The kept list has zeros past its last entry (mf_edges_within): indices of lanes that never win.
     mf_floatw index = mf_u16_to_floatw(frame->a_edges + first);
-    simde__m128 part[4][3][W / 4]; // quantity, component, four lanes
-    for (uint32_t group = 0; group < W / 4; ++group) {
-        const float *record[4];
-        for (uint32_t k = 0; k < 4; ++k) {
-            uint32_t at = first + 4 * group + k;
-            record[k] = at < count ? a->edge_records + (size_t)MF_EDGE_RECORD * frame->a_edges[at] : zero_record;
-        }
-        for (uint32_t q = 0; q < 4; ++q) {
-            simde__m128 v[4];
-            record_quantity4(record, q, v);
-            part[q][0][group] = v[0], part[q][1][group] = v[1], part[q][2][group] = v[2];
-        }
-    }
-    mf_vec3w row[4];
-    for (uint32_t q = 0; q < 4; ++q)
-        row[q] =
-            (mf_vec3w){mf_from_quartersw(part[q][0]), mf_from_quartersw(part[q][1]), mf_from_quartersw(part[q][2])};
-    return (a_edges_w){row[0], row[1], row[2], row[3], index};
+    const float *record[W];
+    for (uint32_t l = 0; l < W; ++l)
+        record[l] =
+            first + l < count ? a->edge_records + (size_t)MF_EDGE_RECORD * frame->a_edges[first + l] : zero_record;
+    return (a_edges_w){record_quantity(record, 0), record_quantity(record, 1), record_quantity(record, 2),
+                       record_quantity(record, 3), index};
+}
+
+static inline void store_packed3(float *packed, uint32_t r, uint32_t k, mf_vec3w v)
+{
+    float *at = packed + (size_t)r * S + k;
+    mf_storeuw(at, v.x);
+    mf_storeuw(at + S, v.y);
+    mf_storeuw(at + 2 * S, v.z);
 }
 
 // b's kept edges in a's frame, packed a row per component (MF_PACKED_STRIDE apart): normal0,
 // normal1 and direction rotated, vertex0 moved, with the operations of mf_rotate_b_edges and of
 // b's vertices' move (mf_frame_setup, or the wide pass), so the floats are the same. From the
-// edge records (every hull has them), four at a time.
+// edge records (every hull has them), W at a time: the rows take whole registers, as
+// MF_WIDE_MAX_EDGES is a whole number of them.
 static void pack_b_edges(const mf_pair_frame *frame, float *packed)
 {
+    _Static_assert(MF_WIDE_MAX_EDGES % W == 0 && MF_PACKED_STRIDE >= MF_WIDE_MAX_EDGES,
+                   "packed rows hold whole registers");
     const mf_hull_view *b = frame->b;
-    uint32_t count = frame->b_edge_count;
-    simde__m128 m[3][3];
-    mf_mat3_splat4(&frame->rotation, m);
-    const simde__m128 shift[3] = {simde_mm_set1_ps(frame->translation.x), simde_mm_set1_ps(frame->translation.y),
-                                  simde_mm_set1_ps(frame->translation.z)};
-    for (uint32_t first = 0; first < count; first += 4) {
-        // Past the last kept edge the list has zeros (mf_edges_within): edge 0, packed and masked off
-        // wherever read.
-        const float *record[4];
-        for (uint32_t k = 0; k < 4; ++k)
-            record[k] = b->edge_records + (size_t)MF_EDGE_RECORD * frame->b_edges[first + k];
-        for (uint32_t q = 0; q < 4; ++q) {
-            simde__m128 v[4], out[3];
-            record_quantity4(record, q, v);
-            mf_mat3_mul4(m, v, out);
-            for (int c = 0; c < 3; ++c) {
-                if (q == 3) out[c] = simde_mm_add_ps(out[c], shift[c]); // vertex0: moved as a vertex
-                simde_mm_storeu_ps(packed + (size_t)(3 * q + (uint32_t)c) * S + first, out[c]);
-            }
-        }
+    const mf_mat3 *m = &frame->rotation;
+    const mf_mat3w rotation = {{mf_splat3w(m->row[0]), mf_splat3w(m->row[1]), mf_splat3w(m->row[2])}};
+    const mf_vec3w shift = mf_splat3w(frame->translation);
+    for (uint32_t first = 0; first < frame->b_edge_count; first += W) {
+        // Past the last kept edge the list has zeros (mf_edges_within, MF_KEPT_EDGES_PAD >= W): edge
+        // 0, packed and masked off wherever read.
+        const float *record[W];
+        for (uint32_t l = 0; l < W; ++l)
+            record[l] = b->edge_records + (size_t)MF_EDGE_RECORD * frame->b_edges[first + l];
+        for (uint32_t q = 0; q < 3; ++q)
+            store_packed3(packed, 3 * q, first, mf_mat3_mulw(&rotation, record_quantity(record, q)));
+        // vertex0: moved as a vertex
+        store_packed3(packed, 9, first, mf_add3w(mf_mat3_mulw(&rotation, record_quantity(record, 3)), shift));
     }
 }
 
