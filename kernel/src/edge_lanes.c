@@ -265,35 +265,19 @@ float MF_NAMED(mf_edge_gaps, MF_WIDE_NAME)(const mf_hull_view *hull, mf_vec3 p, 
     return mf_min_acrossw(least);
 }
 
-// Row b lists the lanes set in the four bits b (1: kept), in order, then zeros that are never
-// counted.
-static const uint16_t kept_lanes[16][4] = {
-    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
-    {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0}, {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
-
 uint32_t MF_NAMED(mf_edges_within, MF_WIDE_NAME)(const float *gap, uint32_t count, float reach, uint16_t *kept)
 {
-    // As mf_edges_within, W gaps compared at once: each group of four lanes stores four indices
-    // and counts the kept ones, so a store may run up to three entries past the kept edges, within
-    // the list's padding (MF_KEPT_EDGES_PAD). Gaps past the last edge are infinite (MF_EDGE_GAP_PAD).
-    _Static_assert(W % 4 == 0 && MF_EDGE_GAP_PAD >= W, "gaps fill whole registers");
-    _Static_assert(MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD < (1 << 16), "kept indices fit their 16-bit fields");
+    // As mf_edges_within, W gaps compared at once and the kept ones' indices stored in order: each
+    // store runs up to W entries from the last kept edge on, within the list's padding
+    // (MF_KEPT_EDGES_PAD). Gaps past the last edge are infinite (MF_EDGE_GAP_PAD).
+    _Static_assert(W % 4 == 0 && MF_EDGE_GAP_PAD >= W && MF_KEPT_EDGES_PAD >= W, "gaps fill whole registers");
+    _Static_assert(MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD < (1 << 15), "kept indices fit mf_compress_lane_numbers");
     mf_floatw limit = mf_splatw(reach);
     uint32_t kept_count = 0;
-    // The group's first edge in each 16-bit field (no carries: indices stay far below 2^16).
-    uint64_t first = 0;
     for (uint32_t e = 0; e < count; e += W) {
         uint32_t bits = mf_lane_bitsw(mf_lew(mf_loaduw(gap + e), limit));
         if (count - e < W) bits &= (1u << (count - e)) - 1u; // no edge past the last, whatever the reach
-        for (uint32_t group = 0; group < W; group += 4, first += 0x0004000400040004u) {
-            // The four indices as one word, one store.
-            uint32_t four = bits >> group & 15u;
-            uint64_t word;
-            memcpy(&word, kept_lanes[four], sizeof word);
-            word += first;
-            memcpy(kept + kept_count, &word, sizeof word);
-            kept_count += (uint32_t)__builtin_popcount(four);
-        }
+        kept_count += mf_compress_lane_numbers(kept + kept_count, bits, e);
     }
     memset(kept + kept_count, 0, MF_KEPT_EDGES_PAD * sizeof(uint16_t));
     return kept_count;

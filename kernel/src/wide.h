@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 // A name of this ISA's build: MF_NAMED(mf_box_pairs, MF_WIDE_NAME) is mf_box_pairs_avx2 in the AVX2
 // build. Every wide source exports its entry points under such names (dispatch.h lists them).
@@ -231,6 +232,40 @@ static inline void mf_compress_store4(float *out, uint32_t bits, simde__m128 v)
 }
 
 #endif
+
+// The numbers first + l of the lanes l set in `bits`, stored in order from `out` on as 16-bit
+// integers (first + W - 1 must fit 15 bits); W entries are written, those past the set ones hold
+// anything. Returns how many were set. AVX-512 compresses the numbers in a register; narrower
+// builds store four at a time, as one word from a table of the four lanes' orders.
+static inline uint32_t mf_compress_lane_numbers(uint16_t *out, uint32_t bits, uint32_t first)
+{
+#if MF_WIDE_WIDTH == 16
+    simde__m512i numbers =
+        simde_mm512_add_epi32(simde_mm512_set1_epi32((int32_t)first),
+                              simde_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
+    // Saturating to 16 bits changes nothing below 2^15.
+    simde__m256i packed = simde_mm512_cvtsepi32_epi16(simde_mm512_maskz_compress_epi32((simde__mmask16)bits, numbers));
+    simde_mm256_storeu_si256((simde__m256i *)(void *)out, packed);
+    return (uint32_t)__builtin_popcount(bits);
+#else
+    // Row b lists the lanes set in the four bits b, in order, then zeros.
+    static const uint16_t set_lanes[16][4] = {
+        {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+        {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0}, {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+    uint32_t count = 0;
+    // The group's first number in each 16-bit field (no carries: numbers stay below 2^15).
+    uint64_t group_first = 0x0001000100010001u * first;
+    for (uint32_t group = 0; group < MF_WIDE_WIDTH; group += 4, group_first += 0x0004000400040004u) {
+        uint32_t four = bits >> group & 15u;
+        uint64_t word;
+        memcpy(&word, set_lanes[four], sizeof word);
+        word += group_first;
+        memcpy(out + count, &word, sizeof word);
+        count += (uint32_t)__builtin_popcount(four);
+    }
+    return count;
+#endif
+}
 
 // The lanes of v set in `bits` stored in order from `out` on (as AVX-512's compress); W floats are
 // written, those past the set lanes hold anything. Returns how many were set.
