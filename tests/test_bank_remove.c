@@ -191,6 +191,7 @@ static int tails_are_zero(const mf_bank *b)
                   {b->face_loop_count, 2, b->face_count, b->face_capacity},
                   {b->loop_vertex, 2, b->loop_count, b->loop_capacity},
                   {b->fan_twin, 2, b->loop_count, b->loop_capacity},
+                  {b->fan_face, 2, b->loop_count, b->loop_capacity},
                   {b->edge_x, 4, b->edge_count, b->edge_capacity},
                   {b->edge_face1, 2, b->edge_count, b->edge_capacity},
                   {b->rows, 4, b->row_count, b->row_capacity}};

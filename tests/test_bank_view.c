@@ -107,10 +107,10 @@ static void kept_views_follow_the_arrays_as_they_grow(void)
     mf_bank_destroy(bank);
 }
 
-// Around every vertex, taking for each edge of its fan the face whose loop leaves the vertex along
-// it (face0 where the vertex is the edge's vertex0) lists every face around the vertex once: what
-// the clip's incident-face search relies on.
-static void fan_edges_name_each_face_around_a_vertex_once(void)
+// Around every vertex, the fan's faces (fan_face: for each edge of the fan, the face whose loop
+// leaves the vertex along it) list every face around the vertex once: what the clip's
+// incident-face search relies on.
+static void fan_faces_name_each_face_around_a_vertex_once(void)
 {
     test_pool pool;
     CHECK_EQ(test_pool_make(33, 4, 24, &pool), MF_OK);
@@ -123,7 +123,8 @@ static void fan_edges_name_each_face_around_a_vertex_once(void)
             CHECK(count <= 64);
             for (uint32_t k = 0; k < count && k < 64; ++k) {
                 uint32_t e = fan[k];
-                taken[k] = view.edge_vertex0[e] == v ? view.edge_face0[e] : view.edge_face1[e];
+                taken[k] = view.fan_face[view.vertex_fan_first[v] + k];
+                CHECK_EQ(taken[k], view.edge_vertex0[e] == v ? view.edge_face0[e] : view.edge_face1[e]);
                 // The face's loop runs from v along the edge.
                 const uint16_t *loop = view.loop_vertex + view.face_loop_first[taken[k]];
                 uint32_t n = view.face_loop_count[taken[k]],
@@ -151,7 +152,7 @@ static void fan_edges_name_each_face_around_a_vertex_once(void)
 }
 
 static const test_case tests[] = {
-    TEST_CASE(fan_edges_name_each_face_around_a_vertex_once),
+    TEST_CASE(fan_faces_name_each_face_around_a_vertex_once),
     TEST_CASE(kept_views_follow_the_arrays_as_they_grow),
     TEST_CASE(view_matches_public_introspection),
     TEST_CASE(views_of_different_shapes_do_not_overlap),

@@ -37,6 +37,7 @@ void mf_bank_destroy(mf_bank *bank)
                       bank->fan_edge,
                       bank->fan_other,
                       bank->fan_twin,
+                      bank->fan_face,
                       bank->normal_x,
                       bank->normal_y,
                       bank->normal_z,
@@ -124,9 +125,9 @@ static void bank_groups(mf_bank *b, array_group g[GROUPS])
                          &b->face_count,
                          &b->face_capacity};
     g[3] = (array_group){{(void **)&b->loop_vertex, (void **)&b->loop_edge, (void **)&b->fan_edge,
-                          (void **)&b->fan_other, (void **)&b->fan_twin},
-                         {2, 2, 2, 2, 2},
-                         5,
+                          (void **)&b->fan_other, (void **)&b->fan_twin, (void **)&b->fan_face},
+                         {2, 2, 2, 2, 2, 2},
+                         6,
                          &b->loop_count,
                          &b->loop_capacity};
     g[4] = (array_group){{(void **)&b->edge_vertex0, (void **)&b->edge_vertex1, (void **)&b->edge_face0,
@@ -565,6 +566,7 @@ mf_hull_view mf_bank_view(const mf_bank *bank, uint32_t shape)
         .fan_edge = bank->fan_edge + s->loop_first,
         .fan_other = bank->fan_other + s->loop_first,
         .fan_twin = bank->fan_twin + s->loop_first,
+        .fan_face = bank->fan_face + s->loop_first,
         .fan_rows = bank->rows + s->fan_rows_first,
         .fan_stride = mf_fan_stride(s->loop_count),
         .normal_x = bank->normal_x + s->face_first,

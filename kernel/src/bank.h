@@ -85,8 +85,9 @@ struct mf_bank {
     uint16_t *loop_edge;   // the edge from loop_vertex[k] to the next vertex of the loop
     // Each edge meets two vertices, so the vertices' fans have as many entries as the loops: they
     // share the loops' range. Per entry: the edge, the vertex at its other end, and where the same
-    // edge sits in that vertex's fan. The floats the walk tests are in the fan rows (rows.h).
-    uint16_t *fan_edge, *fan_other, *fan_twin;
+    // edge sits in that vertex's fan, and the face whose loop leaves the vertex along the edge (the
+    // faces around a vertex, each once). The floats the walk tests are in the fan rows (rows.h).
+    uint16_t *fan_edge, *fan_other, *fan_twin, *fan_face;
     uint32_t loop_count, loop_capacity;
 
     uint16_t *edge_vertex0, *edge_vertex1, *edge_face0, *edge_face1; // face0 runs vertex0 -> vertex1
@@ -142,7 +143,7 @@ mf_status mf_bank_add_polyhedron(mf_bank *bank, const mf_polyhedron *polyhedron,
 typedef struct mf_hull_view {
     const float *vertex_x, *vertex_y, *vertex_z;
     const uint32_t *vertex_fan_first;
-    const uint16_t *vertex_fan_count, *fan_edge, *fan_other, *fan_twin;
+    const uint16_t *vertex_fan_count, *fan_edge, *fan_other, *fan_twin, *fan_face;
     const float *fan_rows; // MF_FAN_ROWS rows of fan_stride floats
     uint32_t fan_stride;
     const float *normal_x, *normal_y, *normal_z, *offset;

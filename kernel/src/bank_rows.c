@@ -159,7 +159,7 @@ static void write_fans(mf_bank *bank, uint32_t shape)
         count[v] = 0;
     }
     uint16_t *edge = bank->fan_edge + s->loop_first, *other = bank->fan_other + s->loop_first;
-    uint16_t *twin = bank->fan_twin + s->loop_first;
+    uint16_t *twin = bank->fan_twin + s->loop_first, *face = bank->fan_face + s->loop_first;
     uint32_t stride = mf_fan_stride(s->loop_count);
     float *rows = bank->rows + s->fan_rows_first;
     memset(rows, 0, MF_FAN_ROWS * stride * sizeof(float));
@@ -171,6 +171,8 @@ static void write_fans(mf_bank *bank, uint32_t shape)
         other[k1] = (uint16_t)v0;
         twin[k0] = (uint16_t)k1;
         twin[k1] = (uint16_t)k0;
+        face[k0] = hull.edge_face0[e]; // face0 runs vertex0 -> vertex1, face1 the other way
+        face[k1] = hull.edge_face1[e];
         mf_vec3 values[3] = {mf_view_normal(&hull, hull.edge_face0[e]), mf_view_normal(&hull, hull.edge_face1[e]),
                              (mf_vec3){hull.edge_x[e], hull.edge_y[e], hull.edge_z[e]}};
         for (uint32_t r = 0; r < 3; ++r) {

@@ -35,11 +35,10 @@ static uint32_t find_incident_face(const mf_hull_view *hull, uint32_t deepest, m
         }
         return best;
     }
-    // The faces around the vertex, each once: for each edge of its fan, the face whose loop leaves
-    // the vertex along it (face0 runs vertex0 -> vertex1, face1 the other way).
-    const uint16_t *fan = hull->fan_edge + hull->vertex_fan_first[deepest];
+    // The faces around the vertex, each once (bank.h: fan_face).
+    const uint16_t *faces = hull->fan_face + hull->vertex_fan_first[deepest];
     for (uint32_t k = 0; k < hull->vertex_fan_count[deepest]; ++k) {
-        uint32_t e = fan[k], face = hull->edge_vertex0[e] == deepest ? hull->edge_face0[e] : hull->edge_face1[e];
+        uint32_t face = faces[k];
         float d = mf_dot(mf_view_normal(hull, face), local_normal);
         if (d < best_dot || (d == best_dot && face < best)) best_dot = d, best = face;
     }
