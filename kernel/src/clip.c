@@ -40,7 +40,12 @@ static uint32_t find_incident_face(const mf_hull_view *hull, uint32_t deepest, m
     for (uint32_t k = 0; k < hull->vertex_fan_count[deepest]; ++k) {
         uint32_t face = faces[k];
         float d = mf_dot(mf_view_normal(hull, face), local_normal);
-        if (d < best_dot || (d == best_dot && face < best)) best_dot = d, best = face;
+        // Without a branch: which face wins is unpredictable, and a vertex has about six. An equal
+        // dot keeps the old value (a zero of the other sign compares the same).
+        uint32_t better = (uint32_t)(d < best_dot) | ((uint32_t)(d == best_dot) & (uint32_t)(face < best));
+        uint32_t take = 0u - better; // all ones where the face is better
+        best = (face & take) | (best & ~take);
+        best_dot = mf_minf(d, best_dot);
     }
     return best;
 }
