@@ -63,10 +63,14 @@ static void crossing_features(const mf_clip_point *point, uint32_t side, uint32_
         return;
     }
     uint32_t previous = point->carrier;
+    MF_ASSERT(previous < side_count && side < side_count);
     crossing->incident_feature = MF_FEATURE(MF_FEATURE_FACE, incident_face);
-    if (side == (previous + 1) % side_count) {
+    // The side after each (no division: both are below side_count).
+    uint32_t after_previous = previous + 1 < side_count ? previous + 1 : 0,
+             after_side = side + 1 < side_count ? side + 1 : 0;
+    if (side == after_previous) {
         crossing->reference_feature = MF_FEATURE(MF_FEATURE_VERTEX, reference_loop[side]);
-    } else if (previous == (side + 1) % side_count) {
+    } else if (previous == after_side) {
         crossing->reference_feature = MF_FEATURE(MF_FEATURE_VERTEX, reference_loop[previous]);
     } else {
         crossing->reference_feature = MF_FEATURE(MF_FEATURE_EDGE, reference_edges[side]);
@@ -144,13 +148,16 @@ static void clip_incident_face(const clip_setup *setup, uint32_t incident_face, 
             if (distance_p <= 0.0f && kept < MF_CLIP_CAPACITY) clipped[kept++] = *p;
             if ((distance_p <= 0.0f) != (distance_q <= 0.0f) && kept < MF_CLIP_CAPACITY) {
                 float t = distance_p / (distance_p - distance_q);
-                mf_clip_point crossing = {.position = mf_mul_add(p->position, t, mf_sub(q->position, p->position))};
-                crossing_features(p, side, side_count, reference_loop, reference_edges, incident_face, &crossing);
+                // Written field by field in place: a point put together on the stack and copied
+                // whole is read back wider than it was written, which stalls the copy.
+                mf_clip_point *crossing = &clipped[kept++];
+                crossing->position = mf_mul_add(p->position, t, mf_sub(q->position, p->position));
+                crossing->separation = 0.0f;
+                crossing_features(p, side, side_count, reference_loop, reference_edges, incident_face, crossing);
                 // Leaving the plane, the polygon continues along the side; entering, along p's edge.
                 int leaving = distance_p <= 0.0f;
-                crossing.carrier = leaving ? (uint16_t)side : p->carrier;
-                crossing.carrier_is_side = leaving ? 1 : p->carrier_is_side;
-                clipped[kept++] = crossing;
+                crossing->carrier = leaving ? (uint16_t)side : p->carrier;
+                crossing->carrier_is_side = leaving ? 1 : p->carrier_is_side;
             }
         }
         mf_clip_point *swap = polygon;
