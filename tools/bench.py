@@ -601,16 +601,24 @@ def main():
     written = [f"report{suffix}.md"]
     with open(os.path.join(args.out, f"report{suffix}.md"), "w") as f:
         f.write(text + "\n")
-    if families["collide"]:
+    # The plots need matplotlib (python3-matplotlib); an interpreter without it still gets the
+    # report and the JSON.
+    try:
+        import matplotlib  # noqa: F401
+        plots = True
+    except ImportError:
+        plots = False
+        print(f"no plots: {sys.executable} has no matplotlib (python3-matplotlib)", file=sys.stderr)
+    if plots and families["collide"]:
         plot(families["collide"], os.path.join(args.out, f"pairs_per_second{suffix}.png"))
         written.append(f"pairs_per_second{suffix}.png")
-    if families["collide_size"]:
+    if plots and families["collide_size"]:
         plot_sizes(families["collide_size"], os.path.join(args.out, f"pairs_vs_size{suffix}.png"))
         written.append(f"pairs_vs_size{suffix}.png")
-    if families["collide_threads"] and CLOCK == "wall":
+    if plots and families["collide_threads"] and CLOCK == "wall":
         plot_threads(families["collide_threads"], os.path.join(args.out, "thread_scaling.png"))
         written.append("thread_scaling.png")
-    if families["collide_hull_size"] and context_numbers(context, "hull_vertices"):
+    if plots and families["collide_hull_size"] and context_numbers(context, "hull_vertices"):
         plot_hull_sizes(context, families["collide_hull_size"], os.path.join(args.out, f"hull_size{suffix}.png"))
         written.append(f"hull_size{suffix}.png")
     print(text)
