@@ -41,8 +41,8 @@ uint32_t MF_NAMED(mf_edge_arc_cull, MF_WIDE_NAME)(const mf_arc_cull *cull, uint1
         mf_floatw gap = mf_gatherw(cull->gap, mf_u16_to_floatw(edges + first));
         mf_maskw in = mf_ltw(mf_lane_indexw(), mf_splatw((float)(count - first)));
         mf_maskw near = mf_andw(in, mf_lew(mf_addw(other_gap, gap), reach));
-        for (uint32_t bits = mf_lane_bitsw(near); bits != 0; bits &= bits - 1u)
-            edges[kept++] = edges[first + (uint32_t)__builtin_ctz(bits)];
+        // In place: kept <= first, so the store overwrites only entries already read.
+        kept += mf_compress_u16w(edges + kept, mf_lane_bitsw(near), edges + first);
     }
     for (uint32_t k = kept; k < kept + MF_KEPT_EDGES_PAD; ++k) edges[k] = 0;
     return kept;

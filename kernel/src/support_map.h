@@ -75,8 +75,8 @@ static inline mf_floatw mf_support_map_cellw(mf_vec3w d)
 // frame and its index. Four cells' entries are loaded and transposed at a time.
 static inline void mf_support_map_lookupw(const float *map, mf_floatw cell, mf_vec3w *point, mf_floatw *vertex)
 {
-    MF_ALIGNED_LANES(cells);
-    mf_storew(cells, cell);
+    int32_t cells[MF_WIDE_WIDTH];
+    mf_store_intw(cells, cell); // converted in lanes, not one lane at a time
     const float *entry[MF_WIDE_WIDTH];
     for (int l = 0; l < MF_WIDE_WIDTH; ++l) entry[l] = map + MF_SUPPORT_MAP_ENTRY * (uint32_t)cells[l];
     mf_floatw column[4];

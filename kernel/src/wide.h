@@ -233,6 +233,45 @@ static inline void mf_compress_store4(float *out, uint32_t bits, simde__m128 v)
 
 #endif
 
+// Each lane truncated to an integer, stored (the lanes hold small whole numbers: indices).
+static inline void mf_store_intw(int32_t *p, mf_floatw a)
+{
+#if MF_WIDE_WIDTH == 1
+    *p = (int32_t)a;
+#elif MF_WIDE_WIDTH == 16
+    // This SIMDe converts 512 bits to integers only in halves.
+    simde_mm256_storeu_si256((simde__m256i *)(void *)p, simde_mm256_cvttps_epi32(simde_mm512_castps512_ps256(a)));
+    simde_mm256_storeu_si256(
+        (simde__m256i *)(void *)(p + 8),
+        simde_mm256_cvttps_epi32(simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1))));
+#elif MF_WIDE_WIDTH == 8
+    simde_mm256_storeu_si256((simde__m256i *)(void *)p, simde_mm256_cvttps_epi32(a));
+#else
+    simde_mm_storeu_si128((simde__m128i *)(void *)p, simde_mm_cvttps_epi32(a));
+#endif
+}
+
+// The entries in[l] of the lanes l set in `bits`, stored in order from `out` on (out may be in
+// itself, at or before it); W entries are written, those past the set ones hold anything. Entries
+// must fit 15 bits. Returns how many were set.
+static inline uint32_t mf_compress_u16w(uint16_t *out, uint32_t bits, const uint16_t *in)
+{
+#if MF_WIDE_WIDTH == 16
+    // Widened in halves, as mf_u16_to_floatw.
+    simde__m256i low = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)(const void *)in));
+    simde__m256i high = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)(const void *)(in + 8)));
+    simde__m512i values = simde_mm512_inserti64x4(simde_mm512_castsi256_si512(low), high, 1);
+    // Saturating to 16 bits changes nothing below 2^15.
+    simde__m256i packed = simde_mm512_cvtsepi32_epi16(simde_mm512_maskz_compress_epi32((simde__mmask16)bits, values));
+    simde_mm256_storeu_si256((simde__m256i *)(void *)out, packed);
+    return (uint32_t)__builtin_popcount(bits);
+#else
+    uint32_t count = 0;
+    for (; bits != 0; bits &= bits - 1u) out[count++] = in[__builtin_ctz(bits)];
+    return count;
+#endif
+}
+
 // The numbers first + l of the lanes l set in `bits`, stored in order from `out` on as 16-bit
 // integers (first + W - 1 must fit 15 bits); W entries are written, those past the set ones hold
 // anything. Returns how many were set. AVX-512 compresses the numbers in a register; narrower
