@@ -98,43 +98,39 @@ static void gather(const mf_box_job *job, uint32_t first, uint32_t lanes, box_in
 // extents with the four bytes after them in its shape.
 _Static_assert(offsetof(mf_shape, half_extents) + 4 * sizeof(float) <= sizeof(mf_shape), "half extents and more");
 
-// Four lanes at a time: each lane's quaternion, position and half extents loaded as vectors, and
-// each 4x4 block transposed so that a row's four lanes store as one (as bin.c's copy_component).
-// Half extents and radii are times the body's scale (scale.h), as the width-1 gather takes them.
-// Lanes past `lanes` repeat the first pair.
+// Each lane's quaternion, position and half extents loaded as vectors, then each quantity's W
+// vectors transposed into rows in registers (mf_columns4w) and stored a row at a time. Half extents
+// and radii are times the body's scale (scale.h), as the width-1 gather takes them. Lanes past
+// `lanes` repeat the first pair.
 static void gather(const mf_box_job *job, uint32_t first, uint32_t lanes, box_inputs *in)
 {
     const mf_bank *bank = job->bank;
     const mf_bodies *bodies = job->bodies;
-    for (uint32_t l0 = 0; l0 < W; l0 += 4) {
-        simde__m128 q[2][4], p[2][4], h[2][4];
-        for (uint32_t k = 0; k < 4; ++k) {
-            uint32_t l = l0 + k;
-            mf_pair pair = job->pairs[job->list[first + (l < lanes ? l : 0)]];
-            const uint32_t body[2] = {pair.a, pair.b};
-            float radius = 0.0f;
-            for (int b = 0; b < 2; ++b) {
-                const mf_transform *t = &bodies->transform[body[b]];
-                const mf_shape *shape = &bank->shapes[bodies->shape[body[b]]];
-                const char *extents = (const char *)shape + offsetof(mf_shape, half_extents);
-                float scale = mf_body_scale(bodies, body[b]);
-                mf_transform_load4(t, &p[b][k], &q[b][k]);
-                h[b][k] = simde_mm_loadu_ps((const float *)(const void *)extents);
-                if (scale != 1.0f) h[b][k] = simde_mm_mul_ps(h[b][k], simde_mm_set1_ps(scale));
-                radius += shape->radius * scale;
-            }
-            in->scale[l] = radius;
-        }
+    simde__m128 q[2][W], p[2][W], h[2][W];
+    for (uint32_t l = 0; l < W; ++l) {
+        mf_pair pair = job->pairs[job->list[first + (l < lanes ? l : 0)]];
+        const uint32_t body[2] = {pair.a, pair.b};
+        float radius = 0.0f;
         for (int b = 0; b < 2; ++b) {
-            SIMDE_MM_TRANSPOSE4_PS(q[b][0], q[b][1], q[b][2], q[b][3]);
-            SIMDE_MM_TRANSPOSE4_PS(p[b][0], p[b][1], p[b][2], p[b][3]);
-            SIMDE_MM_TRANSPOSE4_PS(h[b][0], h[b][1], h[b][2], h[b][3]);
-            for (int i = 0; i < 4; ++i) simde_mm_store_ps(&in->q[b][i][l0], q[b][i]);
-            for (int i = 0; i < 3; ++i) {
-                simde_mm_store_ps(&in->p[b][i][l0], p[b][i]);
-                simde_mm_store_ps(&in->h[b][i][l0], h[b][i]);
-            }
+            const mf_transform *t = &bodies->transform[body[b]];
+            const mf_shape *shape = &bank->shapes[bodies->shape[body[b]]];
+            const char *extents = (const char *)shape + offsetof(mf_shape, half_extents);
+            float scale = mf_body_scale(bodies, body[b]);
+            mf_transform_load4(t, &p[b][l], &q[b][l]);
+            h[b][l] = simde_mm_loadu_ps((const float *)(const void *)extents);
+            if (scale != 1.0f) h[b][l] = simde_mm_mul_ps(h[b][l], simde_mm_set1_ps(scale));
+            radius += shape->radius * scale;
         }
+        in->scale[l] = radius;
+    }
+    for (int b = 0; b < 2; ++b) {
+        mf_floatw rows[4];
+        mf_columns4w(q[b], rows);
+        for (int i = 0; i < 4; ++i) mf_storew(in->q[b][i], rows[i]);
+        mf_columns4w(p[b], rows); // the fourth row is q.x, loaded with the position
+        for (int i = 0; i < 3; ++i) mf_storew(in->p[b][i], rows[i]);
+        mf_columns4w(h[b], rows);
+        for (int i = 0; i < 3; ++i) mf_storew(in->h[b][i], rows[i]);
     }
 }
 #endif

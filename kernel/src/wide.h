@@ -350,23 +350,33 @@ static inline void mf_transpose_quartersw(const mf_floatw v[4], mf_floatw out[4]
 }
 #endif
 
+#if MF_WIDE_WIDTH > 1
+// W four-float vectors, lane l's in row[l], transposed: out[k] holds each lane's k-th float.
+// Register k first takes rows k, k + 4, ... whole, a row per quarter, and one transpose within the
+// quarters finishes all W rows: W inserts and 8 shuffles, where transposing four rows at a time
+// and joining the quarters costs about three times more.
+static inline void mf_columns4w(const simde__m128 *row, mf_floatw out[4])
+{
+    mf_floatw v[4];
+    for (int k = 0; k < 4; ++k) {
+        simde__m128 part[MF_WIDE_WIDTH / 4];
+        for (int quarter = 0; quarter < MF_WIDE_WIDTH / 4; ++quarter) part[quarter] = row[4 * quarter + k];
+        v[k] = mf_from_quartersw(part);
+    }
+    mf_transpose_quartersw(v, out);
+}
+#endif
+
 // Four floats from each of W places (row[l], lane l's, any alignment), transposed: out[k] holds each
-// lane's k-th float. Register k first takes rows k, k + 4, ... whole, a row per quarter (a load into
-// each quarter), and one transpose within the quarters finishes all W rows: W loads and 8 shuffles
-// where transposing four rows at a time and joining the quarters costs about three times more.
+// lane's k-th float (mf_columns4w).
 static inline void mf_load_columns4w(const float *const *row, mf_floatw out[4])
 {
 #if MF_WIDE_WIDTH == 1
     for (int k = 0; k < 4; ++k) out[k] = row[0][k];
 #else
-    mf_floatw v[4];
-    for (int k = 0; k < 4; ++k) {
-        simde__m128 part[MF_WIDE_WIDTH / 4];
-        for (int quarter = 0; quarter < MF_WIDE_WIDTH / 4; ++quarter)
-            part[quarter] = simde_mm_loadu_ps(row[4 * quarter + k]);
-        v[k] = mf_from_quartersw(part);
-    }
-    mf_transpose_quartersw(v, out);
+    simde__m128 rows[MF_WIDE_WIDTH];
+    for (int l = 0; l < MF_WIDE_WIDTH; ++l) rows[l] = simde_mm_loadu_ps(row[l]);
+    mf_columns4w(rows, out);
 #endif
 }
 
