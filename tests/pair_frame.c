@@ -6,7 +6,16 @@ mf_pair_frame test_pair_frame(const mf_bank *bank, const uint32_t shape[2], cons
 {
     mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
     mf_mat3 rotation_a;
-    return mf_frame_setup(bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+    mf_pair_frame frame = mf_frame_setup(bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a);
+    // A box a's corners in the hull's frame: the kernel leaves them out (its box-hull queries never
+    // read them), the tests' general queries read them.
+    if (frame.a_vertices == NULL) {
+        for (uint32_t v = 0; v < frame.a->vertex_count; ++v)
+            scratch->a_vertices[v] =
+                mf_mat3_mul_transposed(&frame.rotation, mf_sub(mf_view_vertex(frame.a, v), frame.translation));
+        frame.a_vertices = scratch->a_vertices;
+    }
+    return frame;
 }
 
 mf_edge_query test_every_edge_pair(const mf_pair_frame *frame, mf_pair_scratch *scratch)

@@ -6,7 +6,8 @@
 #include "pair.h"
 
 // Bodies (shape[0], transform[0]) and (shape[1], transform[1]) of the bank as pair {0, 1}, set up
-// for the queries in `scratch` (mf_frame_setup), which the frame points into.
+// for the queries in `scratch` (mf_frame_setup), which the frame points into; a's vertices in b's
+// frame always, which the kernel leaves out for a box a against a hull.
 mf_pair_frame test_pair_frame(const mf_bank *bank, const uint32_t shape[2], const mf_transform transform[2],
                               mf_pair_scratch *scratch);
 

@@ -62,11 +62,18 @@ static inline void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_
         if (rows != NULL)
             for (int c = 0; c < 3; ++c) simde_mm_storeu_ps(rows + (size_t)c * MF_VERTEX_ROWS_STRIDE + v, moved[c]);
         if (low == NULL) continue;
-        simde__m128 in = simde_mm_cmplt_ps(simde_mm_add_ps(lane, simde_mm_set1_ps((float)v)), count);
-        for (int c = 0; c < 3; ++c) { // lanes past the last vertex take no part
-            simde__m128 kept = simde_mm_and_ps(in, moved[c]);
-            lows[c] = simde_mm_min_ps(lows[c], simde_mm_or_ps(kept, simde_mm_andnot_ps(in, none_low)));
-            highs[c] = simde_mm_max_ps(highs[c], simde_mm_or_ps(kept, simde_mm_andnot_ps(in, none_high)));
+        if (v + 4 > hull->vertex_count) { // lanes past the last vertex take no part
+            simde__m128 in = simde_mm_cmplt_ps(simde_mm_add_ps(lane, simde_mm_set1_ps((float)v)), count);
+            for (int c = 0; c < 3; ++c) {
+                simde__m128 kept = simde_mm_and_ps(in, moved[c]);
+                lows[c] = simde_mm_min_ps(lows[c], simde_mm_or_ps(kept, simde_mm_andnot_ps(in, none_low)));
+                highs[c] = simde_mm_max_ps(highs[c], simde_mm_or_ps(kept, simde_mm_andnot_ps(in, none_high)));
+            }
+            continue;
+        }
+        for (int c = 0; c < 3; ++c) {
+            lows[c] = simde_mm_min_ps(lows[c], moved[c]);
+            highs[c] = simde_mm_max_ps(highs[c], moved[c]);
         }
     }
     if (low == NULL) return;
@@ -112,6 +119,11 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
         move_vertices(b, &frame.rotation, frame.translation, 0, scratch->b_vertices, NULL,
                       hull_is_b ? &frame.hull_low : NULL, &frame.hull_high);
     if (!for_queries) return frame;
+    // A box a's corners in the hull's frame: no query of a box-hull pair reads them.
+    if (hull_is_b) {
+        frame.a_vertices = NULL;
+        return frame;
+    }
     if (a_rows != NULL)
         move_vertices(a, &frame.rotation, frame.translation, 1, scratch->a_vertices, a_rows, NULL, NULL);
     else

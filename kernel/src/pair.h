@@ -8,7 +8,8 @@
 
 struct mf_wide_kernel;
 
-// b moved into a's frame: b's vertices always; with `for_queries` also a's vertices in b's frame.
+// b moved into a's frame: b's vertices always; with `for_queries` also a's vertices in b's frame,
+// but for a box a against a hull (a_vertices NULL: the box-hull queries never read them).
 // b's normals and edge directions point into the scratch, filled by the edge query for the edges it
 // keeps (mf_rotate_b_edges).
 mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
