@@ -81,8 +81,8 @@ static inline void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_
     *high = (mf_vec3){mf_greatest_lane4(highs[0]), mf_greatest_lane4(highs[1]), mf_greatest_lane4(highs[2])};
 }
 
-mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
-                             int for_queries, mf_mat3 *rotation_a)
+void mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
+                    int for_queries, mf_mat3 *rotation_a, mf_pair_frame *frame)
 {
     const mf_transform *ta = &bodies->transform[pair.a], *tb = &bodies->transform[pair.b];
     // Scaled bodies read their shapes' scaled copies from the scratch (scale.h).
@@ -91,15 +91,17 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
     *rotation_a = mf_mat3_from_quat(mf_quat_normalize(ta->q));
     mf_mat3 rotation_b = mf_mat3_from_quat(mf_quat_normalize(tb->q));
 
-    // Work in a's frame: precision depends on the bodies' distance, not on where they are.
-    mf_pair_frame frame = {.a = a,
-                           .b = b,
-                           .b_vertices = scratch->b_vertices,
-                           .a_vertices = scratch->a_vertices,
-                           .b_normal_rows = scratch->b_normal_rows,
-                           .b_direction_rows = scratch->b_direction_rows};
-    frame.rotation = mf_mat3_relative(rotation_a, &rotation_b);
-    frame.translation = mf_mat3_mul_transposed(rotation_a, mf_sub(tb->p, ta->p));
+    // Work in a's frame: precision depends on the bodies' distance, not on where they are. Written
+    // in place: a frame built aside and returned is copied in wider moves than it was stored in,
+    // which stalls the store forwarding.
+    *frame = (mf_pair_frame){.a = a,
+                             .b = b,
+                             .b_vertices = scratch->b_vertices,
+                             .a_vertices = scratch->a_vertices,
+                             .b_normal_rows = scratch->b_normal_rows,
+                             .b_direction_rows = scratch->b_direction_rows};
+    frame->rotation = mf_mat3_relative(rotation_a, &rotation_b);
+    frame->translation = mf_mat3_mul_transposed(rotation_a, mf_sub(tb->p, ta->p));
     // The box-hull queries read the hull's bounds in the box's frame, and only they: b's when a is
     // the box, a's when b is.
     int box_hull = for_queries && mf_is_box_hull_pair(a->shape, b->shape);
@@ -109,28 +111,27 @@ mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pa
     int rows = for_queries && !box_hull;
     float *b_rows = rows && b->support_map != NULL ? scratch->b_vertex_rows : NULL;
     float *a_rows = rows && a->support_map != NULL ? scratch->a_vertex_rows : NULL;
-    frame.b_vertex_rows = b_rows;
-    frame.a_vertex_rows = a_rows;
+    frame->b_vertex_rows = b_rows;
+    frame->a_vertex_rows = a_rows;
     // Each call's rows NULL or not as a constant: the copies inlined for small hulls test nothing per
     // vertex.
     if (b_rows != NULL)
-        move_vertices(b, &frame.rotation, frame.translation, 0, scratch->b_vertices, b_rows, NULL, NULL);
+        move_vertices(b, &frame->rotation, frame->translation, 0, scratch->b_vertices, b_rows, NULL, NULL);
     else
-        move_vertices(b, &frame.rotation, frame.translation, 0, scratch->b_vertices, NULL,
-                      hull_is_b ? &frame.hull_low : NULL, &frame.hull_high);
-    if (!for_queries) return frame;
+        move_vertices(b, &frame->rotation, frame->translation, 0, scratch->b_vertices, NULL,
+                      hull_is_b ? &frame->hull_low : NULL, &frame->hull_high);
+    if (!for_queries) return;
     // A box a's corners in the hull's frame: no query of a box-hull pair reads them.
     if (hull_is_b) {
-        frame.a_vertices = NULL;
-        return frame;
+        frame->a_vertices = NULL;
+        return;
     }
     if (a_rows != NULL)
-        move_vertices(a, &frame.rotation, frame.translation, 1, scratch->a_vertices, a_rows, NULL, NULL);
+        move_vertices(a, &frame->rotation, frame->translation, 1, scratch->a_vertices, a_rows, NULL, NULL);
     else
-        move_vertices(a, &frame.rotation, frame.translation, 1, scratch->a_vertices, NULL,
-                      hull_is_a ? &frame.hull_low : NULL, &frame.hull_high);
+        move_vertices(a, &frame->rotation, frame->translation, 1, scratch->a_vertices, NULL,
+                      hull_is_a ? &frame->hull_low : NULL, &frame->hull_high);
     MF_ASSERT(b->edge_count <= MF_MAX_HULL_EDGES);
-    return frame;
 }
 
 // Face contacts of a face axis: the clipped incident face reduced to max_contacts; 0 if the clip
@@ -441,7 +442,8 @@ void mf_collide_pair(const mf_config *config, const mf_wide_kernel *kernel, mf_p
                      const mf_vec3 *kept_normal, mf_pair_result *result, mf_axis_candidates *candidates, mf_axis *used)
 {
     mf_mat3 rotation_a;
-    mf_pair_frame frame = mf_frame_setup(bank, bodies, pair, scratch, 1, &rotation_a);
+    mf_pair_frame frame;
+    mf_frame_setup(bank, bodies, pair, scratch, 1, &rotation_a, &frame);
     result->count = 0;
     result->distance = INFINITY;
     *used = (mf_axis){MF_AXIS_FACE_A, 0, 0, 0, {0, 0, 0}};

@@ -12,8 +12,8 @@ struct mf_wide_kernel;
 // but for a box a against a hull (a_vertices NULL: the box-hull queries never read them).
 // b's normals and edge directions point into the scratch, filled by the edge query for the edges it
 // keeps (mf_rotate_b_edges).
-mf_pair_frame mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
-                             int for_queries, mf_mat3 *rotation_a);
+void mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
+                    int for_queries, mf_mat3 *rotation_a, mf_pair_frame *frame);
 
 // The contacts of one axis (world space) if their deepest separation is at most `attain`; else the
 // result is empty. An edge axis of parallelepipeds gets its edges resolved in place.
