@@ -4,7 +4,9 @@
 //                                       mixed categories, resting, tilted and random poses
 //   test_isa scene NAME PAIRS SEED [scaled]
 //                                       a shared scene of tools/scene; "scaled" gives every body a
-//                                       scale from [0.5, 2] (every fifth exactly 1)
+//                                       scale from [0.5, 2] (every fifth exactly 1); the scene is
+//                                       also stepped through mf_collide_cached, streams and cache
+//                                       entries compared byte for byte
 // Each run compares every wide ISA this build and CPU have (SSE4.1, AVX2, AVX-512, NEON), and
 // fails if none ran where the CPU has one. PAIRS is scaled by MF_TEST_SCALE like the property
 // tests. On a difference the first few differing manifolds are printed with their values.
@@ -142,6 +144,59 @@ static int run_pool(uint32_t pair_count, uint64_t seed, int *budget, int *neon)
     return ran;
 }
 
+// The cached call, step after step (scene_step's motion): every wide ISA gives the scalar path's
+// stream bytes and writes the scalar path's cache entries, byte for byte, pairs found apart
+// included (the separating axis an entry keeps is the one the scalar search stops at).
+enum { CACHED_STEPS = 4 };
+static void compare_cached_isas(const scene *s, const float *scales, const char *what)
+{
+    mf_config config = mf_config_default();
+    mf_transform *moved = malloc((s->body_count + 1) * sizeof(mf_transform));
+    mf_context *context[TEST_ISA_COUNT] = {NULL};
+    mf_pair_cache *cache[TEST_ISA_COUNT] = {NULL};
+    mf_stream stream[TEST_ISA_COUNT];
+    for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
+        stream[i] = test_stream_make(s->pair_count, config.max_contacts);
+        if (i > 0 && !mf_isa_supported(test_isas[i])) continue;
+        config.isa = test_isas[i];
+        CHECK_EQ(mf_context_create(&config, &context[i]), MF_OK);
+        cache[i] = calloc(s->pair_count + 1, sizeof(mf_pair_cache));
+    }
+    for (uint32_t step = 0; step < CACHED_STEPS; ++step) {
+        scene_step(s, step, 11, moved);
+        mf_bodies bodies = {.shape = s->body_shape, .transform = moved, .count = s->body_count, .scales = scales};
+        mf_status status[TEST_ISA_COUNT];
+        for (unsigned i = 0; i < TEST_ISA_COUNT; ++i)
+            if (context[i] != NULL)
+                status[i] =
+                    mf_collide_cached(context[i], s->bank, &bodies, s->pairs, s->pair_count, cache[i], &stream[i]);
+        CHECKF(status[0] == MF_OK, "%s, cached step %u: the scalar path gave %s", what, step,
+               mf_status_string(status[0]));
+        for (unsigned i = 1; i < TEST_ISA_COUNT; ++i) {
+            if (context[i] == NULL) continue;
+            CHECKF(status[i] == status[0] && test_same_stream(&stream[0], &stream[i]),
+                   "%s, cached step %u: %s's stream is not the scalar path's bytes", what, step,
+                   mf_isa_name(test_isas[i]));
+            uint32_t first_different = s->pair_count;
+            for (uint32_t p = 0; p < s->pair_count && first_different == s->pair_count; ++p)
+                if (memcmp(&cache[0][p], &cache[i][p], sizeof(mf_pair_cache)) != 0) first_different = p;
+            CHECKF(first_different == s->pair_count,
+                   "%s, cached step %u: %s's cache entry of pair %u (axis %u, separation %.9g, route %u) is not the "
+                   "scalar path's (axis %u, separation %.9g, route %u)",
+                   what, step, mf_isa_name(test_isas[i]), first_different, cache[i][first_different].axis,
+                   cache[i][first_different].separation, cache[i][first_different].route,
+                   cache[0][first_different].axis, cache[0][first_different].separation,
+                   cache[0][first_different].route);
+        }
+    }
+    for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
+        mf_context_destroy(context[i]);
+        free(cache[i]);
+        test_stream_free(&stream[i]);
+    }
+    free(moved);
+}
+
 // One shared scene, optionally with every body scaled.
 static int run_scene(const char *name, uint32_t pair_count, uint64_t seed, int scaled, int *budget, int *neon)
 {
@@ -168,6 +223,7 @@ static int run_scene(const char *name, uint32_t pair_count, uint64_t seed, int s
     snprintf(what, sizeof(what), "scene %s%s, %u pairs, seed %llu", name, scaled ? " (scaled)" : "", s.pair_count,
              (unsigned long long)seed);
     int ran = compare_isas(&in, what, budget, neon);
+    compare_cached_isas(&s, scales, what);
     free(scales);
     scene_free(&s);
     return ran;

@@ -419,6 +419,12 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
         if (LANE(OUT_TOUCHING) == 0.0f) {
             if (job->answers != NULL) {
                 mf_axis_candidates candidates = lane_candidates(job, job->pairs[p], out, l);
+                // A lane apart along a face had the edge query run for the bundle's other lanes; a
+                // pass of one lane skips it, and so does the answer: the cache's entry is the same
+                // bytes on every ISA.
+                float margin = job->config->margin;
+                if (!(candidates.face_a.separation < margin && candidates.face_b.separation < margin))
+                    candidates.edge.separation = -INFINITY, candidates.edge.normal = (mf_vec3){0.0f, 0.0f, 0.0f};
                 job->answers[p] = mf_searched_answer(&candidates, NULL);
             }
             continue;

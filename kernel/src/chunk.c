@@ -69,6 +69,19 @@ static kept_manifold kept_of(const chunk_call *call, uint32_t p)
     return k;
 }
 
+// The per-pair path for pair p of the chunk (pair.c, with the ISA's lanes).
+static void collide_pair(const chunk_call *call, uint32_t p)
+{
+    mf_axis_candidates candidates;
+    mf_axis used;
+    mf_pair_result *result = &call->results[p];
+    kept_manifold kept = kept_of(call, p);
+    mf_collide_pair(call->config, call->context->kernel, call->worker->scratch, call->bank, call->bodies,
+                    call->pairs[p], kept.kept ? &kept.axis : NULL, kept.kept ? &kept.normal : NULL, result, &candidates,
+                    &used);
+    if (call->answers != NULL) call->answers[p] = mf_searched_answer(&candidates, result->count > 0 ? &used : NULL);
+}
+
 // Runs the bundles of `bins` through the wide pass (face queries; edge-direction axes of
 // parallelepipeds), runs the edge query of each lane that lives on (all pairs in lanes across a's
 // edges, or the Gauss-map walk for larger hulls: mf_edge_query_walks), and clips the touching ones.
@@ -106,7 +119,11 @@ static void collide_bundles(const chunk_call *call)
                 mf_query_edges_of_pair(&frame, config->linear_slop, &call->context->kernel->edge, &query, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {
-                if (call->answers != NULL) call->answers[p] = mf_searched_answer(&candidates, NULL);
+                // The cache keeps the axis that proved the pair apart. The per-pair path (every
+                // pair of the scalar path) stops at the first face past the margin, where the wide
+                // pass measures every face: the entry takes the per-pair path's answer, so that it
+                // is the same bytes on every ISA.
+                if (call->answers != NULL) collide_pair(call, p);
                 continue;
             }
             if (!have_frame)
@@ -116,22 +133,12 @@ static void collide_bundles(const chunk_call *call)
             mf_contacts_for_pair(config, &frame, &candidates, kept.kept ? &kept.axis : NULL,
                                  kept.kept ? &kept.normal : NULL, &wide->axes.rotation_a[l],
                                  bodies->transform[pair.a].p, result, &used);
-            if (call->answers != NULL) call->answers[p] = mf_searched_answer(&candidates, &used);
+            // As collide_pair: a pair the clip left without contacts keeps the axis that separates
+            // most, not the one it tried last.
+            if (call->answers != NULL)
+                call->answers[p] = mf_searched_answer(&candidates, result->count > 0 ? &used : NULL);
         }
     }
-}
-
-// The per-pair path for pair p of the chunk (pair.c, with the ISA's lanes).
-static void collide_pair(const chunk_call *call, uint32_t p)
-{
-    mf_axis_candidates candidates;
-    mf_axis used;
-    mf_pair_result *result = &call->results[p];
-    kept_manifold kept = kept_of(call, p);
-    mf_collide_pair(call->config, call->context->kernel, call->worker->scratch, call->bank, call->bodies,
-                    call->pairs[p], kept.kept ? &kept.axis : NULL, kept.kept ? &kept.normal : NULL, result, &candidates,
-                    &used);
-    if (call->answers != NULL) call->answers[p] = mf_searched_answer(&candidates, result->count > 0 ? &used : NULL);
 }
 
 // The wide pass over the pairs listed in `subset`: bin, query bundle by bundle, clip touching
