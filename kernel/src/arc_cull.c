@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 enum { W = MF_WIDE_WIDTH };
+_Static_assert(MF_MAX_HULL_EDGES < (1 << 15), "edge indices fit mf_compress_u16w");
 
 uint32_t MF_NAMED(mf_edge_arc_cull, MF_WIDE_NAME)(const mf_arc_cull *cull, uint16_t *edges, uint32_t count)
 {

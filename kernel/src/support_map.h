@@ -72,7 +72,7 @@ static inline mf_floatw mf_support_map_cellw(mf_vec3w d)
 }
 
 // The vertex the map names for each lane's cell (mf_support_map_cellw): its point in the hull's
-// frame and its index. Four cells' entries are loaded and transposed at a time.
+// frame and its index. The cells' entries are loaded and transposed together (mf_load_columns4w).
 static inline void mf_support_map_lookupw(const float *map, mf_floatw cell, mf_vec3w *point, mf_floatw *vertex)
 {
     int32_t cells[MF_WIDE_WIDTH];

@@ -251,9 +251,9 @@ static inline void mf_store_intw(int32_t *p, mf_floatw a)
 #endif
 }
 
-// The entries in[l] of the lanes l set in `bits`, stored in order from `out` on (out may be in
-// itself, at or before it); W entries are written, those past the set ones hold anything. Entries
-// must fit 15 bits. Returns how many were set.
+// The entries in[l] of the lanes l set in `bits`, stored in order from `out` on (`out` may point
+// into `in`, at or before it: no entry is overwritten before it is read); W entries are written,
+// those past the set ones hold anything. Entries must fit 15 bits. Returns how many were set.
 static inline uint32_t mf_compress_u16w(uint16_t *out, uint32_t bits, const uint16_t *in)
 {
 #if MF_WIDE_WIDTH == 16
@@ -272,6 +272,7 @@ static inline uint32_t mf_compress_u16w(uint16_t *out, uint32_t bits, const uint
 #endif
 }
 
+#if MF_WIDE_WIDTH > 1
 // The numbers first + l of the lanes l set in `bits`, stored in order from `out` on as 16-bit
 // integers (first + W - 1 must fit 15 bits); W entries are written, those past the set ones hold
 // anything. Returns how many were set. AVX-512 compresses the numbers in a register; narrower
@@ -305,6 +306,7 @@ static inline uint32_t mf_compress_lane_numbers(uint16_t *out, uint32_t bits, ui
     return count;
 #endif
 }
+#endif
 
 // The lanes of v set in `bits` stored in order from `out` on (as AVX-512's compress); W floats are
 // written, those past the set lanes hold anything. Returns how many were set.
