@@ -148,7 +148,7 @@ static int run_pool(uint32_t pair_count, uint64_t seed, int *budget, int *neon)
 // stream bytes and writes the scalar path's cache entries, byte for byte, pairs found apart
 // included (the separating axis an entry keeps is the one the scalar search stops at).
 enum { CACHED_STEPS = 4 };
-static void compare_cached_isas(const scene *s, const float *scales, const char *what)
+static void compare_cached_isas(const scene *s, const float *scales, const char *what, int *budget)
 {
     mf_config config = mf_config_default();
     mf_transform *moved = malloc((s->body_count + 1) * sizeof(mf_transform));
@@ -158,8 +158,7 @@ static void compare_cached_isas(const scene *s, const float *scales, const char 
     for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
         stream[i] = test_stream_make(s->pair_count, config.max_contacts);
         if (i > 0 && !mf_isa_supported(test_isas[i])) continue;
-        config.isa = test_isas[i];
-        CHECK_EQ(mf_context_create(&config, &context[i]), MF_OK);
+        context[i] = test_context_with(test_isas[i], config.on_fault);
         cache[i] = calloc(s->pair_count + 1, sizeof(mf_pair_cache));
     }
     for (uint32_t step = 0; step < CACHED_STEPS; ++step) {
@@ -174,9 +173,10 @@ static void compare_cached_isas(const scene *s, const float *scales, const char 
                mf_status_string(status[0]));
         for (unsigned i = 1; i < TEST_ISA_COUNT; ++i) {
             if (context[i] == NULL) continue;
-            CHECKF(status[i] == status[0] && test_same_stream(&stream[0], &stream[i]),
-                   "%s, cached step %u: %s's stream is not the scalar path's bytes", what, step,
+            int same = status[i] == status[0] && test_same_stream(&stream[0], &stream[i]);
+            CHECKF(same, "%s, cached step %u: %s's stream is not the scalar path's bytes", what, step,
                    mf_isa_name(test_isas[i]));
+            if (!same) explain(&stream[0], &stream[i], mf_isa_name(test_isas[i]), what, budget);
             uint32_t first_different = s->pair_count;
             for (uint32_t p = 0; p < s->pair_count && first_different == s->pair_count; ++p)
                 if (memcmp(&cache[0][p], &cache[i][p], sizeof(mf_pair_cache)) != 0) first_different = p;
@@ -223,7 +223,7 @@ static int run_scene(const char *name, uint32_t pair_count, uint64_t seed, int s
     snprintf(what, sizeof(what), "scene %s%s, %u pairs, seed %llu", name, scaled ? " (scaled)" : "", s.pair_count,
              (unsigned long long)seed);
     int ran = compare_isas(&in, what, budget, neon);
-    compare_cached_isas(&s, scales, what);
+    compare_cached_isas(&s, scales, what, budget);
     free(scales);
     scene_free(&s);
     return ran;

@@ -251,6 +251,18 @@ static inline void mf_store_intw(int32_t *p, mf_floatw a)
 #endif
 }
 
+#if MF_WIDE_WIDTH == 16
+// The 32-bit lanes of `values` set in `bits`, compressed to the front and stored from `out` on as
+// 16-bit integers (16 entries written). Each must be below 2^15, which the saturating narrowing
+// leaves alone. Returns how many were set.
+static inline uint32_t mf_compress_narrow16(uint16_t *out, uint32_t bits, simde__m512i values)
+{
+    simde__m256i packed = simde_mm512_cvtsepi32_epi16(simde_mm512_maskz_compress_epi32((simde__mmask16)bits, values));
+    simde_mm256_storeu_si256((simde__m256i *)(void *)out, packed);
+    return (uint32_t)__builtin_popcount(bits);
+}
+#endif
+
 // The entries in[l] of the lanes l set in `bits`, stored in order from `out` on (`out` may point
 // into `in`, at or before it: no entry is overwritten before it is read); W entries are written,
 // those past the set ones hold anything. Entries must fit 15 bits. Returns how many were set.
@@ -260,11 +272,7 @@ static inline uint32_t mf_compress_u16w(uint16_t *out, uint32_t bits, const uint
     // Widened in halves, as mf_u16_to_floatw.
     simde__m256i low = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)(const void *)in));
     simde__m256i high = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)(const void *)(in + 8)));
-    simde__m512i values = simde_mm512_inserti64x4(simde_mm512_castsi256_si512(low), high, 1);
-    // Saturating to 16 bits changes nothing below 2^15.
-    simde__m256i packed = simde_mm512_cvtsepi32_epi16(simde_mm512_maskz_compress_epi32((simde__mmask16)bits, values));
-    simde_mm256_storeu_si256((simde__m256i *)(void *)out, packed);
-    return (uint32_t)__builtin_popcount(bits);
+    return mf_compress_narrow16(out, bits, simde_mm512_inserti64x4(simde_mm512_castsi256_si512(low), high, 1));
 #else
     uint32_t count = 0;
     for (; bits != 0; bits &= bits - 1u) out[count++] = in[__builtin_ctz(bits)];
@@ -283,10 +291,7 @@ static inline uint32_t mf_compress_lane_numbers(uint16_t *out, uint32_t bits, ui
     simde__m512i numbers =
         simde_mm512_add_epi32(simde_mm512_set1_epi32((int32_t)first),
                               simde_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
-    // Saturating to 16 bits changes nothing below 2^15.
-    simde__m256i packed = simde_mm512_cvtsepi32_epi16(simde_mm512_maskz_compress_epi32((simde__mmask16)bits, numbers));
-    simde_mm256_storeu_si256((simde__m256i *)(void *)out, packed);
-    return (uint32_t)__builtin_popcount(bits);
+    return mf_compress_narrow16(out, bits, numbers);
 #else
     // Row b lists the lanes set in the four bits b, in order, then zeros.
     static const uint16_t set_lanes[16][4] = {
