@@ -148,8 +148,10 @@ static inline void measure(const measured_w *a, const measured_w *b, mf_maskw cr
 // Most cross in none, and a branch per edge would be mispredicted.
 
 // a's kept edges in lanes, b's broadcast from the packed rows.
-static void a_in_lanes(const mf_pair_frame *frame, const float *b_rows, mf_edge_bestw *best)
+static mf_edge_bestw a_in_lanes(const mf_pair_frame *frame, const float *b_rows)
 {
+    // The best in a local, not behind a pointer that the row loads might alias: kept in registers.
+    mf_edge_bestw best = mf_edge_best_nonew();
     uint32_t a_count = frame->a_edge_count, b_count = frame->b_edge_count;
     uint32_t crossing_at[B_RUN];
     mf_maskw crossing_lanes[B_RUN];
@@ -170,10 +172,11 @@ static void a_in_lanes(const mf_pair_frame *frame, const float *b_rows, mf_edge_
                 measured_w b = {splat_packed3(b_rows, 0, k), splat_packed3(b_rows, 6, k), splat_packed3(b_rows, 9, k),
                                 mf_splatw((float)frame->b_edges[k])};
                 // a's kept edges ascend across the blocks, b's within a run.
-                measure(&a, &b, crossing_lanes[n], 1, best);
+                measure(&a, &b, crossing_lanes[n], 1, &best);
             }
         }
     }
+    return best;
 }
 
 // Quantity q (0 normal0, 1 normal1, 2 direction, 3 vertex0) of an edge record, broadcast.
@@ -183,8 +186,9 @@ static inline mf_vec3w splat_record3(const float *record, uint32_t q)
 }
 
 // b's kept edges in lanes from the packed rows, a's broadcast from their records.
-static void b_in_lanes(const mf_pair_frame *frame, const float *b_rows, mf_edge_bestw *best)
+static mf_edge_bestw b_in_lanes(const mf_pair_frame *frame, const float *b_rows)
 {
+    mf_edge_bestw best = mf_edge_best_nonew();
     const float *records = frame->a->edge_records;
     uint32_t a_count = frame->a_edge_count, b_count = frame->b_edge_count;
     uint32_t crossing_at[B_RUN];
@@ -211,10 +215,11 @@ static void b_in_lanes(const mf_pair_frame *frame, const float *b_rows, mf_edge_
                 measured_w a = {splat_record3(record, 0), splat_record3(record, 2), splat_record3(record, 3),
                                 mf_splatw((float)frame->a_edges[k])};
                 // A lane meets a's edges in ascending order, but b's blocks come after each other.
-                measure(&a, &b, crossing_lanes[n], 0, best);
+                measure(&a, &b, crossing_lanes[n], 0, &best);
             }
         }
     }
+    return best;
 }
 
 mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
@@ -222,10 +227,9 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
     MF_ASSERT(frame->a_edges != NULL && frame->b_edges != NULL && frame->b_edge_count <= MF_WIDE_MAX_EDGES);
     uint32_t a_count = frame->a_edge_count, b_count = frame->b_edge_count;
     pack_b_edges(frame, frame->b_packed);
-    mf_edge_bestw best = mf_edge_best_nonew();
     uint32_t a_blocks = (a_count + W - 1) / W, b_blocks = (b_count + W - 1) / W;
-    if (b_blocks * a_count < a_blocks * b_count) b_in_lanes(frame, frame->b_packed, &best);
-    else a_in_lanes(frame, frame->b_packed, &best);
+    mf_edge_bestw best = b_blocks * a_count < a_blocks * b_count ? b_in_lanes(frame, frame->b_packed)
+                                                                 : a_in_lanes(frame, frame->b_packed);
     return mf_edge_best_across(&best);
 }
 
