@@ -273,10 +273,83 @@ static void kept_edges_match_the_scalar_list(void)
     CHECK(compared > 0 && kept > 0);
 }
 
+// The cull's face gaps in lanes, every ISA's build, against mf_face_gaps bit for bit: the least,
+// every face's gap and the infinite padding after the last. Then the edges each ISA keeps from
+// them, against mf_edges_by_faces and against what it stands for: the edges whose gap (the less of
+// their faces') is within the reach (mf_edges_within). Every shape of the pool with at most
+// MF_FACE_CULL_MAX_FACES faces, and balls of up to that many, from points inside, on and outside,
+// at reaches from none of the edges to all.
+static void face_gaps_and_their_edges_match_the_scalar_ones(void)
+{
+    test_pool pool;
+    CHECK_EQ(test_pool_make(48, 4, 32, &pool), MF_OK);
+    // Balls of 2 V - 4 faces at most: two, three and four words of face bits.
+    uint32_t balls[3] = {add_big_hull(pool.bank, 30, 81), add_big_hull(pool.bank, 48, 82),
+                         add_big_hull(pool.bank, 66, 83)};
+    float scalar[MF_FACE_CULL_MAX_FACES + MF_EDGE_GAP_PAD], wide[MF_FACE_CULL_MAX_FACES + MF_EDGE_GAP_PAD];
+    float *edge_gap = malloc((MF_MAX_HULL_EDGES + MF_EDGE_GAP_PAD) * sizeof(float));
+    uint16_t *lists = malloc(3 * (MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD) * sizeof(uint16_t));
+    CHECK(edge_gap != NULL && lists != NULL);
+    uint16_t *kept = lists, *defined = kept + MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD;
+    uint16_t *wide_kept = defined + MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD;
+    test_random random = test_random_seed(4343, 0);
+    uint32_t compared = 0, shapes = 0, kept_edges = 0, all_edges = 0;
+    for (uint32_t shape = 0; edge_gap != NULL && lists != NULL && shape <= balls[2]; ++shape) {
+        mf_hull_view hull = mf_bank_view(pool.bank, shape);
+        if (hull.face_count > MF_FACE_CULL_MAX_FACES) continue;
+        ++shapes;
+        for (int trial = 0; trial < 20; ++trial) {
+            double d[3];
+            test_random_direction(&random, d);
+            double r = test_random_range(&random, 0.0, 1.5) * hull.shape->radius;
+            mf_vec3 p = {(float)(r * d[0]), (float)(r * d[1]), (float)(r * d[2])};
+            float least = mf_face_gaps(&hull, p, scalar);
+            float reach = trial == 0   ? -INFINITY
+                          : trial == 1 ? INFINITY
+                                       : least + (float)test_random_range(&random, 0.0, 1.0) * hull.shape->radius;
+            uint32_t count = mf_edges_by_faces(&hull, scalar, reach, kept);
+            for (uint32_t e = 0; e < hull.edge_count; ++e)
+                edge_gap[e] = fminf(scalar[hull.edge_face0[e]], scalar[hull.edge_face1[e]]);
+            for (uint32_t e = hull.edge_count; e < hull.edge_count + MF_EDGE_GAP_PAD; ++e) edge_gap[e] = INFINITY;
+            uint32_t defined_count = mf_edges_within(edge_gap, hull.edge_count, reach, defined);
+            int same_list = count == defined_count;
+            for (uint32_t k = 0; same_list && k < count + MF_KEPT_EDGES_PAD; ++k) same_list = kept[k] == defined[k];
+            CHECKF(same_list, "shape %u: mf_edges_by_faces keeps %u edges, their gaps %u (or others)", shape, count,
+                   defined_count);
+            CHECKF(trial != 1 || count == hull.edge_count, "shape %u: an infinite reach keeps %u of %u edges", shape,
+                   count, hull.edge_count);
+            kept_edges += count;
+            all_edges += hull.edge_count;
+            for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
+                if (!mf_isa_supported((mf_isa)isa)) continue;
+                const mf_edge_kernel *kernel = &mf_dispatch((mf_isa)isa)->edge;
+                float wide_least = kernel->face_gaps(&hull, p, wide);
+                int same_gaps = wide_least == least;
+                for (uint32_t f = 0; f < hull.face_count + MF_EDGE_GAP_PAD; ++f) same_gaps &= wide[f] == scalar[f];
+                CHECKF(same_gaps, "shape %u: %s face gaps differ from the scalar ones", shape,
+                       mf_isa_name((mf_isa)isa));
+                memset(wide_kept, 0xff, (MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD) * sizeof(uint16_t));
+                uint32_t wide_count = kernel->edges_by_faces(&hull, scalar, reach, wide_kept);
+                same_list = wide_count == count;
+                for (uint32_t k = 0; same_list && k < count + MF_KEPT_EDGES_PAD; ++k)
+                    same_list = wide_kept[k] == kept[k];
+                CHECKF(same_list, "shape %u: %s keeps %u edges, the scalar list %u (or others)", shape,
+                       mf_isa_name((mf_isa)isa), wide_count, count);
+                ++compared;
+            }
+        }
+    }
+    printf("%u shapes, %u comparisons, %u of %u edges kept\n", shapes, compared, kept_edges, all_edges);
+    CHECK(shapes > 3 && kept_edges > 0 && kept_edges < all_edges);
+    free(edge_gap);
+    free(lists);
+    test_pool_free(&pool);
+}
+
 static const test_case tests[] = {
     TEST_CASE(face_lanes_match_the_scalar_face_query),     TEST_CASE(face_lanes_match_on_large_hulls),
     TEST_CASE(support_map_names_the_support_of_each_cell), TEST_CASE(edge_gaps_match_the_scalar_gaps),
-    TEST_CASE(kept_edges_match_the_scalar_list),
+    TEST_CASE(kept_edges_match_the_scalar_list),           TEST_CASE(face_gaps_and_their_edges_match_the_scalar_ones),
 };
 
 int main(int argc, char **argv) { return test_main(tests, (int)(sizeof(tests) / sizeof(tests[0])), argc, argv); }

@@ -3,6 +3,7 @@
 // large hull, also along their Gauss-map arcs (arc_cull.c). Then b's face normals and edge
 // directions, at least the kept ones, are turned into a's frame for the query (mf_rotate_b_edges).
 #include "edge_cull.h"
+#include "core.h"
 #include "tolerances.h"
 
 #include <stddef.h>
@@ -26,6 +27,34 @@ float mf_edge_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap)
     return mf_least(gap, hull->edge_count);
 }
 
+float mf_face_gaps(const mf_hull_view *hull, mf_vec3 p, float *gap)
+{
+    MF_ASSERT(hull->face_count <= MF_FACE_CULL_MAX_FACES);
+    float least = INFINITY;
+    for (uint32_t f = 0; f < hull->face_count; ++f) {
+        gap[f] = hull->offset[f] - mf_dot(mf_view_normal(hull, f), p);
+        least = mf_minf(least, gap[f]);
+    }
+    for (uint32_t f = hull->face_count; f < hull->face_count + MF_EDGE_GAP_PAD; ++f) gap[f] = INFINITY;
+    return least;
+}
+
+static inline float edge_gap_of_faces(const mf_hull_view *hull, const float *face_gap, uint32_t e)
+{
+    return mf_minf(face_gap[hull->edge_face0[e]], face_gap[hull->edge_face1[e]]);
+}
+
+uint32_t mf_edges_by_faces(const mf_hull_view *hull, const float *face_gap, float reach, uint16_t *kept)
+{
+    uint32_t kept_count = 0;
+    for (uint32_t e = 0; e < hull->edge_count; ++e) { // without a branch, as mf_edges_within
+        kept[kept_count] = (uint16_t)e;
+        kept_count += edge_gap_of_faces(hull, face_gap, e) <= reach;
+    }
+    for (uint32_t k = kept_count; k < kept_count + MF_KEPT_EDGES_PAD; ++k) kept[k] = 0;
+    return kept_count;
+}
+
 uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t *kept)
 {
     uint32_t kept_count = 0;
@@ -35,6 +64,28 @@ uint32_t mf_edges_within(const float *gap, uint32_t count, float reach, uint16_t
     }
     for (uint32_t k = kept_count; k < kept_count + MF_KEPT_EDGES_PAD; ++k) kept[k] = 0;
     return kept_count;
+}
+
+// Hulls of at most MF_FACE_CULL_MAX_FACES faces are culled from their faces' gaps, larger ones
+// from their edges' own (their arc culls read the edges' gaps).
+static inline int culls_by_faces(const mf_hull_view *hull) { return hull->face_count <= MF_FACE_CULL_MAX_FACES; }
+
+// The gaps of p in the hull, its faces' or its edges', into the scratch; returns the least.
+static float point_gaps(const mf_edge_kernel *kernel, const mf_query_scratch *scratch, int on_b,
+                        const mf_hull_view *hull, mf_vec3 p)
+{
+    if (culls_by_faces(hull)) return kernel->face_gaps(hull, p, on_b ? scratch->b_face_gap : scratch->a_face_gap);
+    return kernel->gaps(hull, p, on_b ? scratch->b_edge_gap : scratch->a_edge_gap);
+}
+
+// The hull's edges whose gap is within `reach`, from the gaps point_gaps left.
+static uint32_t edges_within_reach(const mf_edge_kernel *kernel, const mf_query_scratch *scratch, int on_b,
+                                   const mf_hull_view *hull, float reach)
+{
+    uint16_t *kept = on_b ? scratch->b_edges : scratch->a_edges;
+    if (culls_by_faces(hull))
+        return kernel->edges_by_faces(hull, on_b ? scratch->b_face_gap : scratch->a_face_gap, reach, kept);
+    return kernel->within(on_b ? scratch->b_edge_gap : scratch->a_edge_gap, hull->edge_count, reach, kept);
 }
 
 // The cull's points q_a of a (in a's frame) and q_b of b (in b's), and the reach of the arc culls
@@ -62,9 +113,9 @@ static inline void keep_edges_near_points(const mf_pair_frame *frame, const mf_a
     // The arc culls bound the other hull's gaps anew, with a float noise of their own.
     if (points != NULL) points->reach = reach + MF_LENGTH_NOISE * candidates->scale;
     culled->a_edges = scratch->a_edges;
-    culled->a_edge_count = kernel->within(scratch->a_edge_gap, frame->a->edge_count, reach - least_b, scratch->a_edges);
+    culled->a_edge_count = edges_within_reach(kernel, scratch, 0, frame->a, reach - least_b);
     culled->b_edges = scratch->b_edges;
-    culled->b_edge_count = kernel->within(scratch->b_edge_gap, frame->b->edge_count, reach - least_a, scratch->b_edges);
+    culled->b_edge_count = edges_within_reach(kernel, scratch, 1, frame->b, reach - least_a);
 }
 
 // Deep overlaps: around a guess at the middle of the overlap, on the line through the centroids,
@@ -84,11 +135,11 @@ static int cull_around_centroids(const mf_pair_frame *frame, const mf_axis_candi
     float extent_b = 0.5f * (b->shape->inner_radius + b->shape->radius);
     mf_vec3 end_a = mf_add(a->centroid, mf_scale(along, extent_a)), end_b = mf_sub(centre_b, mf_scale(along, extent_b));
     mf_vec3 p = mf_scale(mf_add(end_a, end_b), 0.5f);
-    float least_a = kernel->gaps(a, p, scratch->a_edge_gap);
+    float least_a = point_gaps(kernel, scratch, 0, a, p);
     if (!(least_a > 0.0f)) return 0;
     mf_vec3 p_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(p, frame->translation));
     if (points != NULL) *points = (cull_points){.a = p, .b = p_in_b}; // stored before the call: no spill
-    float least_b = kernel->gaps(b, p_in_b, scratch->b_edge_gap);
+    float least_b = point_gaps(kernel, scratch, 1, b, p_in_b);
     if (!(least_b > 0.0f)) return 0;
     keep_edges_near_points(frame, candidates, linear_slop, points, 0.0f, least_a, least_b, kernel, scratch, culled);
     return 1;
@@ -121,18 +172,19 @@ static mf_vec3 nearest_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 
 
 // The partner in the face's hull of v, a vertex of the other hull (given in the face's frame): v
 // itself where it lies inside (only where v is below the face: `below`), else the face's point
-// nearest to it. Fills in the partner, its gaps and their least; returns how far apart v and its
-// partner are.
-static float partner_on_face(const mf_hull_view *hull, uint32_t face, mf_vec3 v, int below, mf_edge_gaps_fn *gaps,
-                             float *gap, float *least, mf_vec3 *partner)
+// nearest to it. Fills in the partner, its gaps (point_gaps) and their least; returns how far
+// apart v and its partner are.
+static float partner_on_face(const mf_edge_kernel *kernel, const mf_query_scratch *scratch, int on_b,
+                             const mf_hull_view *hull, uint32_t face, mf_vec3 v, int below, float *least,
+                             mf_vec3 *partner)
 {
     *partner = v;
     if (below) {
-        *least = gaps(hull, v, gap);
+        *least = point_gaps(kernel, scratch, on_b, hull, v);
         if (*least > 0.0f) return 0.0f;
     }
     *partner = nearest_on_face(hull, face, v);
-    *least = gaps(hull, *partner, gap);
+    *least = point_gaps(kernel, scratch, on_b, hull, *partner);
     return mf_length(mf_sub(v, *partner));
 }
 
@@ -147,21 +199,30 @@ static void cull_around_support(const mf_pair_frame *frame, const mf_axis_candid
     mf_vec3 point_a, point_b;
     if (candidates->face_a.separation >= candidates->face_b.separation) {
         uint32_t face = candidates->face_a.face, v = mf_deepest_vertex(frame, 0, mf_view_normal(a, face));
-        apart = partner_on_face(a, face, frame->b_vertices[v], candidates->face_a.separation < 0.0f, kernel->gaps,
-                                scratch->a_edge_gap, &least_a, &point_a);
+        apart = partner_on_face(kernel, scratch, 0, a, face, frame->b_vertices[v], candidates->face_a.separation < 0.0f,
+                                &least_a, &point_a);
         point_b = mf_view_vertex(b, v);
-        least_b = kernel->gaps(b, point_b, scratch->b_edge_gap);
+        least_b = point_gaps(kernel, scratch, 1, b, point_b);
     } else {
         uint32_t face = candidates->face_b.face;
         uint32_t v = mf_deepest_vertex(frame, 1, mf_mat3_mul(&frame->rotation, mf_view_normal(b, face)));
         mf_vec3 v_in_b = mf_mat3_mul_transposed(&frame->rotation, mf_sub(mf_view_vertex(a, v), frame->translation));
-        apart = partner_on_face(b, face, v_in_b, candidates->face_b.separation < 0.0f, kernel->gaps,
-                                scratch->b_edge_gap, &least_b, &point_b);
+        apart = partner_on_face(kernel, scratch, 1, b, face, v_in_b, candidates->face_b.separation < 0.0f, &least_b,
+                                &point_b);
         point_a = mf_view_vertex(a, v);
-        least_a = kernel->gaps(a, point_a, scratch->a_edge_gap);
+        least_a = point_gaps(kernel, scratch, 0, a, point_a);
     }
     if (points != NULL) *points = (cull_points){.a = point_a, .b = point_b};
     keep_edges_near_points(frame, candidates, linear_slop, points, apart, least_a, least_b, kernel, scratch, culled);
+}
+
+// The gaps of a hull culled by its faces' gaps at its kept edges, and at edge 0, which the list's
+// zero padding names: the arc cull reads them.
+static void kept_edge_gaps(const mf_hull_view *hull, const float *face_gap, const uint16_t *edges, uint32_t count,
+                           float *gap)
+{
+    gap[0] = edge_gap_of_faces(hull, face_gap, 0);
+    for (uint32_t k = 0; k < count; ++k) gap[edges[k]] = edge_gap_of_faces(hull, face_gap, edges[k]);
 }
 
 // Against a large hull (a support map) each kept edge of the other is bounded along its arc.
@@ -172,6 +233,7 @@ static void cull_arcs(const mf_pair_frame *frame, const cull_points *points, con
     // culls alike).
     if (culled->a_edge_count * culled->b_edge_count < MF_ARC_CULL_MIN_PAIRS) return;
     if (frame->a->support_map != NULL) {
+        if (culls_by_faces(frame->b)) kept_edge_gaps(frame->b, scratch->b_face_gap, scratch->b_edges, culled->b_edge_count, scratch->b_edge_gap);
         mf_arc_cull cull = {.records = frame->b->edge_records,
                             .gap = scratch->b_edge_gap,
                             .to_other = frame->rotation,
@@ -181,6 +243,7 @@ static void cull_arcs(const mf_pair_frame *frame, const cull_points *points, con
         culled->b_edge_count = kernel->arc_cull(&cull, scratch->b_edges, culled->b_edge_count);
     }
     if (frame->b->support_map != NULL) {
+        if (culls_by_faces(frame->a)) kept_edge_gaps(frame->a, scratch->a_face_gap, scratch->a_edges, culled->a_edge_count, scratch->a_edge_gap);
         mf_arc_cull cull = {.records = frame->a->edge_records,
                             .gap = scratch->a_edge_gap,
                             .to_other = mf_mat3_transpose(&frame->rotation),

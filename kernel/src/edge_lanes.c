@@ -269,6 +269,69 @@ float MF_NAMED(mf_edge_gaps, MF_WIDE_NAME)(const mf_hull_view *hull, mf_vec3 p, 
     return mf_min_acrossw(least);
 }
 
+// The gaps of faces f to f + W - 1 (as mf_face_gaps).
+static inline mf_floatw face_gaps_at(const mf_hull_view *hull, uint32_t f, mf_vec3w point)
+{
+    mf_vec3w normal = mf_load3uw(hull->normal_x + f, hull->normal_y + f, hull->normal_z + f);
+    return mf_subw(mf_loaduw(hull->offset + f), mf_dotw(normal, point));
+}
+
+float MF_NAMED(mf_face_gaps, MF_WIDE_NAME)(const mf_hull_view *hull, mf_vec3 p, float *gap)
+{
+    // The plane rows run on into the bank's padding (MF_BANK_PAD): the last register's lanes past
+    // the last face are set to no gap, as are the gap list's MF_EDGE_GAP_PAD entries past it.
+    _Static_assert(MF_EDGE_GAP_PAD >= W && MF_BANK_PAD >= W && MF_FACE_CULL_MAX_FACES % W == 0,
+                   "gaps fill whole registers");
+    MF_ASSERT(hull->face_count <= MF_FACE_CULL_MAX_FACES);
+    uint32_t count = hull->face_count;
+    mf_vec3w point = mf_splat3w(p);
+    mf_floatw least = mf_splatw(INFINITY), none = least;
+    for (uint32_t f = 0; f < count; f += W) {
+        mf_maskw face = mf_ltw(mf_lane_indexw(), mf_splatw((float)(count - f)));
+        mf_floatw g = mf_selectw(face, face_gaps_at(hull, f, point), none);
+        mf_storeuw(gap + f, g);
+        least = mf_minw(least, g);
+    }
+    for (uint32_t f = (count + W - 1) / W * W; f < count + MF_EDGE_GAP_PAD; f += W) mf_storeuw(gap + f, none);
+    return mf_min_acrossw(least);
+}
+
+#if MF_WIDE_WIDTH >= 8
+uint32_t MF_NAMED(mf_edges_by_faces, MF_WIDE_NAME)(const mf_hull_view *hull, const float *face_gap, float reach,
+                                                   uint16_t *kept)
+{
+    // The faces within reach as bits, 32 faces a word; an edge is kept where either face's bit is
+    // set, looked up W edges at a time with shifts by each lane's face (a shift of 32 or more gives
+    // zero, so every word can be asked of every face). The face rows are read past the edges' count
+    // within the bank's padding, the lanes there masked off.
+    enum { WORDS = MF_FACE_CULL_MAX_FACES / 32 };
+    _Static_assert(32 % W == 0, "a register of faces fills part of one word");
+    uint32_t words[WORDS] = {0};
+    mf_floatw limit = mf_splatw(reach);
+    for (uint32_t f = 0; f < hull->face_count; f += W) {
+        uint32_t bits = mf_lane_bitsw(mf_lew(mf_loaduw(face_gap + f), limit)); // infinite past the last
+        words[f / 32] |= bits << (f % 32);
+    }
+    uint32_t word_count = (hull->face_count + 31) / 32, kept_count = 0;
+    const mf_intw step = mf_splat_intw(32);
+    for (uint32_t e = 0; e < hull->edge_count; e += W) {
+        mf_intw face0 = mf_load_u16_intw(hull->edge_face0 + e), face1 = mf_load_u16_intw(hull->edge_face1 + e);
+        mf_intw hit = mf_splat_intw(0);
+        for (uint32_t w = 0; w < word_count; ++w) {
+            mf_intw word = mf_splat_intw((int32_t)words[w]);
+            hit = mf_or_intw(hit, mf_or_intw(mf_shift_right_intw(word, face0), mf_shift_right_intw(word, face1)));
+            face0 = mf_sub_intw(face0, step);
+            face1 = mf_sub_intw(face1, step);
+        }
+        uint32_t bits = mf_low_bit_lanesw(hit);
+        if (hull->edge_count - e < W) bits &= (1u << (hull->edge_count - e)) - 1u;
+        kept_count += mf_compress_lane_numbers(kept + kept_count, bits, e);
+    }
+    memset(kept + kept_count, 0, MF_KEPT_EDGES_PAD * sizeof(uint16_t));
+    return kept_count;
+}
+#endif
+
 uint32_t MF_NAMED(mf_edges_within, MF_WIDE_NAME)(const float *gap, uint32_t count, float reach, uint16_t *kept)
 {
     // As mf_edges_within, W gaps compared at once and the kept ones' indices stored in order: each

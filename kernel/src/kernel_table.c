@@ -21,6 +21,8 @@ const mf_wide_kernel mf_kernel_scalar = {
              .lanes = NULL,
              .gaps = mf_edge_gaps,
              .within = mf_edges_within,
+             .face_gaps = mf_face_gaps,
+             .edges_by_faces = mf_edges_by_faces,
              .arc_cull = mf_edge_arc_cull_scalar},
     .faces = mf_query_faces,
     .box_hull = {.faces = mf_box_hull_faces_scalar, .edges = mf_box_hull_edges_scalar},
@@ -35,6 +37,12 @@ const mf_wide_kernel MF_NAMED(mf_kernel, MF_WIDE_NAME) = {
              .lanes = MF_NAMED(mf_edge_lanes, MF_WIDE_NAME),
              .gaps = MF_NAMED(mf_edge_gaps, MF_WIDE_NAME),
              .within = MF_NAMED(mf_edges_within, MF_WIDE_NAME),
+             .face_gaps = MF_NAMED(mf_face_gaps, MF_WIDE_NAME),
+#if MF_WIDE_WIDTH >= 8
+             .edges_by_faces = MF_NAMED(mf_edges_by_faces, MF_WIDE_NAME),
+#else
+             .edges_by_faces = mf_edges_by_faces,
+#endif
              .arc_cull = MF_NAMED(mf_edge_arc_cull, MF_WIDE_NAME)},
     .faces = MF_NAMED(mf_face_lanes, MF_WIDE_NAME),
     .box_hull = {.faces = MF_NAMED(mf_box_hull_faces, MF_WIDE_NAME),

@@ -25,6 +25,8 @@ typedef struct mf_pair_scratch {
     // After the arrays above: they keep their offsets, and with them the pad's 4K-aliasing cure.
     float b_vertex_rows[3 * MF_VERTEX_ROWS_STRIDE];
     float a_vertex_rows[3 * MF_VERTEX_ROWS_STRIDE];
+    float a_face_gap[MF_FACE_CULL_MAX_FACES + MF_EDGE_GAP_PAD]; // the cull's point below each face plane
+    float b_face_gap[MF_FACE_CULL_MAX_FACES + MF_EDGE_GAP_PAD];
     mf_scaled_hull scaled[2]; // a's and b's shapes at their scales (scale.h), where not 1
 } mf_pair_scratch;
 
@@ -33,6 +35,8 @@ static inline mf_query_scratch mf_query_scratch_of(mf_pair_scratch *s)
     return (mf_query_scratch){.face_vertex = s->b_face_vertex,
                               .a_edge_gap = s->a_edge_gap,
                               .b_edge_gap = s->b_edge_gap,
+                              .a_face_gap = s->a_face_gap,
+                              .b_face_gap = s->b_face_gap,
                               .a_edges = s->a_edges,
                               .b_edges = s->b_edges,
                               .b_normal_rows = s->b_normal_rows,

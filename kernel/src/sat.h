@@ -296,6 +296,7 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *candid
 typedef struct mf_query_scratch {
     uint32_t *face_vertex;                   // b's faces, for the walk
     float *a_edge_gap, *b_edge_gap;          // the cull's point below each edge's nearer face plane
+    float *a_face_gap, *b_face_gap;          // or below each face plane (MF_FACE_CULL_MAX_FACES)
     uint16_t *a_edges, *b_edges;             // the edges kept for the edge query
     float *b_normal_rows, *b_direction_rows; // what the frame's point to (mf_rotate_b_edges)
     float *b_packed;                         // what the frame's points to
@@ -308,6 +309,11 @@ typedef mf_edge_query mf_edge_search_fn(const mf_pair_frame *frame);
 // lanes).
 typedef float mf_edge_gaps_fn(const mf_hull_view *hull, mf_vec3 p, float *gap);
 typedef uint32_t mf_edges_within_fn(const float *gap, uint32_t count, float reach, uint16_t *kept);
+// The same for hulls of at most MF_FACE_CULL_MAX_FACES faces, from their faces' gaps
+// (edge_cull.h: mf_face_gaps, mf_edges_by_faces).
+typedef float mf_face_gaps_fn(const mf_hull_view *hull, mf_vec3 p, float *gap);
+typedef uint32_t mf_edges_by_faces_fn(const mf_hull_view *hull, const float *face_gap, float reach, uint16_t *kept);
+#define MF_FACE_CULL_MAX_FACES 128
 #define MF_EDGE_GAP_PAD 16   // entries a gap list has past the edge count (mf_edge_gaps writes them)
 #define MF_KEPT_EDGES_PAD 16 // entries a kept list has past the edge count (the lanes' builds store ahead)
 // Rows of b's kept edges the query in lanes packs (normal0, normal1, direction, vertex0, x y z
@@ -328,6 +334,8 @@ typedef struct mf_edge_kernel {
     mf_edge_search_fn *lanes;
     mf_edge_gaps_fn *gaps;
     mf_edges_within_fn *within;
+    mf_face_gaps_fn *face_gaps;
+    mf_edges_by_faces_fn *edges_by_faces;
     mf_edge_arc_cull_fn *arc_cull;
 } mf_edge_kernel;
 
