@@ -3,7 +3,7 @@
 // those that cross in some lane. a's edges come from their records (rows.h), b's from rows packed
 // here, moved into a's frame. Which hull goes in lanes is chosen per pair: the one that leaves
 // fewer registers to try (a's 11 kept edges in 16 lanes against b's 15 cost 15 registers; b's 15 in
-// lanes against a's 11, 11).
+// lanes against a's 11, 11), counting the load of a register of a's as a few.
 // Every pair performs the operations of mf_query_edges (sat.c) in the same order, and ties go to
 // the lowest (i, j) as there, so the result is the scalar path's bit for bit.
 #include "edge_lanes.h"
@@ -227,9 +227,14 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
     MF_ASSERT(frame->a_edges != NULL && frame->b_edges != NULL && frame->b_edge_count <= MF_WIDE_MAX_EDGES);
     uint32_t a_count = frame->a_edge_count, b_count = frame->b_edge_count;
     pack_b_edges(frame, frame->b_packed);
+    // a's edges in lanes cost a test per b edge for each register of a's, and the register's load
+    // from the records and its transposes, about as much as A_LOAD_TESTS tests (A/Bs on hull16 and
+    // hull48: 8 against 0, 4 and 16); b's in lanes a test per a edge for each register of b's, whose
+    // rows are packed either way.
+    enum { A_LOAD_TESTS = 8 };
     uint32_t a_blocks = (a_count + W - 1) / W, b_blocks = (b_count + W - 1) / W;
-    mf_edge_bestw best = b_blocks * a_count < a_blocks * b_count ? b_in_lanes(frame, frame->b_packed)
-                                                                 : a_in_lanes(frame, frame->b_packed);
+    mf_edge_bestw best = b_blocks * a_count < a_blocks * (b_count + A_LOAD_TESTS) ? b_in_lanes(frame, frame->b_packed)
+                                                                               : a_in_lanes(frame, frame->b_packed);
     return mf_edge_best_across(&best);
 }
 
