@@ -233,7 +233,8 @@ static void cull_arcs(const mf_pair_frame *frame, const cull_points *points, con
     // culls alike).
     if (culled->a_edge_count * culled->b_edge_count < MF_ARC_CULL_MIN_PAIRS) return;
     if (frame->a->support_map != NULL) {
-        if (culls_by_faces(frame->b)) kept_edge_gaps(frame->b, scratch->b_face_gap, scratch->b_edges, culled->b_edge_count, scratch->b_edge_gap);
+        if (culls_by_faces(frame->b))
+            kept_edge_gaps(frame->b, scratch->b_face_gap, scratch->b_edges, culled->b_edge_count, scratch->b_edge_gap);
         mf_arc_cull cull = {.records = frame->b->edge_records,
                             .gap = scratch->b_edge_gap,
                             .to_other = frame->rotation,
@@ -243,7 +244,8 @@ static void cull_arcs(const mf_pair_frame *frame, const cull_points *points, con
         culled->b_edge_count = kernel->arc_cull(&cull, scratch->b_edges, culled->b_edge_count);
     }
     if (frame->b->support_map != NULL) {
-        if (culls_by_faces(frame->a)) kept_edge_gaps(frame->a, scratch->a_face_gap, scratch->a_edges, culled->a_edge_count, scratch->a_edge_gap);
+        if (culls_by_faces(frame->a))
+            kept_edge_gaps(frame->a, scratch->a_face_gap, scratch->a_edges, culled->a_edge_count, scratch->a_edge_gap);
         mf_arc_cull cull = {.records = frame->a->edge_records,
                             .gap = scratch->a_edge_gap,
                             .to_other = mf_mat3_transpose(&frame->rotation),

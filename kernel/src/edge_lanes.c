@@ -234,7 +234,7 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
     enum { A_LOAD_TESTS = 8 };
     uint32_t a_blocks = (a_count + W - 1) / W, b_blocks = (b_count + W - 1) / W;
     mf_edge_bestw best = b_blocks * a_count < a_blocks * (b_count + A_LOAD_TESTS) ? b_in_lanes(frame, frame->b_packed)
-                                                                               : a_in_lanes(frame, frame->b_packed);
+                                                                                  : a_in_lanes(frame, frame->b_packed);
     return mf_edge_best_across(&best);
 }
 
