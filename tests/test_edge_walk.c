@@ -237,10 +237,29 @@ static void arc_cull_drops_no_pair_within_reach(void)
     test_pool_free(&pool);
 }
 
+// A lumpy ball of `count` points, radius about 1, as a small hull beside the large pool's.
+static uint32_t add_ball(mf_bank *bank, uint32_t count, uint64_t seed)
+{
+    test_random random = test_random_seed(seed, 0);
+    mf_vec3 points[64];
+    CHECK(count <= 64);
+    for (uint32_t i = 0; i < count && i < 64; ++i) {
+        double d[3];
+        test_random_direction(&random, d);
+        double r = test_random_range(&random, 0.8, 1.0);
+        points[i] = (mf_vec3){(float)(r * d[0]), (float)(r * d[1]), (float)(r * d[2])};
+    }
+    uint32_t shape = 0;
+    CHECK_EQ(mf_bank_add_hull(bank, points, count, &shape), MF_OK);
+    return shape;
+}
+
 // The edge query of large hulls as a pair runs it (mf_query_pair: faces, the cull, the arc culls,
 // all pairs in lanes or the walk, the winner measured), every ISA's build bit for bit as the scalar
 // one; and wherever the best of all edge pairs ranks (mf_rank_axes), the same pair, measured the
-// same: the culls only drop pairs that cannot rank. Where the walk searches, its answer may differ in
+// same: the culls only drop pairs that cannot rank. Every third pair swaps one hull for a small
+// ball (at most MF_FACE_CULL_MAX_FACES faces: culled from its faces' gaps, then along its arcs by
+// the large hull's support map). Where the walk searches, its answer may differ in
 // a pair the Gauss-map test decides by float noise (walk_finds_the_all_pairs_answer), and a pair
 // measured again (mf_measure_edge_axis) may fall below another: never the pair's best axis.
 static void edge_query_finds_the_ranking_pair_on_large_hulls(void)
@@ -251,11 +270,16 @@ static void edge_query_finds_the_ranking_pair_on_large_hulls(void)
     CHECK(scratch != NULL);
     mf_config config = mf_config_default();
     config.margin = INFINITY; // every pair's edge query runs
-    uint32_t pairs = test_scaled(1500), ranking = 0, identical = 0, compared = 0;
+    const uint32_t balls[2] = {add_ball(pool.bank, 16, 5455), add_ball(pool.bank, 40, 5456)};
+    uint32_t pairs = test_scaled(1500), ranking = 0, identical = 0, compared = 0, with_balls = 0;
     for (uint32_t index = 0; scratch != NULL && index < pairs; ++index) {
         uint32_t shape[2];
         mf_transform transform[2];
         test_make_pair(&pool, TEST_PAIRS_HULL, 5454, index, 0.02f, shape, transform);
+        if (index % 3 == 0) {
+            shape[index / 3 % 2] = balls[index / 6 % 2];
+            ++with_balls;
+        }
         mf_pair_frame frame = test_pair_frame(pool.bank, shape, transform, scratch);
         mf_query_scratch query = mf_query_scratch_of(scratch);
         mf_wide_kernel scalar_kernel = *mf_dispatch(MF_ISA_SCALAR);
@@ -291,8 +315,9 @@ static void edge_query_finds_the_ranking_pair_on_large_hulls(void)
                shape[0], shape[1], (double)c.edge.separation, c.edge.edge_a, c.edge.edge_b, (double)all.edge.separation,
                all.edge.edge_a, all.edge.edge_b, (double)c.face_a.separation, (double)c.face_b.separation);
     }
-    printf("%u pairs, %u where an edge axis ranks, %u of those identical to all pairs, %u comparisons\n", pairs,
-           ranking, identical, compared);
+    printf("%u pairs (%u with a small ball), %u where an edge axis ranks, %u of those identical to all pairs, %u "
+           "comparisons\n",
+           pairs, with_balls, ranking, identical, compared);
     CHECK(ranking > pairs / 4 && identical > ranking / 100 * 97);
     free(scratch);
     test_pool_free(&pool);
