@@ -228,10 +228,11 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
     uint32_t a_count = frame->a_edge_count, b_count = frame->b_edge_count;
     pack_b_edges(frame, frame->b_packed);
     // a's edges in lanes cost a test per b edge for each register of a's, and the register's load
-    // from the records and its transposes, about as much as A_LOAD_TESTS tests (A/Bs on hull16 and
-    // hull48: 8 against 0, 4 and 16); b's in lanes a test per a edge for each register of b's, whose
-    // rows are packed either way.
-    enum { A_LOAD_TESTS = 8 };
+    // from the records and its transposes, about as much as A_LOAD_TESTS tests: W / 2, as the
+    // transposes grow with the width faster than a test (A/Bs on AVX-512's hull16 and hull48: 8
+    // against 0, 4 and 16); b's in lanes a test per a edge for each register of b's, whose rows are
+    // packed either way.
+    enum { A_LOAD_TESTS = W / 2 };
     uint32_t a_blocks = (a_count + W - 1) / W, b_blocks = (b_count + W - 1) / W;
     mf_edge_bestw best = b_blocks * a_count < a_blocks * (b_count + A_LOAD_TESTS) ? b_in_lanes(frame, frame->b_packed)
                                                                                   : a_in_lanes(frame, frame->b_packed);
