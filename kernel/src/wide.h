@@ -162,23 +162,18 @@ static inline mf_floatw mf_next_axisw(mf_floatw axis)
     return mf_selectw(mf_eqw(axis, mf_splatw(2.0f)), mf_splatw(0.0f), mf_addw(axis, mf_splatw(1.0f)));
 }
 
-#if MF_WIDE_WIDTH == 16
-// 16 16-bit integers widened to 32 bits, in two halves: this SIMDe widens 16-bit lanes to 32 only
-// 8 at a time.
-static inline simde__m512i mf_load_u16_as_u32x16(const uint16_t *p)
-{
-    simde__m256i low = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)p));
-    simde__m256i high = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)(p + 8)));
-    return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(low), high, 1);
-}
-#endif
-
 #if MF_WIDE_WIDTH >= 8
 // Integer lanes for bit lookups: W 32-bit integers, from 16-bit ones; shifted right each by its own
 // count (by 32 or more: zero); the lanes whose lowest bit is set.
 #if MF_WIDE_WIDTH == 16
 typedef simde__m512i mf_intw;
-static inline mf_intw mf_load_u16_intw(const uint16_t *p) { return mf_load_u16_as_u32x16(p); }
+// In two halves: this SIMDe widens 16-bit lanes to 32 only 8 at a time.
+static inline mf_intw mf_load_u16_intw(const uint16_t *p)
+{
+    simde__m256i low = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)(const void *)p));
+    simde__m256i high = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)(const void *)(p + 8)));
+    return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(low), high, 1);
+}
 static inline mf_intw mf_splat_intw(int32_t a) { return simde_mm512_set1_epi32(a); }
 static inline mf_intw mf_sub_intw(mf_intw a, mf_intw b) { return simde_mm512_sub_epi32(a, b); }
 static inline mf_intw mf_or_intw(mf_intw a, mf_intw b) { return simde_mm512_or_si512(a, b); }
@@ -210,9 +205,9 @@ static inline mf_floatw mf_u16_to_floatw(const uint16_t *p)
 #if MF_WIDE_WIDTH == 1
     return (float)p[0];
 #elif MF_WIDE_WIDTH == 16
-    return simde_mm512_cvtepu32_ps(mf_load_u16_as_u32x16(p));
+    return simde_mm512_cvtepu32_ps(mf_load_u16_intw(p));
 #elif MF_WIDE_WIDTH == 8
-    return simde_mm256_cvtepi32_ps(simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)p)));
+    return simde_mm256_cvtepi32_ps(mf_load_u16_intw(p));
 #else
     return simde_mm_cvtepi32_ps(simde_mm_cvtepu16_epi32(simde_mm_loadl_epi64((const simde__m128i *)p)));
 #endif
@@ -308,10 +303,7 @@ static inline uint32_t mf_compress_narrow16(uint16_t *out, uint32_t bits, simde_
 static inline uint32_t mf_compress_u16w(uint16_t *out, uint32_t bits, const uint16_t *in)
 {
 #if MF_WIDE_WIDTH == 16
-    // Widened in halves, as mf_u16_to_floatw.
-    simde__m256i low = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)(const void *)in));
-    simde__m256i high = simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)(const void *)(in + 8)));
-    return mf_compress_narrow16(out, bits, simde_mm512_inserti64x4(simde_mm512_castsi256_si512(low), high, 1));
+    return mf_compress_narrow16(out, bits, mf_load_u16_intw(in));
 #else
     uint32_t count = 0;
     for (; bits != 0; bits &= bits - 1u) out[count++] = in[__builtin_ctz(bits)];
