@@ -14,7 +14,9 @@ static int cpu_has(mf_isa isa)
     case MF_ISA_AVX2:
         return __builtin_cpu_supports("avx2");
     case MF_ISA_AVX512:
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+        // The build's flags (kernel/meson.build): F, DQ, VL and BW; the compiler may use any of them.
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
     default:
         return 0;
     }
