@@ -29,17 +29,17 @@ static inline mf_vec3w row3(const mf_bundle_hull *hull, uint32_t r0, uint32_t r1
 static inline mf_vec3w work3(const float *work, uint32_t count, uint32_t i)
 {
     const float *at = work + (size_t)i * W;
-    size_t row = (size_t)count * W;
-    return mf_load3w(at, at + row, at + 2 * row);
+    size_t apart = (size_t)count * W;
+    return mf_load3w(at, at + apart, at + 2 * apart);
 }
 
 static inline void store3(float *work, uint32_t count, uint32_t i, mf_vec3w v)
 {
     float *at = work + (size_t)i * W;
-    size_t row = (size_t)count * W;
+    size_t apart = (size_t)count * W;
     mf_storew(at, v.x);
-    mf_storew(at + row, v.y);
-    mf_storew(at + 2 * row, v.z);
+    mf_storew(at + apart, v.y);
+    mf_storew(at + 2 * apart, v.z);
 }
 
 // a's or b's rotation from its pose rows: the quaternion as given, normalised here.
