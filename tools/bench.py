@@ -50,6 +50,10 @@ def parse_arguments():
     parser.add_argument("--peer-repetitions", type=int, default=1,
                         help="repetitions of Bullet's hull benchmarks (default 1: they are slow); ODE and "
                              "Bullet's box-box run with --repetitions, beside manyfold")
+    parser.add_argument("--interleave", action="store_true",
+                        help="run the repetitions in random order across the run (Google Benchmark's "
+                             "random interleaving), so that each median samples the same spells of a noisy "
+                             "host as its peers' do; give it more --repetitions and a shorter --min-time")
     parser.add_argument("--filter", default="^collide", help="benchmark name regex (default: all)")
     parser.add_argument("--huge", action="store_true",
                         help="add collide_size/crowd/10000000 (sets MANYFOLD_BENCH_HUGE=1; about 1.3 GB)")
@@ -110,6 +114,8 @@ def run_suite(args, results_path):
                    f"--benchmark_out={part_path}", "--benchmark_out_format=json"]
         if repetitions > 1:
             command += [f"--benchmark_repetitions={repetitions}", "--benchmark_report_aggregates_only=true"]
+            if args.interleave:
+                command.append("--benchmark_enable_random_interleaving=true")
         print(f"running {len(group)} benchmarks, {repetitions} repetition(s) each", flush=True)
         # A non-zero exit means a benchmark failed (not merely skipped); report what ran anyway.
         status = subprocess.run(command, env=environment).returncode
