@@ -197,6 +197,16 @@ static void support_map_names_the_support_of_each_cell(void)
     test_pool_free(&pool);
 }
 
+// A point for the cull's gaps: in a random direction from the hull's origin, out to 1.5 times its
+// radius, so inside, on and outside it.
+static mf_vec3 point_about(test_random *random, const mf_hull_view *hull)
+{
+    double d[3];
+    test_random_direction(random, d);
+    double r = test_random_range(random, 0.0, 1.5) * hull->shape->radius;
+    return (mf_vec3){(float)(r * d[0]), (float)(r * d[1]), (float)(r * d[2])};
+}
+
 // The cull's edge gaps in lanes, every ISA's build, against mf_edge_gaps bit for bit: the least,
 // every edge's gap, and the infinite padding after the last, on every shape of the pool (rows or
 // not) from points inside, on and outside it.
@@ -212,10 +222,7 @@ static void edge_gaps_match_the_scalar_gaps(void)
     for (uint32_t shape = 0; scalar != NULL && shape <= big; ++shape) {
         mf_hull_view hull = mf_bank_view(pool.bank, shape);
         for (int trial = 0; trial < 20; ++trial) {
-            double d[3];
-            test_random_direction(&random, d);
-            double r = test_random_range(&random, 0.0, 1.5) * hull.shape->radius;
-            mf_vec3 p = {(float)(r * d[0]), (float)(r * d[1]), (float)(r * d[2])};
+            mf_vec3 p = point_about(&random, &hull);
             float least = mf_edge_gaps(&hull, p, scalar);
             for (int isa = MF_ISA_SSE; isa <= MF_ISA_NEON; ++isa) {
                 if (!mf_isa_supported((mf_isa)isa)) continue;
@@ -299,10 +306,7 @@ static void face_gaps_and_their_edges_match_the_scalar_ones(void)
         if (hull.face_count > MF_FACE_CULL_MAX_FACES) continue;
         ++shapes;
         for (int trial = 0; trial < 20; ++trial) {
-            double d[3];
-            test_random_direction(&random, d);
-            double r = test_random_range(&random, 0.0, 1.5) * hull.shape->radius;
-            mf_vec3 p = {(float)(r * d[0]), (float)(r * d[1]), (float)(r * d[2])};
+            mf_vec3 p = point_about(&random, &hull);
             float least = mf_face_gaps(&hull, p, scalar);
             float reach = trial == 0   ? -INFINITY
                           : trial == 1 ? INFINITY
