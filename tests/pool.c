@@ -28,6 +28,16 @@ void test_cloud(test_random *random, test_cloud_kind kind, uint32_t count, doubl
     }
 }
 
+void test_shell_points(test_random *random, uint32_t count, double inner, double outer, mf_vec3 *points)
+{
+    for (uint32_t i = 0; i < count; ++i) {
+        double d[3];
+        test_random_direction(random, d);
+        double r = test_random_range(random, inner, outer);
+        points[i] = (mf_vec3){(float)(r * d[0]), (float)(r * d[1]), (float)(r * d[2])};
+    }
+}
+
 void test_sphere_lattice(uint32_t count, double radius, mf_vec3 *points)
 {
     const double golden_angle = 3.14159265358979323846 * (3.0 - sqrt(5.0));

@@ -16,6 +16,10 @@ typedef enum test_cloud_kind {
 // `count` points of the given kind, centred near the origin, about `size` across in radius.
 void test_cloud(test_random *random, test_cloud_kind kind, uint32_t count, double size, mf_vec3 *points);
 
+// `count` points in random directions at random distances in [inner, outer] from the origin: a
+// lumpy ball whose hull has most of them as vertices.
+void test_shell_points(test_random *random, uint32_t count, double inner, double outer, mf_vec3 *points);
+
 // `count` points evenly spread on a sphere (Fibonacci lattice).
 void test_sphere_lattice(uint32_t count, double radius, mf_vec3 *points);
 

@@ -243,12 +243,8 @@ static uint32_t add_ball(mf_bank *bank, uint32_t count, uint64_t seed)
     test_random random = test_random_seed(seed, 0);
     mf_vec3 points[64];
     CHECK(count <= 64);
-    for (uint32_t i = 0; i < count && i < 64; ++i) {
-        double d[3];
-        test_random_direction(&random, d);
-        double r = test_random_range(&random, 0.8, 1.0);
-        points[i] = (mf_vec3){(float)(r * d[0]), (float)(r * d[1]), (float)(r * d[2])};
-    }
+    if (count > 64) count = 64;
+    test_shell_points(&random, count, 0.8, 1.0, points);
     uint32_t shape = 0;
     CHECK_EQ(mf_bank_add_hull(bank, points, count, &shape), MF_OK);
     return shape;

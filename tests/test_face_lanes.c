@@ -27,12 +27,7 @@ static uint32_t add_big_hull(mf_bank *bank, uint32_t count, uint64_t seed)
     mf_vec3 *points = malloc(count * sizeof(mf_vec3));
     CHECK(points != NULL);
     if (points == NULL) return 0;
-    for (uint32_t i = 0; i < count; ++i) {
-        double d[3];
-        test_random_direction(&random, d);
-        double r = 0.5 * test_random_range(&random, 0.9, 1.0);
-        points[i] = (mf_vec3){(float)(r * d[0]), (float)(r * d[1]), (float)(r * d[2])};
-    }
+    test_shell_points(&random, count, 0.45, 0.5, points);
     uint32_t shape = 0;
     CHECK_EQ(mf_bank_add_hull(bank, points, count, &shape), MF_OK);
     free(points);
@@ -201,10 +196,9 @@ static void support_map_names_the_support_of_each_cell(void)
 // radius, so inside, on and outside it.
 static mf_vec3 point_about(test_random *random, const mf_hull_view *hull)
 {
-    double d[3];
-    test_random_direction(random, d);
-    double r = test_random_range(random, 0.0, 1.5) * hull->shape->radius;
-    return (mf_vec3){(float)(r * d[0]), (float)(r * d[1]), (float)(r * d[2])};
+    mf_vec3 p;
+    test_shell_points(random, 1, 0.0, 1.5 * hull->shape->radius, &p);
+    return p;
 }
 
 // The cull's edge gaps in lanes, every ISA's build, against mf_edge_gaps bit for bit: the least,
