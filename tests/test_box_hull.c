@@ -35,7 +35,8 @@ static mf_axis_candidates box_hull_candidates(const mf_pair_frame *frame, mf_isa
     config.margin = INFINITY;
     mf_query_scratch query = mf_query_scratch_of(scratch);
     mf_axis_candidates c;
-    mf_query_pair(frame, &config, kernel.faces, &kernel.edge, &kernel.box_hull, &query, &c);
+    mf_pair_frame own = *frame; // the query leaves its kept edge lists in the frame
+    mf_query_pair(&own, &config, kernel.faces, &kernel.edge, &kernel.box_hull, &query, &c);
     return c;
 }
 

@@ -256,9 +256,11 @@ static void cull_arcs(const mf_pair_frame *frame, const cull_points *points, con
     }
 }
 
-void mf_cull_edges(const mf_pair_frame *frame, const mf_axis_candidates *c, float linear_slop,
-                   const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled)
+void mf_cull_edges(mf_pair_frame *frame, const mf_axis_candidates *c, float linear_slop,
+                   const mf_edge_kernel *kernel, const mf_query_scratch *scratch)
 {
+    // The culls read the frame's hulls and pose and write its kept lists: the same frame, two roles.
+    mf_pair_frame *culled = frame;
     // The arc culls' points, where either hull is large (a support map); the culls fill them.
     cull_points arcs;
     // cppcheck-suppress uninitvar ; only the address is taken here: the culls below fill arcs

@@ -52,14 +52,13 @@ typedef struct mf_arc_cull {
 // keep 15 edges each, and the culls would cost more than they save; the bunny's hull 180).
 #define MF_ARC_CULL_MIN_PAIRS 1024u
 
-// The edges of a pair that could make an edge axis that ranks (mf_rank_axes): the frame `culled`,
-// a copy of `frame`, gets each hull's kept edges (a_edges, b_edges, in the scratch) and their
-// counts. Deep overlaps are culled around a point inside both hulls on the centroids' line where
+// The edges of a pair that could make an edge axis that ranks (mf_rank_axes): the frame gets each
+// hull's kept edges (a_edges, b_edges, in the scratch) and their counts. Deep overlaps are culled around a point inside both hulls on the centroids' line where
 // there is one; the rest around the vertex that supports the better face axis from the other side
 // and its partner on that face; where either hull is large, its kept edges then by the arc cull
 // too (MF_ARC_CULL_MIN_PAIRS). Every ISA keeps the same edges.
-void mf_cull_edges(const mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
-                   const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled);
+void mf_cull_edges(mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
+                   const mf_edge_kernel *kernel, const mf_query_scratch *scratch);
 
 // b's edge directions in a's frame, and its face normals, at least for the frame's b_edges (NULL:
 // all) and their faces, into rows (what the frame's b_normal_rows, b_direction_rows point to).

@@ -222,7 +222,7 @@ static mf_edge_bestw b_in_lanes(const mf_pair_frame *frame, const float *b_rows)
     return best;
 }
 
-mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
+void MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame, mf_edge_query *answer)
 {
     MF_ASSERT(frame->a_edges != NULL && frame->b_edges != NULL && frame->b_edge_count <= MF_WIDE_MAX_EDGES);
     uint32_t a_count = frame->a_edge_count, b_count = frame->b_edge_count;
@@ -236,7 +236,7 @@ mf_edge_query MF_NAMED(mf_edge_lanes, MF_WIDE_NAME)(const mf_pair_frame *frame)
     uint32_t a_blocks = (a_count + W - 1) / W, b_blocks = (b_count + W - 1) / W;
     mf_edge_bestw best = b_blocks * a_count < a_blocks * (b_count + A_LOAD_TESTS) ? b_in_lanes(frame, frame->b_packed)
                                                                                   : a_in_lanes(frame, frame->b_packed);
-    return mf_edge_best_across(&best);
+    *answer = mf_edge_best_across(&best);
 }
 
 // The gaps of edges e to e + W - 1 (as mf_edge_gaps) from the rows normal0, normal1 and vertex0

@@ -308,23 +308,22 @@ void mf_measure_edge_axis(const mf_pair_frame *frame, mf_axis_candidates *c)
     else if (gap < c->edge.separation) c->edge.separation = gap;
 }
 
-void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, const mf_edge_kernel *kernel,
+void mf_query_edges_of_pair(mf_pair_frame *frame, float linear_slop, const mf_edge_kernel *kernel,
                             const mf_query_scratch *scratch, mf_axis_candidates *c)
 {
     // The query tries only the edges that could rank (edge_cull.c).
-    mf_pair_frame culled = *frame;
-    mf_cull_edges(frame, c, linear_slop, kernel, scratch, &culled);
-    int walks = mf_edge_query_walks(&culled);
-    int lanes = !walks && kernel->lanes != NULL && culled.b_edge_count <= MF_WIDE_MAX_EDGES;
+    mf_cull_edges(frame, c, linear_slop, kernel, scratch);
+    int walks = mf_edge_query_walks(frame);
+    int lanes = !walks && kernel->lanes != NULL && frame->b_edge_count <= MF_WIDE_MAX_EDGES;
     // The query in lanes moves b's kept edges itself, from their records.
-    if (!lanes) mf_rotate_b_edges(&culled, scratch->b_normal_rows, scratch->b_direction_rows);
-    culled.b_packed = scratch->b_packed;
-    if (lanes) c->edge = kernel->lanes(&culled);
-    else c->edge = walks ? kernel->walk(&culled, scratch->face_vertex) : mf_query_edges(&culled);
+    if (!lanes) mf_rotate_b_edges(frame, scratch->b_normal_rows, scratch->b_direction_rows);
+    frame->b_packed = scratch->b_packed;
+    if (lanes) kernel->lanes(frame, &c->edge);
+    else c->edge = walks ? kernel->walk(frame, scratch->face_vertex) : mf_query_edges(frame);
     mf_measure_edge_axis(frame, c);
 }
 
-int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces,
+int mf_query_pair(mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces,
                   const mf_edge_kernel *edges, const mf_box_hull_kernel *box_hull, const mf_query_scratch *scratch,
                   mf_axis_candidates *c)
 {

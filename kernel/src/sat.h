@@ -302,8 +302,10 @@ typedef struct mf_query_scratch {
     float *b_packed;                         // what the frame's points to
 } mf_query_scratch;
 
-// An all-pairs edge search: mf_query_edges, or its build in lanes (edge_lanes.h).
-typedef mf_edge_query mf_edge_search_fn(const mf_pair_frame *frame);
+// An all-pairs edge search in lanes (edge_lanes.h), as mf_query_edges. The answer goes out through
+// `best`, stored field by field: returned whole, it was stored piecewise in a slot of the caller's
+// and copied by wider loads, which wait for the stores (no store forwarding).
+typedef void mf_edge_search_fn(const mf_pair_frame *frame, mf_edge_query *best);
 
 // The cull's work on every edge (edge_cull.h: mf_edge_gaps, mf_edges_within, or their builds in
 // lanes).
@@ -342,14 +344,16 @@ typedef struct mf_edge_kernel {
 // The edge query of a pair that is not apart along a face and not two parallelepipeds, the same on
 // the scalar and the wide path: the edges culled to those that could rank (edge_cull.h), then the
 // walk or all pairs as mf_edge_query_walks says (in lanes where the kernel has them and b keeps at most
-// MF_WIDE_MAX_EDGES), then the winner measured (mf_measure_edge_axis).
-void mf_query_edges_of_pair(const mf_pair_frame *frame, float linear_slop, const mf_edge_kernel *kernel,
+// MF_WIDE_MAX_EDGES), then the winner measured (mf_measure_edge_axis). The kept lists stay in the
+// frame (a_edges, b_edges, their counts, b_packed): no stage after the query reads them. (A copy of
+// the frame just written field by field cost as much as the store forwarding it missed.)
+void mf_query_edges_of_pair(mf_pair_frame *frame, float linear_slop, const mf_edge_kernel *kernel,
                             const mf_query_scratch *scratch, mf_axis_candidates *candidates);
 
 // Runs the three queries of the pair; returns 0 if it is apart by the margin or more. `faces` is
 // mf_query_faces or a build of it in lanes. A box and a hull take the closed-form queries of
 // `box_hull` (box_hull.h: mf_is_box_hull_pair).
 struct mf_box_hull_kernel;
-int mf_query_pair(const mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces,
+int mf_query_pair(mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces,
                   const mf_edge_kernel *edges, const struct mf_box_hull_kernel *box_hull,
                   const mf_query_scratch *scratch, mf_axis_candidates *candidates);
