@@ -256,8 +256,8 @@ static void cull_arcs(const mf_pair_frame *frame, const cull_points *points, con
     }
 }
 
-void mf_cull_edges(mf_pair_frame *frame, const mf_axis_candidates *c, float linear_slop,
-                   const mf_edge_kernel *kernel, const mf_query_scratch *scratch)
+void mf_cull_edges(mf_pair_frame *frame, const mf_axis_candidates *c, float linear_slop, const mf_edge_kernel *kernel,
+                   const mf_query_scratch *scratch)
 {
     // The culls read the frame's hulls and pose and write its kept lists: the same frame, two roles.
     mf_pair_frame *culled = frame;

@@ -323,9 +323,8 @@ void mf_query_edges_of_pair(mf_pair_frame *frame, float linear_slop, const mf_ed
     mf_measure_edge_axis(frame, c);
 }
 
-int mf_query_pair(mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces,
-                  const mf_edge_kernel *edges, const mf_box_hull_kernel *box_hull, const mf_query_scratch *scratch,
-                  mf_axis_candidates *c)
+int mf_query_pair(mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces, const mf_edge_kernel *edges,
+                  const mf_box_hull_kernel *box_hull, const mf_query_scratch *scratch, mf_axis_candidates *c)
 {
     float margin = config->margin;
     *c = (mf_axis_candidates){.face_a = {-INFINITY, 0}, .face_b = {-INFINITY, 0}, .edge = {-INFINITY, 0, 0, {0, 0, 0}}};

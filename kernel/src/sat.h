@@ -354,6 +354,6 @@ void mf_query_edges_of_pair(mf_pair_frame *frame, float linear_slop, const mf_ed
 // mf_query_faces or a build of it in lanes. A box and a hull take the closed-form queries of
 // `box_hull` (box_hull.h: mf_is_box_hull_pair).
 struct mf_box_hull_kernel;
-int mf_query_pair(mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces,
-                  const mf_edge_kernel *edges, const struct mf_box_hull_kernel *box_hull,
-                  const mf_query_scratch *scratch, mf_axis_candidates *candidates);
+int mf_query_pair(mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces, const mf_edge_kernel *edges,
+                  const struct mf_box_hull_kernel *box_hull, const mf_query_scratch *scratch,
+                  mf_axis_candidates *candidates);
