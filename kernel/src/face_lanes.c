@@ -42,18 +42,20 @@ static float face_heights(const mf_hull_view *hull, mf_vec3 centroid, float *hei
 // The faces' support of the other hull, W faces in lanes: each lane's least projection of its
 // vertices. A lane's separation only falls as vertices come: once every face is below `best`, none
 // can beat it (a later face never wins a tie) or end the search (the best is never above the
-// margin here), and the rest of the vertices can go.
+// margin here), and the rest of the vertices can go. It looks every eight vertices: each look is a
+// compare, a mask move and a branch that goes either way, and looking every four cost hull48 1.5%
+// and hull256 2.5% (A/B on AMD; sixteen measured the same as eight).
 static mf_floatw support_of(mf_vec3w normal, mf_floatw offset, const mf_face_other *other, float best)
 {
     // Two running minima (the even and the odd vertices): a minimum is the same in any order, and
     // one chain would wait on the latency of every min (four cycles on Intel's cores).
     mf_floatw even = mf_splatw(INFINITY), odd = even, best_so_far = mf_splatw(best);
     uint32_t i = 0;
-    for (; i + 4 <= other->count; i += 4) { // four vertices between looks at the lanes
-        even = mf_minw(even, mf_dotw(normal, mf_splat3w(other->vertices[i])));
-        odd = mf_minw(odd, mf_dotw(normal, mf_splat3w(other->vertices[i + 1])));
-        even = mf_minw(even, mf_dotw(normal, mf_splat3w(other->vertices[i + 2])));
-        odd = mf_minw(odd, mf_dotw(normal, mf_splat3w(other->vertices[i + 3])));
+    for (; i + 8 <= other->count; i += 8) { // eight vertices between looks at the lanes
+        for (uint32_t k = 0; k < 8; k += 2) {
+            even = mf_minw(even, mf_dotw(normal, mf_splat3w(other->vertices[i + k])));
+            odd = mf_minw(odd, mf_dotw(normal, mf_splat3w(other->vertices[i + k + 1])));
+        }
         if (mf_allw(mf_ltw(mf_subw(mf_minw(even, odd), offset), best_so_far))) return mf_minw(even, odd);
     }
     for (; i < other->count; ++i) even = mf_minw(even, mf_dotw(normal, mf_splat3w(other->vertices[i])));

@@ -13,22 +13,20 @@
 mf_face_other mf_face_other_of(const mf_pair_frame *frame, int on_b)
 {
     const mf_shape *hull = on_b ? frame->b->shape : frame->a->shape, *shape = on_b ? frame->a->shape : frame->b->shape;
-    mf_face_other other = {.count = shape->vertex_count, .frame = frame, .on_b = on_b};
-    if (on_b) {
-        other.vertices = frame->a_vertices;
-        other.centroid = mf_mat3_mul_transposed(&frame->rotation, mf_sub(shape->centroid, frame->translation));
-        other.rows = frame->a_vertex_rows;
-        other.support_map = frame->a->support_map;
-    } else {
-        other.vertices = frame->b_vertices;
-        other.centroid = mf_add(mf_mat3_mul(&frame->rotation, shape->centroid), frame->translation);
-        other.rows = frame->b_vertex_rows;
-        other.support_map = frame->b->support_map;
-    }
-    float hair = mf_face_hair(hull, shape, other.centroid);
-    other.reach = shape->outer_radius - shape->inner_radius + hair; // mf_face_reach
-    other.inner = shape->inner_radius - hair;
-    return other;
+    mf_vec3 centroid = on_b ? mf_mat3_mul_transposed(&frame->rotation, mf_sub(shape->centroid, frame->translation))
+                            : mf_add(mf_mat3_mul(&frame->rotation, shape->centroid), frame->translation);
+    float hair = mf_face_hair(hull, shape, centroid);
+    // Returned as one literal, stored field by field where the caller keeps it: built aside and
+    // then changed, it was copied out in wider loads than its stores, which waited for them.
+    return (mf_face_other){.vertices = on_b ? frame->a_vertices : frame->b_vertices,
+                           .count = shape->vertex_count,
+                           .centroid = centroid,
+                           .reach = shape->outer_radius - shape->inner_radius + hair, // mf_face_reach
+                           .inner = shape->inner_radius - hair,
+                           .rows = on_b ? frame->a_vertex_rows : frame->b_vertex_rows,
+                           .support_map = on_b ? frame->a->support_map : frame->b->support_map,
+                           .frame = frame,
+                           .on_b = on_b};
 }
 
 mf_face_map mf_face_map_of(const mf_face_other *other)
