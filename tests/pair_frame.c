@@ -7,7 +7,7 @@ mf_pair_frame test_pair_frame(const mf_bank *bank, const uint32_t shape[2], cons
     mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
     mf_mat3 rotation_a;
     mf_pair_frame frame;
-    mf_frame_setup(bank, &bodies, (mf_pair){0, 1}, scratch, 1, &rotation_a, &frame);
+    mf_frame_setup(bank, &bodies, (mf_pair){0, 1}, scratch, 1, NULL, &rotation_a, &frame);
     // A box a's corners in the hull's frame: the kernel leaves them out (its box-hull queries never
     // read them), the tests' general queries read them.
     if (frame.a_vertices == NULL) {

@@ -115,7 +115,7 @@ static int make_box_on_box(float depth, float angle, box_on_box *s)
     s->scratch = malloc(sizeof(mf_pair_scratch));
     if (s->scratch == NULL) return 0;
     mf_mat3 rotation_a;
-    mf_frame_setup(s->bank, &s->bodies, (mf_pair){0, 1}, s->scratch, 0, &rotation_a, &s->frame);
+    mf_frame_setup(s->bank, &s->bodies, (mf_pair){0, 1}, s->scratch, 0, NULL, &rotation_a, &s->frame);
     s->top_face = UINT32_MAX;
     for (uint32_t f = 0; f < s->frame.a->face_count; ++f)
         if (mf_view_normal(s->frame.a, f).y == 1.0f) s->top_face = f;
@@ -184,7 +184,7 @@ static void clip_at_an_overhang_makes_edge_crossings(void)
     if (make_box_on_box(0.01f, 0.0f, &s)) {
         s.transform[1].p = (mf_vec3){1.75f, 0.99f, 1.75f};
         mf_mat3 rotation_a;
-        mf_frame_setup(s.bank, &s.bodies, (mf_pair){0, 1}, s.scratch, 0, &rotation_a, &s.frame);
+        mf_frame_setup(s.bank, &s.bodies, (mf_pair){0, 1}, s.scratch, 0, NULL, &rotation_a, &s.frame);
         mf_axis axis = {.kind = MF_AXIS_FACE_A, .separation = -0.01f, .feature_a = s.top_face};
         mf_face_clip clip;
         mf_clip_faces(&s.frame, &axis, 0.02f, &clip);

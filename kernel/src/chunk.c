@@ -183,7 +183,7 @@ static int answer_from_entry(const chunk_call *call, uint32_t i)
     if (hint == MF_CACHE_APART) return 1;
     mf_mat3 rotation_a;
     mf_pair_frame frame;
-    mf_frame_setup(call->bank, call->bodies, pair, call->worker->scratch, 0, &rotation_a, &frame);
+    mf_frame_setup(call->bank, call->bodies, pair, call->worker->scratch, 0, NULL, &rotation_a, &frame);
     int projection = mf_uses_projection(frame.a, frame.b);
     if (!mf_measure_axis(&frame, projection, &answer->axis)) return 0;
     if (answer->axis.separation >= config->margin) { // still apart along the kept axis, hence apart

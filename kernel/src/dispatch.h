@@ -3,6 +3,7 @@
 
 #include "arc_cull.h"
 #include "box_hull.h"
+#include "move_lanes.h"
 #include "wide_pass.h"
 
 // Box pairs run end to end in lanes (box_pass.h); the scalar path has a width-1 build of it.
@@ -20,6 +21,7 @@ typedef struct mf_wide_kernel {
     mf_edge_kernel edge;      // lanes NULL for the scalar path
     mf_face_search_fn *faces; // per pair, for hulls beyond the wide limits
     mf_box_hull_kernel box_hull;
+    mf_move_rows_fn *move_rows; // NULL: pair.c moves four vertices at a time
     uint32_t width;
 } mf_wide_kernel;
 

@@ -9,6 +9,7 @@
 #include "edge_lanes.h"
 #include "edge_walk.h"
 #include "face_lanes.h"
+#include "move_lanes.h"
 #include "reuse_pass.h"
 #include "wide.h"
 
@@ -26,6 +27,7 @@ const mf_wide_kernel mf_kernel_scalar = {
              .arc_cull = mf_edge_arc_cull_scalar},
     .faces = mf_query_faces,
     .box_hull = {.faces = mf_box_hull_faces_scalar, .edges = mf_box_hull_edges_scalar},
+    .move_rows = NULL,
     .width = 1,
 };
 #else
@@ -47,6 +49,11 @@ const mf_wide_kernel MF_NAMED(mf_kernel, MF_WIDE_NAME) = {
     .faces = MF_NAMED(mf_face_lanes, MF_WIDE_NAME),
     .box_hull = {.faces = MF_NAMED(mf_box_hull_faces, MF_WIDE_NAME),
                  .edges = MF_NAMED(mf_box_hull_edges, MF_WIDE_NAME)},
+#if MF_WIDE_WIDTH >= 8
+    .move_rows = MF_NAMED(mf_move_rows, MF_WIDE_NAME),
+#else
+    .move_rows = NULL,
+#endif
     .width = MF_WIDE_WIDTH,
 };
 #endif

@@ -3,6 +3,7 @@
 // what the cache knows of a pair (the kept axis and normal) as arguments and never sees an entry.
 #pragma once
 
+#include "move_lanes.h"
 #include "pair_result.h"
 #include "pair_scratch.h"
 
@@ -11,9 +12,10 @@ struct mf_wide_kernel;
 // b moved into a's frame: b's vertices always; with `for_queries` also a's vertices in b's frame,
 // but for a box a against a hull (a_vertices NULL: the box-hull queries never read them).
 // b's normals and edge directions point into the scratch, filled by the edge query for the edges it
-// keeps (mf_rotate_b_edges).
+// keeps (mf_rotate_b_edges). Large hulls' vertices, which the queries read as rows too, move W at a
+// time with `move_rows` (the ISA's; NULL: four at a time), to the same floats.
 void mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
-                    int for_queries, mf_mat3 *rotation_a, mf_pair_frame *frame);
+                    int for_queries, mf_move_rows_fn *move_rows, mf_mat3 *rotation_a, mf_pair_frame *frame);
 
 // The contacts of one axis (world space) if their deepest separation is at most `attain`; else the
 // result is empty. An edge axis of parallelepipeds gets its edges resolved in place.
