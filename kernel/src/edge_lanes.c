@@ -306,30 +306,30 @@ float MF_NAMED(mf_face_gaps, MF_WIDE_NAME)(const mf_hull_view *hull, mf_vec3 p, 
 uint32_t MF_NAMED(mf_edges_by_faces, MF_WIDE_NAME)(const mf_hull_view *hull, const float *face_gap, float reach,
                                                    uint16_t *kept)
 {
-    // The faces within reach as bits, 32 faces a word; an edge is kept where either face's bit is
-    // set, looked up W edges at a time with shifts by each lane's face (a shift of 32 or more gives
-    // zero, so every word can be asked of every face). The face rows are read past the edges' count
-    // within the bank's padding, the lanes there masked off.
-    enum { WORDS = MF_FACE_CULL_MAX_FACES / 32 };
-    _Static_assert(32 % W == 0, "a register of faces fills part of one word");
-    uint32_t words[WORDS] = {0};
+    // The faces within reach as bits, 32 faces a word, the words in one register; an edge is kept
+    // where either face's bit is set, W edges at a time: each lane's word looked up by its face's
+    // index over 32, then shifted by the rest. (Shifting every word by every face cost a shift per
+    // word: hull48's rocks have three.) The bits gather in two scalars, not an array a register
+    // would load right after its piecewise stores (no store forwarding). The face rows are read past
+    // the edges' count within the bank's padding, the lanes there masked off.
+    _Static_assert(64 % W == 0 && MF_FACE_CULL_MAX_FACES == 128,
+                   "a register of faces fills part of one of two 64-bit words");
+    uint64_t low = 0, high = 0;
     mf_floatw limit = mf_splatw(reach);
     for (uint32_t f = 0; f < hull->face_count; f += W) {
-        uint32_t bits = mf_lane_bitsw(mf_lew(mf_loaduw(face_gap + f), limit)); // infinite past the last
-        words[f / 32] |= bits << (f % 32);
+        uint64_t bits = mf_lane_bitsw(mf_lew(mf_loaduw(face_gap + f), limit)); // infinite past the last
+        if (f < 64) low |= bits << f;
+        else high |= bits << (f - 64);
     }
-    uint32_t word_count = (hull->face_count + 31) / 32, kept_count = 0;
-    const mf_intw step = mf_splat_intw(32);
+    const mf_intw table = mf_quarters_intw(low, high), five = mf_splat_intw(5), within_word = mf_splat_intw(31);
+    uint32_t kept_count = 0;
     for (uint32_t e = 0; e < hull->edge_count; e += W) {
         mf_intw face0 = mf_load_u16_intw(hull->edge_face0 + e), face1 = mf_load_u16_intw(hull->edge_face1 + e);
-        mf_intw hit = mf_splat_intw(0);
-        for (uint32_t w = 0; w < word_count; ++w) {
-            mf_intw word = mf_splat_intw((int32_t)words[w]);
-            hit = mf_or_intw(hit, mf_or_intw(mf_shift_right_intw(word, face0), mf_shift_right_intw(word, face1)));
-            face0 = mf_sub_intw(face0, step);
-            face1 = mf_sub_intw(face1, step);
-        }
-        uint32_t bits = mf_low_bit_lanesw(hit);
+        mf_intw bit0 = mf_shift_right_intw(mf_lookup_intw(table, mf_shift_right_intw(face0, five)),
+                                           mf_and_intw(face0, within_word));
+        mf_intw bit1 = mf_shift_right_intw(mf_lookup_intw(table, mf_shift_right_intw(face1, five)),
+                                           mf_and_intw(face1, within_word));
+        uint32_t bits = mf_low_bit_lanesw(mf_or_intw(bit0, bit1));
         if (hull->edge_count - e < W) bits &= (1u << (hull->edge_count - e)) - 1u;
         kept_count += mf_compress_lane_numbers(kept + kept_count, bits, e);
     }

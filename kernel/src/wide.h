@@ -164,7 +164,7 @@ static inline mf_floatw mf_next_axisw(mf_floatw axis)
 
 #if MF_WIDE_WIDTH >= 8
 // Integer lanes for bit lookups: W 32-bit integers, from 16-bit ones; shifted right each by its own
-// count (by 32 or more: zero); the lanes whose lowest bit is set.
+// count (by 32 or more: zero); looked up in a register of W; the lanes whose lowest bit is set.
 #if MF_WIDE_WIDTH == 16
 typedef simde__m512i mf_intw;
 // In two halves: this SIMDe widens 16-bit lanes to 32 only 8 at a time.
@@ -178,6 +178,17 @@ static inline mf_intw mf_splat_intw(int32_t a) { return simde_mm512_set1_epi32(a
 static inline mf_intw mf_sub_intw(mf_intw a, mf_intw b) { return simde_mm512_sub_epi32(a, b); }
 static inline mf_intw mf_or_intw(mf_intw a, mf_intw b) { return simde_mm512_or_si512(a, b); }
 static inline mf_intw mf_shift_right_intw(mf_intw a, mf_intw count) { return simde_mm512_srlv_epi32(a, count); }
+static inline mf_intw mf_and_intw(mf_intw a, mf_intw b) { return simde_mm512_and_si512(a, b); }
+// Lanes 0 to 3 the 32-bit quarters of low then high (low's low quarter first), the rest 0.
+static inline mf_intw mf_quarters_intw(uint64_t low, uint64_t high)
+{
+    return simde_mm512_inserti32x4(simde_mm512_setzero_si512(), simde_mm_set_epi64x((int64_t)high, (int64_t)low), 0);
+}
+// Lane l of `table` for every lane l of `index` (0 to W - 1).
+static inline mf_intw mf_lookup_intw(mf_intw table, mf_intw index)
+{
+    return simde_mm512_permutexvar_epi32(index, table);
+}
 static inline uint32_t mf_low_bit_lanesw(mf_intw a)
 {
     return (uint32_t)simde_mm512_test_epi32_mask(a, simde_mm512_set1_epi32(1));
@@ -192,6 +203,16 @@ static inline mf_intw mf_splat_intw(int32_t a) { return simde_mm256_set1_epi32(a
 static inline mf_intw mf_sub_intw(mf_intw a, mf_intw b) { return simde_mm256_sub_epi32(a, b); }
 static inline mf_intw mf_or_intw(mf_intw a, mf_intw b) { return simde_mm256_or_si256(a, b); }
 static inline mf_intw mf_shift_right_intw(mf_intw a, mf_intw count) { return simde_mm256_srlv_epi32(a, count); }
+static inline mf_intw mf_and_intw(mf_intw a, mf_intw b) { return simde_mm256_and_si256(a, b); }
+static inline mf_intw mf_quarters_intw(uint64_t low, uint64_t high)
+{
+    return simde_mm256_inserti128_si256(simde_mm256_setzero_si256(), simde_mm_set_epi64x((int64_t)high, (int64_t)low),
+                                        0);
+}
+static inline mf_intw mf_lookup_intw(mf_intw table, mf_intw index)
+{
+    return simde_mm256_permutevar8x32_epi32(table, index);
+}
 static inline uint32_t mf_low_bit_lanesw(mf_intw a)
 {
     return (uint32_t)simde_mm256_movemask_ps(simde_mm256_castsi256_ps(simde_mm256_slli_epi32(a, 31)));
