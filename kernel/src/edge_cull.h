@@ -53,10 +53,11 @@ typedef struct mf_arc_cull {
 #define MF_ARC_CULL_MIN_PAIRS 1024u
 
 // The edges of a pair that could make an edge axis that ranks (mf_rank_axes): the frame gets each
-// hull's kept edges (a_edges, b_edges, in the scratch) and their counts. Deep overlaps are culled around a point inside both hulls on the centroids' line where
-// there is one; the rest around the vertex that supports the better face axis from the other side
-// and its partner on that face; where either hull is large, its kept edges then by the arc cull
-// too (MF_ARC_CULL_MIN_PAIRS). Every ISA keeps the same edges.
+// hull's kept edges (a_edges, b_edges, in the scratch) and their counts. Deep overlaps are culled
+// around a point inside both hulls on the centroids' line where there is one; the rest around the
+// vertex that supports the better face axis from the other side and its partner on that face;
+// where either hull is large, its kept edges then by the arc cull too (MF_ARC_CULL_MIN_PAIRS).
+// Every ISA keeps the same edges.
 void mf_cull_edges(mf_pair_frame *frame, const mf_axis_candidates *candidates, float linear_slop,
                    const mf_edge_kernel *kernel, const mf_query_scratch *scratch);
 

@@ -345,14 +345,15 @@ typedef struct mf_edge_kernel {
 // the scalar and the wide path: the edges culled to those that could rank (edge_cull.h), then the
 // walk or all pairs as mf_edge_query_walks says (in lanes where the kernel has them and b keeps at most
 // MF_WIDE_MAX_EDGES), then the winner measured (mf_measure_edge_axis). The kept lists stay in the
-// frame (a_edges, b_edges, their counts, b_packed): no stage after the query reads them. (A copy of
-// the frame just written field by field cost as much as the store forwarding it missed.)
+// frame (a_edges, b_edges, their counts, b_packed): no stage after the query reads them. (A copy
+// of the frame, loaded whole right after the caller's field-by-field stores, waited for them: no
+// store forwarding.)
 void mf_query_edges_of_pair(mf_pair_frame *frame, float linear_slop, const mf_edge_kernel *kernel,
                             const mf_query_scratch *scratch, mf_axis_candidates *candidates);
 
 // Runs the three queries of the pair; returns 0 if it is apart by the margin or more. `faces` is
 // mf_query_faces or a build of it in lanes. A box and a hull take the closed-form queries of
-// `box_hull` (box_hull.h: mf_is_box_hull_pair).
+// `box_hull` (box_hull.h: mf_is_box_hull_pair). The edge query leaves its kept lists in the frame.
 struct mf_box_hull_kernel;
 int mf_query_pair(mf_pair_frame *frame, const mf_config *config, mf_face_search_fn *faces, const mf_edge_kernel *edges,
                   const struct mf_box_hull_kernel *box_hull, const mf_query_scratch *scratch,

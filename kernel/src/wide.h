@@ -175,7 +175,6 @@ static inline mf_intw mf_load_u16_intw(const uint16_t *p)
     return simde_mm512_inserti64x4(simde_mm512_castsi256_si512(low), high, 1);
 }
 static inline mf_intw mf_splat_intw(int32_t a) { return simde_mm512_set1_epi32(a); }
-static inline mf_intw mf_sub_intw(mf_intw a, mf_intw b) { return simde_mm512_sub_epi32(a, b); }
 static inline mf_intw mf_or_intw(mf_intw a, mf_intw b) { return simde_mm512_or_si512(a, b); }
 static inline mf_intw mf_shift_right_intw(mf_intw a, mf_intw count) { return simde_mm512_srlv_epi32(a, count); }
 static inline mf_intw mf_and_intw(mf_intw a, mf_intw b) { return simde_mm512_and_si512(a, b); }
@@ -184,7 +183,7 @@ static inline mf_intw mf_quarters_intw(uint64_t low, uint64_t high)
 {
     return simde_mm512_inserti32x4(simde_mm512_setzero_si512(), simde_mm_set_epi64x((int64_t)high, (int64_t)low), 0);
 }
-// Lane l of `table` for every lane l of `index` (0 to W - 1).
+// Each lane's entry of `table` at the lane its `index` names (0 to W - 1).
 static inline mf_intw mf_lookup_intw(mf_intw table, mf_intw index)
 {
     return simde_mm512_permutexvar_epi32(index, table);
@@ -200,7 +199,6 @@ static inline mf_intw mf_load_u16_intw(const uint16_t *p)
     return simde_mm256_cvtepu16_epi32(simde_mm_loadu_si128((const simde__m128i *)p));
 }
 static inline mf_intw mf_splat_intw(int32_t a) { return simde_mm256_set1_epi32(a); }
-static inline mf_intw mf_sub_intw(mf_intw a, mf_intw b) { return simde_mm256_sub_epi32(a, b); }
 static inline mf_intw mf_or_intw(mf_intw a, mf_intw b) { return simde_mm256_or_si256(a, b); }
 static inline mf_intw mf_shift_right_intw(mf_intw a, mf_intw count) { return simde_mm256_srlv_epi32(a, count); }
 static inline mf_intw mf_and_intw(mf_intw a, mf_intw b) { return simde_mm256_and_si256(a, b); }
