@@ -14,6 +14,7 @@
 // same bank, so they must agree on its layout: a tool for changes to the kernel's queries, not to
 // the bank.
 #define _GNU_SOURCE // dlmopen, LM_ID_NEWLM
+#include "isa_names.h"
 #include "manyfold.h"
 #include "scene.h"
 
@@ -152,18 +153,6 @@ static int compare_on_scene(const library_build builds[2], const char *name, uin
     return ok;
 }
 
-static int isa_named(const char *name, mf_isa *isa)
-{
-    static const mf_isa isas[] = {MF_ISA_AUTO, MF_ISA_SCALAR, MF_ISA_SSE, MF_ISA_AVX2, MF_ISA_AVX512, MF_ISA_NEON};
-    for (size_t i = 0; i < sizeof(isas) / sizeof(isas[0]); ++i) {
-        if (strcmp(name, mf_isa_name(isas[i])) == 0) {
-            *isa = isas[i];
-            return 1;
-        }
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -181,7 +170,7 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--pairs") == 0 && i + 1 < argc) {
             pair_count = (uint32_t)strtoul(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--isa") == 0 && i + 1 < argc) {
-            if (!isa_named(argv[++i], &isa)) {
+            if (!isa_from_name(argv[++i], &isa)) {
                 fprintf(stderr, "manyfold-ab: no ISA %s\n", argv[i]);
                 return 2;
             }
