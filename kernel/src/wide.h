@@ -338,9 +338,11 @@ static inline uint32_t mf_compress_u16w(uint16_t *out, uint32_t bits, const uint
 static inline uint32_t mf_compress_lane_numbers(uint16_t *out, uint32_t bits, uint32_t first)
 {
 #if MF_WIDE_WIDTH == 16
+    // The lane numbers loaded from a table: built with simde_mm512_set_epi32 they took a masked
+    // broadcast per lane at every call.
+    _Alignas(64) static const int32_t lane[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     simde__m512i numbers =
-        simde_mm512_add_epi32(simde_mm512_set1_epi32((int32_t)first),
-                              simde_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
+        simde_mm512_add_epi32(simde_mm512_set1_epi32((int32_t)first), simde_mm512_load_si512((const void *)lane));
     return mf_compress_narrow16(out, bits, numbers);
 #else
     // Row b lists the lanes set in the four bits b, in order, then zeros.
