@@ -330,11 +330,53 @@ static inline uint32_t mf_compress_u16w(uint16_t *out, uint32_t bits, const uint
 #endif
 }
 
+#if MF_WIDE_WIDTH == 8
+// Row b lists the lanes set in the eight bits b, in order, three bits each from bit 0 up (the rest
+// zero): one lookup for a register, where two four-lane halves took a lookup each and a store
+// that waited on the first half's count. (Compressing floats with it, a permute each, ran the box
+// path's face queue slower: its stores are left four lanes wide.)
+static const uint32_t mf_compress8_order[256] = {
+    0x000000, 0x000000, 0x000001, 0x000008, 0x000002, 0x000010, 0x000011, 0x000088, 0x000003, 0x000018, 0x000019,
+    0x0000c8, 0x00001a, 0x0000d0, 0x0000d1, 0x000688, 0x000004, 0x000020, 0x000021, 0x000108, 0x000022, 0x000110,
+    0x000111, 0x000888, 0x000023, 0x000118, 0x000119, 0x0008c8, 0x00011a, 0x0008d0, 0x0008d1, 0x004688, 0x000005,
+    0x000028, 0x000029, 0x000148, 0x00002a, 0x000150, 0x000151, 0x000a88, 0x00002b, 0x000158, 0x000159, 0x000ac8,
+    0x00015a, 0x000ad0, 0x000ad1, 0x005688, 0x00002c, 0x000160, 0x000161, 0x000b08, 0x000162, 0x000b10, 0x000b11,
+    0x005888, 0x000163, 0x000b18, 0x000b19, 0x0058c8, 0x000b1a, 0x0058d0, 0x0058d1, 0x02c688, 0x000006, 0x000030,
+    0x000031, 0x000188, 0x000032, 0x000190, 0x000191, 0x000c88, 0x000033, 0x000198, 0x000199, 0x000cc8, 0x00019a,
+    0x000cd0, 0x000cd1, 0x006688, 0x000034, 0x0001a0, 0x0001a1, 0x000d08, 0x0001a2, 0x000d10, 0x000d11, 0x006888,
+    0x0001a3, 0x000d18, 0x000d19, 0x0068c8, 0x000d1a, 0x0068d0, 0x0068d1, 0x034688, 0x000035, 0x0001a8, 0x0001a9,
+    0x000d48, 0x0001aa, 0x000d50, 0x000d51, 0x006a88, 0x0001ab, 0x000d58, 0x000d59, 0x006ac8, 0x000d5a, 0x006ad0,
+    0x006ad1, 0x035688, 0x0001ac, 0x000d60, 0x000d61, 0x006b08, 0x000d62, 0x006b10, 0x006b11, 0x035888, 0x000d63,
+    0x006b18, 0x006b19, 0x0358c8, 0x006b1a, 0x0358d0, 0x0358d1, 0x1ac688, 0x000007, 0x000038, 0x000039, 0x0001c8,
+    0x00003a, 0x0001d0, 0x0001d1, 0x000e88, 0x00003b, 0x0001d8, 0x0001d9, 0x000ec8, 0x0001da, 0x000ed0, 0x000ed1,
+    0x007688, 0x00003c, 0x0001e0, 0x0001e1, 0x000f08, 0x0001e2, 0x000f10, 0x000f11, 0x007888, 0x0001e3, 0x000f18,
+    0x000f19, 0x0078c8, 0x000f1a, 0x0078d0, 0x0078d1, 0x03c688, 0x00003d, 0x0001e8, 0x0001e9, 0x000f48, 0x0001ea,
+    0x000f50, 0x000f51, 0x007a88, 0x0001eb, 0x000f58, 0x000f59, 0x007ac8, 0x000f5a, 0x007ad0, 0x007ad1, 0x03d688,
+    0x0001ec, 0x000f60, 0x000f61, 0x007b08, 0x000f62, 0x007b10, 0x007b11, 0x03d888, 0x000f63, 0x007b18, 0x007b19,
+    0x03d8c8, 0x007b1a, 0x03d8d0, 0x03d8d1, 0x1ec688, 0x00003e, 0x0001f0, 0x0001f1, 0x000f88, 0x0001f2, 0x000f90,
+    0x000f91, 0x007c88, 0x0001f3, 0x000f98, 0x000f99, 0x007cc8, 0x000f9a, 0x007cd0, 0x007cd1, 0x03e688, 0x0001f4,
+    0x000fa0, 0x000fa1, 0x007d08, 0x000fa2, 0x007d10, 0x007d11, 0x03e888, 0x000fa3, 0x007d18, 0x007d19, 0x03e8c8,
+    0x007d1a, 0x03e8d0, 0x03e8d1, 0x1f4688, 0x0001f5, 0x000fa8, 0x000fa9, 0x007d48, 0x000faa, 0x007d50, 0x007d51,
+    0x03ea88, 0x000fab, 0x007d58, 0x007d59, 0x03eac8, 0x007d5a, 0x03ead0, 0x03ead1, 0x1f5688, 0x000fac, 0x007d60,
+    0x007d61, 0x03eb08, 0x007d62, 0x03eb10, 0x03eb11, 0x1f5888, 0x007d63, 0x03eb18, 0x03eb19, 0x1f58c8, 0x03eb1a,
+    0x1f58d0, 0x1f58d1, 0xfac688,
+};
+
+// The lane numbers set in `bits`, in order, in lanes 0 up (the lanes after them hold 0).
+static inline simde__m256i mf_compress8_lanes(uint32_t bits)
+{
+    const simde__m256i shifts = simde_mm256_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21);
+    simde__m256i order = simde_mm256_set1_epi32((int32_t)mf_compress8_order[bits]);
+    return simde_mm256_and_si256(simde_mm256_srlv_epi32(order, shifts), simde_mm256_set1_epi32(7));
+}
+#endif
+
 #if MF_WIDE_WIDTH > 1
 // The numbers first + l of the lanes l set in `bits`, stored in order from `out` on as 16-bit
 // integers (first + W - 1 must fit 15 bits); W entries are written, those past the set ones hold
-// anything. Returns how many were set. AVX-512 compresses the numbers in a register; narrower
-// builds store four at a time, as one word from a table of the four lanes' orders.
+// anything. Returns how many were set. AVX-512 compresses the numbers in a register, AVX2 looks
+// all eight lanes' order up at once (mf_compress8_order); four-lane builds store one word from a
+// table of the four lanes' orders.
 static inline uint32_t mf_compress_lane_numbers(uint16_t *out, uint32_t bits, uint32_t first)
 {
 #if MF_WIDE_WIDTH == 16
@@ -344,6 +386,12 @@ static inline uint32_t mf_compress_lane_numbers(uint16_t *out, uint32_t bits, ui
     simde__m512i numbers =
         simde_mm512_add_epi32(simde_mm512_set1_epi32((int32_t)first), simde_mm512_load_si512((const void *)lane));
     return mf_compress_narrow16(out, bits, numbers);
+#elif MF_WIDE_WIDTH == 8
+    simde__m256i numbers = simde_mm256_add_epi32(mf_compress8_lanes(bits), simde_mm256_set1_epi32((int32_t)first));
+    simde__m128i packed =
+        simde_mm_packus_epi32(simde_mm256_castsi256_si128(numbers), simde_mm256_extracti128_si256(numbers, 1));
+    simde_mm_storeu_si128((simde__m128i *)(void *)out, packed);
+    return (uint32_t)__builtin_popcount(bits);
 #else
     // Row b lists the lanes set in the four bits b, in order, then zeros.
     static const uint16_t set_lanes[16][4] = {
