@@ -146,6 +146,11 @@ static inline void measure(const measured_w *a, const measured_w *b, mf_maskw cr
 // Two passes over each run of the broadcast side's edges: the Gauss-map test for all of them, then
 // the measure (a square root and a division in every lane) only for those that cross in some lane.
 // Most cross in none, and a branch per edge would be mispredicted.
+// On AVX-512 the edges that cross in lanes apart then share a measure, each in its own lanes
+// (hull16 crosses in 6.6 lanes over 5.3 of a's 15 edges): a blend per quantity saves a measure,
+// whose square root and division take a 512-bit register. A/Bs on AMD: hull16 +0.5 to +1.8%; on
+// AVX2, where they cost less than the blends and a mispredicted branch per group, hull48 -1.9%.
+enum { MERGE_MEASURES = W == 16 };
 
 // a's kept edges in lanes, b's broadcast from the packed rows.
 static mf_edge_bestw a_in_lanes(const mf_pair_frame *frame, const float *b_rows)
@@ -167,12 +172,26 @@ static mf_edge_bestw a_in_lanes(const mf_pair_frame *frame, const float *b_rows)
                 found += (uint32_t)mf_anyw(crossing);
             }
             measured_w a = {e.normal0, e.direction, e.vertex0, e.index};
-            for (uint32_t n = 0; n < found; ++n) {
+            for (uint32_t n = 0; n < found;) {
+                // b's edges whose crossing lanes are apart share one measure, each in its lanes: a lane
+                // still meets its pairs in ascending order.
                 uint32_t k = crossing_at[n];
                 measured_w b = {splat_packed3(b_rows, 0, k), splat_packed3(b_rows, 6, k), splat_packed3(b_rows, 9, k),
                                 mf_splatw((float)frame->b_edges[k])};
+                mf_maskw merged = crossing_lanes[n];
+                uint32_t merged_bits = mf_lane_bitsw(merged);
+                for (++n; MERGE_MEASURES && n < found && (mf_lane_bitsw(crossing_lanes[n]) & merged_bits) == 0; ++n) {
+                    mf_maskw own = crossing_lanes[n];
+                    k = crossing_at[n];
+                    b.normal0 = mf_select3w(own, splat_packed3(b_rows, 0, k), b.normal0);
+                    b.direction = mf_select3w(own, splat_packed3(b_rows, 6, k), b.direction);
+                    b.vertex0 = mf_select3w(own, splat_packed3(b_rows, 9, k), b.vertex0);
+                    b.index = mf_selectw(own, mf_splatw((float)frame->b_edges[k]), b.index);
+                    merged = mf_orw(merged, own);
+                    merged_bits |= mf_lane_bitsw(own);
+                }
                 // a's kept edges ascend across the blocks, b's within a run.
-                measure(&a, &b, crossing_lanes[n], 1, &best);
+                measure(&a, &b, merged, 1, &best);
             }
         }
     }
@@ -209,13 +228,25 @@ static mf_edge_bestw b_in_lanes(const mf_pair_frame *frame, const float *b_rows)
                 crossing_lanes[found] = crossing;
                 found += (uint32_t)mf_anyw(crossing);
             }
-            for (uint32_t n = 0; n < found; ++n) {
-                uint32_t k = crossing_at[n];
-                const float *record = records + (size_t)MF_EDGE_RECORD * frame->a_edges[k];
+            for (uint32_t n = 0; n < found;) {
+                // a's edges whose crossing lanes are apart share one measure, each in its lanes.
+                const float *record = records + (size_t)MF_EDGE_RECORD * frame->a_edges[crossing_at[n]];
                 measured_w a = {splat_record3(record, 0), splat_record3(record, 2), splat_record3(record, 3),
-                                mf_splatw((float)frame->a_edges[k])};
+                                mf_splatw((float)frame->a_edges[crossing_at[n]])};
+                mf_maskw merged = crossing_lanes[n];
+                uint32_t merged_bits = mf_lane_bitsw(merged);
+                for (++n; MERGE_MEASURES && n < found && (mf_lane_bitsw(crossing_lanes[n]) & merged_bits) == 0; ++n) {
+                    mf_maskw own = crossing_lanes[n];
+                    record = records + (size_t)MF_EDGE_RECORD * frame->a_edges[crossing_at[n]];
+                    a.normal0 = mf_select3w(own, splat_record3(record, 0), a.normal0);
+                    a.direction = mf_select3w(own, splat_record3(record, 2), a.direction);
+                    a.vertex0 = mf_select3w(own, splat_record3(record, 3), a.vertex0);
+                    a.index = mf_selectw(own, mf_splatw((float)frame->a_edges[crossing_at[n]]), a.index);
+                    merged = mf_orw(merged, own);
+                    merged_bits |= mf_lane_bitsw(own);
+                }
                 // A lane meets a's edges in ascending order, but b's blocks come after each other.
-                measure(&a, &b, crossing_lanes[n], 0, &best);
+                measure(&a, &b, merged, 0, &best);
             }
         }
     }
