@@ -14,6 +14,14 @@ void mf_collide_chunk(const mf_context *context, mf_worker *worker, const mf_ban
                       const mf_pair *pairs, uint32_t count, const mf_pair_cache *cache, mf_pair_cache *in_place,
                       mf_pair_result *results);
 
+// As mf_collide_chunk without a cache, for pairs nobody checked before the call: each is checked
+// (fault.h) as the chunk routes it, and at the first invalid one the chunk stops before anything
+// is collided and returns its index (the results are then not to be read). Returns count where
+// every pair is valid.
+uint32_t mf_collide_chunk_checking(const mf_context *context, mf_worker *worker, const mf_bank *bank,
+                                   const mf_bodies *bodies, const mf_pair *pairs, uint32_t count,
+                                   mf_pair_result *results);
+
 // As mf_collide_chunk, for a call that skips invalid pairs (MF_FAULT_SKIP): checks the pairs first,
 // and where one is invalid (fault.h) it gets no manifold and its new cache entry (where the call
 // has a cache) is empty, while the runs of valid pairs between are collided as chunks of their

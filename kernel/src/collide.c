@@ -2,6 +2,7 @@
 // the compact output stream in pair order.
 #include "chunk.h"
 #include "context.h"
+#include "core.h"
 #include "fault.h"
 #include "jobs.h"
 #include "placement.h"
@@ -176,12 +177,19 @@ typedef struct in_order_call {
     atomic_uint first_bad; // the first invalid pair found (or skipped), pair_count for none
 } in_order_call;
 
-// The chunk's first invalid pair lowers first_bad; 1 if there is one, or one was found before the
-// chunk (the call fails: no need to collide). One found after it does not spare the chunk its check.
-static int chunk_is_invalid(in_order_call *call, uint32_t first, uint32_t count)
+// A chunk of a call that checks its pairs in the chunks: collided where every pair is valid, else
+// its first invalid pair lowers first_bad. Skipped where one was found before the chunk (the call
+// fails: no need to collide); one found after it does not spare the chunk its check. 1 where the
+// chunk was collided.
+static int collide_checked_chunk(in_order_call *call, mf_worker *worker, uint32_t first, uint32_t count,
+                                 mf_pair_result *results)
 {
-    if (atomic_load_explicit(&call->first_bad, memory_order_relaxed) < first) return 1;
-    return find_invalid(call->bank, call->bodies, call->pairs, first, first + count, &call->first_bad);
+    if (atomic_load_explicit(&call->first_bad, memory_order_relaxed) < first) return 0;
+    uint32_t bad =
+        mf_collide_chunk_checking(call->context, worker, call->bank, call->bodies, call->pairs + first, count, results);
+    if (bad == count) return 1;
+    lower_to(&call->first_bad, first + bad);
+    return 0;
 }
 
 static void in_order_task(void *data, uint32_t chunk, uint32_t worker_index)
@@ -201,9 +209,11 @@ static void in_order_task(void *data, uint32_t chunk, uint32_t worker_index)
         uint32_t bad = mf_collide_chunk_skipping(call->context, worker, call->bank, call->bodies, call->pairs + first,
                                                  count, cache, cache, results);
         if (bad < count) lower_to(&call->first_bad, first + bad);
-    } else if (call->validate && chunk_is_invalid(call, first, count)) {
-        // Placed empty all the same, so that the chunks after it are written out.
-        for (uint32_t i = 0; i < count; ++i) results[i].count = 0;
+    } else if (call->validate) {
+        MF_ASSERT(cache == NULL); // a call with a cache checks its pairs before the chunks
+        // An invalid chunk is placed empty all the same, so that the chunks after it are written out.
+        if (!collide_checked_chunk(call, worker, first, count, results))
+            for (uint32_t i = 0; i < count; ++i) results[i].count = 0;
     } else {
         mf_collide_chunk(call->context, worker, call->bank, call->bodies, call->pairs + first, count, cache, cache,
                          results);

@@ -1,7 +1,6 @@
 // Pair checks and the fault list (fault.h).
 #include "fault.h"
 
-#include "lanes4.h"
 #include "scale.h"
 #include "vec.h"
 
@@ -12,48 +11,11 @@ static int is_finite_transform(const mf_transform *t)
     return mf_is_finite3(t->p) && isfinite(t->q.x) && isfinite(t->q.y) && isfinite(t->q.z) && isfinite(t->q.w);
 }
 
-// As is_finite_transform with a quaternion not zero, in two overlapping loads (p and q.x, then
-// q): every pair's two bodies are checked before they are collided.
-static inline int transform_is_valid(const mf_transform *t)
-{
-    simde__m128 head, q, zero = simde_mm_setzero_ps();
-    mf_transform_load4(t, &head, &q);
-    // x - x is 0 for a finite x, NaN for an infinite one or a NaN.
-    simde__m128 finite = simde_mm_and_ps(simde_mm_cmpeq_ps(simde_mm_sub_ps(head, head), zero),
-                                         simde_mm_cmpeq_ps(simde_mm_sub_ps(q, q), zero));
-    return (simde_mm_movemask_ps(finite) == 15) & (simde_mm_movemask_ps(simde_mm_cmpneq_ps(q, zero)) != 0);
-}
-
-// A body exists, names a shape of the bank (not removed), has a scale its shape takes (scale.h)
-// and a valid transform. With scales, the shape is read for its scale range; the collision reads
-// it next anyway.
-static inline int body_is_valid(const mf_bank *bank, const mf_bodies *bodies, uint32_t body)
-{
-    if (body >= bodies->count || !mf_bank_has_shape(bank, bodies->shape[body])) return 0;
-    if (bodies->scales != NULL && !mf_scale_fits(&bank->shapes[bodies->shape[body]], bodies->scales[body])) return 0;
-    return transform_is_valid(&bodies->transform[body]);
-}
-
-int mf_body_is_valid(const mf_bank *bank, const mf_bodies *bodies, uint32_t body)
-{
-    return body_is_valid(bank, bodies, body);
-}
-
-static inline int pair_is_valid(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair)
-{
-    return pair.a != pair.b && body_is_valid(bank, bodies, pair.a) && body_is_valid(bank, bodies, pair.b);
-}
-
-int mf_pair_is_valid(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair)
-{
-    return pair_is_valid(bank, bodies, pair);
-}
-
 uint32_t mf_first_invalid_pair(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, uint32_t begin,
                                uint32_t end)
 {
     for (uint32_t i = begin; i < end; ++i)
-        if (!pair_is_valid(bank, bodies, pairs[i])) return i;
+        if (!mf_pair_is_valid(bank, bodies, pairs[i])) return i;
     return end;
 }
 
@@ -90,7 +52,7 @@ mf_status mf_describe_body(const mf_bank *bank, const mf_bodies *bodies, uint32_
     return MF_ERR_INVALID_ARGUMENT;
 }
 
-// What is wrong with the pair's body that body_is_valid refused; text may be NULL with size 0.
+// What is wrong with the pair's body that mf_body_is_valid refused; text may be NULL with size 0.
 static mf_status describe_body(const mf_bank *bank, const mf_bodies *bodies, uint32_t body, uint32_t pair, char *text,
                                size_t size)
 {
@@ -108,7 +70,7 @@ mf_status mf_describe_fault(const mf_bank *bank, const mf_bodies *bodies, const 
         snprintf(text, size, "pair %u names body %u twice", i, pairs[i].a);
         return MF_ERR_INVALID_ARGUMENT;
     }
-    uint32_t body = body_is_valid(bank, bodies, pairs[i].a) ? pairs[i].b : pairs[i].a;
+    uint32_t body = mf_body_is_valid(bank, bodies, pairs[i].a) ? pairs[i].b : pairs[i].a;
     return describe_body(bank, bodies, body, i, text, size);
 }
 

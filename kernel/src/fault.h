@@ -3,15 +3,38 @@
 #pragma once
 
 #include "bank.h"
+#include "lanes4.h"
+#include "scale.h"
 
 #include <stddef.h>
 
-// Whether both bodies of the pair exist, differ, have a shape in the bank (not removed), a scale
-// their shape takes (scale.h), a finite transform and a non-zero quaternion.
-int mf_pair_is_valid(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair);
+// A transform is finite and its quaternion not zero, in two overlapping loads (p and q.x, then q).
+static inline int mf_transform_is_valid(const mf_transform *t)
+{
+    simde__m128 head, q, zero = simde_mm_setzero_ps();
+    mf_transform_load4(t, &head, &q);
+    // x - x is 0 for a finite x, NaN for an infinite one or a NaN.
+    simde__m128 finite = simde_mm_and_ps(simde_mm_cmpeq_ps(simde_mm_sub_ps(head, head), zero),
+                                         simde_mm_cmpeq_ps(simde_mm_sub_ps(q, q), zero));
+    return (simde_mm_movemask_ps(finite) == 15) & (simde_mm_movemask_ps(simde_mm_cmpneq_ps(q, zero)) != 0);
+}
 
-// The same checks of one body, below bodies->count.
-int mf_body_is_valid(const mf_bank *bank, const mf_bodies *bodies, uint32_t body);
+// A body exists, names a shape of the bank (not removed), has a scale its shape takes (scale.h)
+// and a valid transform. With scales, the shape is read for its scale range; the collision reads
+// it next anyway.
+static inline int mf_body_is_valid(const mf_bank *bank, const mf_bodies *bodies, uint32_t body)
+{
+    if (body >= bodies->count || !mf_bank_has_shape(bank, bodies->shape[body])) return 0;
+    if (bodies->scales != NULL && !mf_scale_fits(&bank->shapes[bodies->shape[body]], bodies->scales[body])) return 0;
+    return mf_transform_is_valid(&bodies->transform[body]);
+}
+
+// Whether both bodies of the pair exist, differ and pass mf_body_is_valid. Inline: every pair of a
+// call is checked before it is collided, most as a chunk routes them (chunk.c).
+static inline int mf_pair_is_valid(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair)
+{
+    return pair.a != pair.b && mf_body_is_valid(bank, bodies, pair.a) && mf_body_is_valid(bank, bodies, pair.b);
+}
 
 // What is wrong with a body (below bodies->count) that mf_body_is_valid refused: its status and a
 // sentence naming the body and the value into text (size bytes; NULL with size 0 for the status
