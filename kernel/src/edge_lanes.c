@@ -152,6 +152,22 @@ static inline void measure(const measured_w *a, const measured_w *b, mf_maskw cr
 // AVX2, where they cost less than the blends and a mispredicted branch per group, hull48 -1.9%.
 enum { MERGE_MEASURES = W == 16 };
 
+// The lanes `own` of `into` take `from`'s quantities (a broadcast edge joining a shared measure).
+static inline void take_lanes(measured_w *into, mf_maskw own, const measured_w *from)
+{
+    into->normal0 = mf_select3w(own, from->normal0, into->normal0);
+    into->direction = mf_select3w(own, from->direction, into->direction);
+    into->vertex0 = mf_select3w(own, from->vertex0, into->vertex0);
+    into->index = mf_selectw(own, from->index, into->index);
+}
+
+// b's packed edge k (normal0, direction, vertex0 and index), broadcast.
+static inline measured_w splat_packed_edge(const mf_pair_frame *frame, const float *b_rows, uint32_t k)
+{
+    return (measured_w){splat_packed3(b_rows, 0, k), splat_packed3(b_rows, 6, k), splat_packed3(b_rows, 9, k),
+                        mf_splatw((float)frame->b_edges[k])};
+}
+
 // a's kept edges in lanes, b's broadcast from the packed rows.
 static mf_edge_bestw a_in_lanes(const mf_pair_frame *frame, const float *b_rows)
 {
@@ -175,20 +191,14 @@ static mf_edge_bestw a_in_lanes(const mf_pair_frame *frame, const float *b_rows)
             for (uint32_t n = 0; n < found;) {
                 // b's edges whose crossing lanes are apart share one measure, each in its lanes: a lane
                 // still meets its pairs in ascending order.
-                uint32_t k = crossing_at[n];
-                measured_w b = {splat_packed3(b_rows, 0, k), splat_packed3(b_rows, 6, k), splat_packed3(b_rows, 9, k),
-                                mf_splatw((float)frame->b_edges[k])};
+                measured_w b = splat_packed_edge(frame, b_rows, crossing_at[n]);
                 mf_maskw merged = crossing_lanes[n];
                 uint32_t merged_bits = mf_lane_bitsw(merged);
                 for (++n; MERGE_MEASURES && n < found && (mf_lane_bitsw(crossing_lanes[n]) & merged_bits) == 0; ++n) {
-                    mf_maskw own = crossing_lanes[n];
-                    k = crossing_at[n];
-                    b.normal0 = mf_select3w(own, splat_packed3(b_rows, 0, k), b.normal0);
-                    b.direction = mf_select3w(own, splat_packed3(b_rows, 6, k), b.direction);
-                    b.vertex0 = mf_select3w(own, splat_packed3(b_rows, 9, k), b.vertex0);
-                    b.index = mf_selectw(own, mf_splatw((float)frame->b_edges[k]), b.index);
-                    merged = mf_orw(merged, own);
-                    merged_bits |= mf_lane_bitsw(own);
+                    measured_w next = splat_packed_edge(frame, b_rows, crossing_at[n]);
+                    take_lanes(&b, crossing_lanes[n], &next);
+                    merged = mf_orw(merged, crossing_lanes[n]);
+                    merged_bits |= mf_lane_bitsw(crossing_lanes[n]);
                 }
                 // a's kept edges ascend across the blocks, b's within a run.
                 measure(&a, &b, merged, 1, &best);
@@ -202,6 +212,14 @@ static mf_edge_bestw a_in_lanes(const mf_pair_frame *frame, const float *b_rows)
 static inline mf_vec3w splat_record3(const float *record, uint32_t q)
 {
     return (mf_vec3w){mf_splatw(record[4 * q]), mf_splatw(record[4 * q + 1]), mf_splatw(record[4 * q + 2])};
+}
+
+// a's kept edge k (normal0, direction, vertex0 and index) from its record, broadcast.
+static inline measured_w splat_record_edge(const mf_pair_frame *frame, uint32_t k)
+{
+    const float *record = frame->a->edge_records + (size_t)MF_EDGE_RECORD * frame->a_edges[k];
+    return (measured_w){splat_record3(record, 0), splat_record3(record, 2), splat_record3(record, 3),
+                        mf_splatw((float)frame->a_edges[k])};
 }
 
 // b's kept edges in lanes from the packed rows, a's broadcast from their records.
@@ -230,20 +248,14 @@ static mf_edge_bestw b_in_lanes(const mf_pair_frame *frame, const float *b_rows)
             }
             for (uint32_t n = 0; n < found;) {
                 // a's edges whose crossing lanes are apart share one measure, each in its lanes.
-                const float *record = records + (size_t)MF_EDGE_RECORD * frame->a_edges[crossing_at[n]];
-                measured_w a = {splat_record3(record, 0), splat_record3(record, 2), splat_record3(record, 3),
-                                mf_splatw((float)frame->a_edges[crossing_at[n]])};
+                measured_w a = splat_record_edge(frame, crossing_at[n]);
                 mf_maskw merged = crossing_lanes[n];
                 uint32_t merged_bits = mf_lane_bitsw(merged);
                 for (++n; MERGE_MEASURES && n < found && (mf_lane_bitsw(crossing_lanes[n]) & merged_bits) == 0; ++n) {
-                    mf_maskw own = crossing_lanes[n];
-                    record = records + (size_t)MF_EDGE_RECORD * frame->a_edges[crossing_at[n]];
-                    a.normal0 = mf_select3w(own, splat_record3(record, 0), a.normal0);
-                    a.direction = mf_select3w(own, splat_record3(record, 2), a.direction);
-                    a.vertex0 = mf_select3w(own, splat_record3(record, 3), a.vertex0);
-                    a.index = mf_selectw(own, mf_splatw((float)frame->a_edges[crossing_at[n]]), a.index);
-                    merged = mf_orw(merged, own);
-                    merged_bits |= mf_lane_bitsw(own);
+                    measured_w next = splat_record_edge(frame, crossing_at[n]);
+                    take_lanes(&a, crossing_lanes[n], &next);
+                    merged = mf_orw(merged, crossing_lanes[n]);
+                    merged_bits |= mf_lane_bitsw(crossing_lanes[n]);
                 }
                 // A lane meets a's edges in ascending order, but b's blocks come after each other.
                 measure(&a, &b, merged, 0, &best);
