@@ -136,6 +136,10 @@ static inline mf_floatw mf_int_to_floatw(const int32_t *p)
 // Whether every lane of the mask is set.
 static inline int mf_allw(mf_maskw m) { return mf_lane_bitsw(m) == (1u << MF_WIDE_WIDTH) - 1u; }
 
+// The lane numbers 0 to 15, for every width: loaded, not built (simde_mm512_set_epi32 of them cost a
+// masked broadcast per lane at every use).
+_Alignas(64) static const int32_t mf_lane_numbers[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+
 #if MF_WIDE_WIDTH > 1
 static inline mf_floatw mf_loadw(const float *p) { return MF_W(load_ps)(p); }
 static inline mf_floatw mf_loaduw(const float *p) { return MF_W(loadu_ps)(p); } // any alignment
@@ -380,11 +384,8 @@ static inline simde__m256i mf_compress8_lanes(uint32_t bits)
 static inline uint32_t mf_compress_lane_numbers(uint16_t *out, uint32_t bits, uint32_t first)
 {
 #if MF_WIDE_WIDTH == 16
-    // The lane numbers loaded from a table: built with simde_mm512_set_epi32 they took a masked
-    // broadcast per lane at every call.
-    _Alignas(64) static const int32_t lane[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    simde__m512i numbers =
-        simde_mm512_add_epi32(simde_mm512_set1_epi32((int32_t)first), simde_mm512_load_si512((const void *)lane));
+    simde__m512i numbers = simde_mm512_add_epi32(simde_mm512_set1_epi32((int32_t)first),
+                                                 simde_mm512_load_si512((const void *)mf_lane_numbers));
     return mf_compress_narrow16(out, bits, numbers);
 #elif MF_WIDE_WIDTH == 8
     simde__m256i numbers = simde_mm256_add_epi32(mf_compress8_lanes(bits), simde_mm256_set1_epi32((int32_t)first));
@@ -500,11 +501,7 @@ static inline mf_vec3w mf_load3uw(const float *x, const float *y, const float *z
     return (mf_vec3w){mf_loaduw(x), mf_loaduw(y), mf_loaduw(z)};
 }
 // Each lane's index, 0 to MF_WIDE_WIDTH - 1.
-static inline mf_floatw mf_lane_indexw(void)
-{
-    _Alignas(64) static const int32_t index[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    return mf_int_to_floatw(index);
-}
+static inline mf_floatw mf_lane_indexw(void) { return mf_int_to_floatw(mf_lane_numbers); }
 static inline mf_vec3w mf_add3w(mf_vec3w a, mf_vec3w b)
 {
     return (mf_vec3w){mf_addw(a.x, b.x), mf_addw(a.y, b.y), mf_addw(a.z, b.z)};
