@@ -1,6 +1,6 @@
 // manyfold-ab: two builds of libmanyfold timed against each other in one process.
 //
-//   manyfold-ab OLD_LIBRARY NEW_LIBRARY [--rounds N] [--pairs N] [--isa NAME] SCENE...
+//   manyfold-ab OLD_LIBRARY NEW_LIBRARY [--rounds N] [--pairs N] [--isa NAME] [--threads N] SCENE...
 //
 // A shared or noisy host moves one benchmark's rate by tens of percent within a minute, more than
 // most changes are worth, and two runs of the suite minutes apart compare the host's moods. Here
@@ -80,12 +80,12 @@ typedef struct side {
     mf_stream stream;
 } side;
 
-static int side_open(side *s, const library_build *build, mf_isa isa, uint32_t pair_count)
+static int side_open(side *s, const library_build *build, mf_isa isa, uint32_t threads, uint32_t pair_count)
 {
     *s = (side){build, NULL, {0}};
     mf_config config = build->config_default();
     config.isa = isa;
-    config.threads = 1;
+    config.threads = threads;
     if (build->context_create(&config, &s->context) != MF_OK) return 0;
     mf_stream_bound(pair_count, config.max_contacts, &s->stream.manifold_capacity, &s->stream.contact_capacity);
     s->stream.manifolds = malloc((s->stream.manifold_capacity + 1) * sizeof(mf_manifold));
@@ -115,7 +115,7 @@ static double time_side(side *s, const scene *sc, const mf_bodies *bodies, int c
 }
 
 static int compare_on_scene(const library_build builds[2], const char *name, uint32_t pair_count, mf_isa isa,
-                            int rounds)
+                            uint32_t threads, int rounds)
 {
     scene sc;
     if (scene_make(name, pair_count, 7, &sc) != MF_OK) {
@@ -123,8 +123,8 @@ static int compare_on_scene(const library_build builds[2], const char *name, uin
         return 0;
     }
     side sides[2];
-    int ok = side_open(&sides[0], &builds[0], isa, sc.pair_count);
-    ok = side_open(&sides[1], &builds[1], isa, sc.pair_count) && ok;
+    int ok = side_open(&sides[0], &builds[0], isa, threads, sc.pair_count);
+    ok = side_open(&sides[1], &builds[1], isa, threads, sc.pair_count) && ok;
     double *ratio = malloc((size_t)rounds * sizeof(double));
     if (ok && ratio != NULL) {
         mf_bodies bodies = {.shape = sc.body_shape, .transform = sc.body_transform, .count = sc.body_count};
@@ -139,8 +139,9 @@ static int compare_on_scene(const library_build builds[2], const char *name, uin
             ratio[r] = seconds[0] / seconds[1];
         }
         qsort(ratio, (size_t)rounds, sizeof(double), compare_doubles);
-        printf("%-12s %-7s new/old speed: median %.3f (quartiles %.3f %.3f), %d rounds\n", name, mf_isa_name(isa),
-               ratio[rounds / 2], ratio[rounds / 4], ratio[3 * rounds / 4], rounds);
+        printf("%-12s %-7s %u thread%s new/old speed: median %.3f (quartiles %.3f %.3f), %d rounds\n", name,
+               mf_isa_name(isa), threads, threads == 1 ? "" : "s", ratio[rounds / 2], ratio[rounds / 4],
+               ratio[3 * rounds / 4], rounds);
         fflush(stdout);
     } else {
         fprintf(stderr, "manyfold-ab: %s: a context or stream could not be made\n", name);
@@ -156,30 +157,33 @@ static int compare_on_scene(const library_build builds[2], const char *name, uin
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: manyfold-ab OLD_LIBRARY NEW_LIBRARY [--rounds N] [--pairs N] [--isa NAME] SCENE...\n");
+        fprintf(stderr, "usage: manyfold-ab OLD_LIBRARY NEW_LIBRARY [--rounds N] [--pairs N] [--isa NAME] [--threads "
+                        "N] SCENE...\n");
         return 2;
     }
     library_build builds[2];
     if (!load_build(argv[1], &builds[0]) || !load_build(argv[2], &builds[1])) return 1;
     int rounds = 16, scenes = 0, ok = 1;
-    uint32_t pair_count = 20000;
+    uint32_t pair_count = 20000, threads = 1;
     mf_isa isa = MF_ISA_AUTO;
     for (int i = 3; i < argc; ++i) {
         if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
             rounds = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--pairs") == 0 && i + 1 < argc) {
             pair_count = (uint32_t)strtoul(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            threads = (uint32_t)strtoul(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--isa") == 0 && i + 1 < argc) {
             if (!isa_from_name(argv[++i], &isa)) {
                 fprintf(stderr, "manyfold-ab: no ISA %s\n", argv[i]);
                 return 2;
             }
         } else {
-            if (rounds < 1 || pair_count < 1) {
-                fprintf(stderr, "manyfold-ab: --rounds and --pairs need a positive count\n");
+            if (rounds < 1 || pair_count < 1 || threads < 1) {
+                fprintf(stderr, "manyfold-ab: --rounds, --pairs and --threads need a positive count\n");
                 return 2;
             }
-            ok = compare_on_scene(builds, argv[i], pair_count, isa, rounds) && ok;
+            ok = compare_on_scene(builds, argv[i], pair_count, isa, threads, rounds) && ok;
             ++scenes;
         }
     }

@@ -35,6 +35,7 @@
 #include "wide.h"
 
 #include <stddef.h>
+#include <string.h>
 
 enum { W = MF_WIDE_WIDTH };
 
@@ -402,10 +403,57 @@ static mf_axis_candidates lane_candidates(const mf_box_job *job, mf_pair pair, c
         radius_a + radius_b};
 }
 
+#if MF_WIDE_WIDTH > 1
+// Each lane's contacts as the first four floats of an mf_contact (point, separation): the rows of
+// contact n transposed within the quarters, so that lane l's is one 16-byte copy from
+// quad[n][l % 4] + 4 (l / 4) and not four loads from rows W floats apart.
+typedef struct contact_quads {
+    _Alignas(64) float quad[MF_MAX_CONTACTS][4][W];
+} contact_quads;
+
+static void transpose_contacts(const box_outputs *out, uint32_t count, contact_quads *quads)
+{
+    for (uint32_t n = 0; n < count; ++n) {
+        const float(*row)[W] = &out->row[OUT_CONTACTS + n * OUT_CONTACT_FLOATS];
+        mf_floatw v[4] = {mf_loadw(row[0]), mf_loadw(row[1]), mf_loadw(row[2]), mf_loadw(row[3])}, t[4];
+        mf_transpose_quartersw(v, t);
+        for (int c = 0; c < 4; ++c) mf_storew(quads->quad[n][c], t[c]);
+    }
+}
+#endif
+
+// Contact n of lane l: its point and separation from the rows, its id from the feature codes.
+static inline void write_contact(const box_outputs *out, const void *quads, uint32_t l, uint32_t n, mf_contact *contact)
+{
+    const float *row = &out->row[OUT_CONTACTS + n * OUT_CONTACT_FLOATS][l];
+#if MF_WIDE_WIDTH > 1
+    _Static_assert(offsetof(mf_contact, separation) == 3 * sizeof(float), "point and separation lead a contact");
+    memcpy(contact, &((const contact_quads *)quads)->quad[n][l % 4][4 * (l / 4)], 4 * sizeof(float));
+#else
+    (void)quads;
+    contact->point = (mf_vec3){row[0], row[W], row[2 * W]};
+    contact->separation = row[3 * W];
+#endif
+    contact->id = (uint32_t)row[4 * W] << 16 | (uint32_t)row[5 * W];
+}
+
 // Step 7, lane by lane: results, feature ids and the answers for the cache; fallback lanes are
 // listed.
 static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bits, const box_outputs *out)
 {
+    const void *quads = NULL;
+#if MF_WIDE_WIDTH > 1
+    // Only as many contacts as a lane has (edge lanes one, face lanes up to max_contacts).
+    uint32_t most = 0;
+    for (uint32_t bits = lane_bits; bits != 0; bits &= bits - 1) {
+        uint32_t count = (uint32_t)out->row[OUT_COUNT][__builtin_ctz(bits)];
+        most = count > most ? count : most;
+    }
+    contact_quads transposed;
+    MF_ASSERT(most <= MF_MAX_CONTACTS);
+    transpose_contacts(out, most, &transposed);
+    quads = &transposed;
+#endif
     for (uint32_t bits = lane_bits; bits != 0; bits &= bits - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(bits);
 #define LANE(index) (out->row[index][l])
@@ -433,11 +481,7 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
         uint32_t count = (uint32_t)LANE(OUT_COUNT);
         MF_ASSERT(count >= 1 && count <= job->config->max_contacts);
         result->normal = (mf_vec3){LANE(OUT_NORMAL), LANE(OUT_NORMAL + 1), LANE(OUT_NORMAL + 2)};
-        for (uint32_t n = 0; n < count; ++n) {
-            const float *row = &out->row[OUT_CONTACTS + n * OUT_CONTACT_FLOATS][l];
-            uint32_t id = (uint32_t)row[4 * W] << 16 | (uint32_t)row[5 * W];
-            result->contacts[n] = (mf_contact){{row[0], row[W], row[2 * W]}, row[3 * W], id};
-        }
+        for (uint32_t n = 0; n < count; ++n) write_contact(out, quads, l, n, &result->contacts[n]);
         result->count = count;
         result->distance = INFINITY;
         if (job->answers != NULL) {
