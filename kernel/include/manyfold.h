@@ -395,7 +395,8 @@ typedef struct mf_fault {
     mf_status status;
 } mf_fault;
 
-/* The output. mf_collide overwrites it from the start: the counts are set, not appended to.
+/* The output. mf_collide overwrites it from the start: the counts are set, not appended to, and
+ * the arrays past the counts, within the capacities, may be written too (scratch to the call).
  * faults: the pairs skipped under MF_FAULT_SKIP, in increasing pair order, the first
  * fault_capacity of them written to faults (NULL with capacity 0 asks for the count alone);
  * fault_count is exact even past the capacity, which is not an error. On MF_ERR_CAPACITY they are

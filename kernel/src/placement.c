@@ -63,7 +63,8 @@ static void place_direct(mf_placement *placement, const mf_pair_result *results,
     MF_ASSERT(placement->manifold_count <= first_pair && first_pair + pair_count <= stream->manifold_capacity);
     mf_chunk_output out;
     mf_staging_compact_into(results, first_pair, pair_count, stream->manifolds + placement->manifold_count,
-                            stream->contacts + placement->contact_count, placement->contact_count, &out);
+                            stream->contacts + placement->contact_count,
+                            stream->contact_capacity - placement->contact_count, placement->contact_count, &out);
     placement->manifold_count += out.manifold_count;
     placement->contact_count += out.contact_count;
     MF_ASSERT(placement->contact_count <= stream->contact_capacity);

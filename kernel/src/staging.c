@@ -22,6 +22,7 @@ mf_chunk_output *mf_staging_create(uint32_t slots, uint32_t max_contacts)
     for (uint32_t s = 0; s < slots; ++s) {
         staging[s].manifolds = manifold_block + (size_t)s * MF_CHUNK_PAIRS;
         staging[s].contacts = contact_block + (size_t)s * MF_CHUNK_PAIRS * max_contacts;
+        staging[s].contact_capacity = MF_CHUNK_PAIRS * max_contacts;
         staging[s].cache = cache_block + (size_t)s * MF_CHUNK_PAIRS;
     }
     return staging;
@@ -37,8 +38,8 @@ void mf_staging_destroy(mf_chunk_output *staging)
 }
 
 void mf_staging_compact_into(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count,
-                             mf_manifold *manifold_out, mf_contact *contact_out, uint32_t contact_base,
-                             mf_chunk_output *out)
+                             mf_manifold *manifold_out, mf_contact *contact_out, uint32_t contact_room,
+                             uint32_t contact_base, mf_chunk_output *out)
 {
     uint32_t manifolds = 0, contacts = 0;
     for (uint32_t i = 0; i < pair_count; ++i) {
@@ -47,7 +48,13 @@ void mf_staging_compact_into(const mf_pair_result *results, uint32_t first_pair,
         MF_ASSERT(result->count <= MF_MAX_CONTACTS);
         manifold_out[manifolds++] =
             (mf_manifold){first_pair + i, contact_base + contacts, result->count, result->normal};
-        memcpy(contact_out + contacts, result->contacts, result->count * sizeof(mf_contact));
+        // Four contacts copied whatever the count, where there is room: a copy of constant size
+        // (two or three vector moves) in place of a call to memcpy per manifold; the next
+        // manifold's contacts overwrite the extra ones. A/B on AMD: box_box +1 to +3%, crowd +1.7%.
+        MF_ASSERT(contacts <= contact_room);
+        if (result->count <= 4 && contact_room - contacts >= 4)
+            memcpy(contact_out + contacts, result->contacts, 4 * sizeof(mf_contact));
+        else memcpy(contact_out + contacts, result->contacts, result->count * sizeof(mf_contact));
         contacts += result->count;
     }
     out->first_pair = first_pair;
@@ -59,7 +66,8 @@ void mf_staging_compact_into(const mf_pair_result *results, uint32_t first_pair,
 void mf_staging_compact(const mf_pair_result *results, const mf_pair_cache *entries, uint32_t first_pair,
                         uint32_t pair_count, mf_chunk_output *out)
 {
-    mf_staging_compact_into(results, first_pair, pair_count, out->manifolds, out->contacts, 0, out);
+    mf_staging_compact_into(results, first_pair, pair_count, out->manifolds, out->contacts, out->contact_capacity, 0,
+                            out);
     if (entries != NULL) memcpy(out->cache, entries, pair_count * sizeof(mf_pair_cache));
     out->in_stream = 0;
 }
@@ -68,7 +76,8 @@ void mf_staging_compact_to_stream(const mf_pair_result *results, uint32_t first_
                                   const mf_stream *stream, mf_chunk_output *out)
 {
     mf_staging_compact_into(results, first_pair, pair_count, stream->manifolds + stream->manifold_count,
-                            stream->contacts + stream->contact_count, stream->contact_count, out);
+                            stream->contacts + stream->contact_count, stream->contact_capacity - stream->contact_count,
+                            stream->contact_count, out);
     out->in_stream = 1;
 }
 

@@ -12,9 +12,10 @@ typedef struct mf_chunk_output {
     uint32_t manifold_count, contact_count;
     uint32_t manifold_at, contact_at; // where the prefix sum placed them in the stream
     mf_manifold *manifolds;           // [MF_CHUNK_PAIRS]; `first` counts from the chunk's first contact
-    mf_contact *contacts;             // [MF_CHUNK_PAIRS * max_contacts]
-    mf_pair_cache *cache;             // [MF_CHUNK_PAIRS]: every pair's new entry
-    int in_stream;                    // compacted straight to where it will be placed: nothing to copy
+    mf_contact *contacts;             // [contact_capacity]: MF_CHUNK_PAIRS * max_contacts
+    uint32_t contact_capacity;
+    mf_pair_cache *cache; // [MF_CHUNK_PAIRS]: every pair's new entry
+    int in_stream;        // compacted straight to where it will be placed: nothing to copy
 } mf_chunk_output;
 
 // Staging for `slots` chunks in one allocation; NULL when out of memory.
@@ -22,10 +23,11 @@ mf_chunk_output *mf_staging_create(uint32_t slots, uint32_t max_contacts);
 void mf_staging_destroy(mf_chunk_output *staging);
 
 // Compacts a chunk's results (results[i] belongs to pair first_pair + i) into the given arrays,
-// manifolds' `first` counting from contact_base. out gets the chunk's pairs and counts.
+// manifolds' `first` counting from contact_base. out gets the chunk's pairs and counts. Up to
+// contact_room contacts may be written from contact_out on, past the last one compacted too.
 void mf_staging_compact_into(const mf_pair_result *results, uint32_t first_pair, uint32_t pair_count,
-                             mf_manifold *manifold_out, mf_contact *contact_out, uint32_t contact_base,
-                             mf_chunk_output *out);
+                             mf_manifold *manifold_out, mf_contact *contact_out, uint32_t contact_room,
+                             uint32_t contact_base, mf_chunk_output *out);
 
 // Compacts a chunk's results (results[i] belongs to pair first_pair + i) into `out`, and its new
 // cache entries (entries[i] likewise), where not NULL.
