@@ -450,7 +450,7 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
         most = count > most ? count : most;
     }
     contact_quads transposed;
-    MF_ASSERT(most <= MF_MAX_CONTACTS);
+    MF_ASSERT(most <= job->config->max_contacts);
     transpose_contacts(out, most, &transposed);
     quads = &transposed;
 #endif

@@ -49,7 +49,7 @@ void mf_staging_compact_into(const mf_pair_result *results, uint32_t first_pair,
         manifold_out[manifolds++] =
             (mf_manifold){first_pair + i, contact_base + contacts, result->count, result->normal};
         // Four contacts copied whatever the count, where there is room: a copy of constant size
-        // (two or three vector moves) in place of a call to memcpy per manifold; the next
+        // (a few vector moves) in place of a call to memcpy per manifold; the next
         // manifold's contacts overwrite the extra ones. A/B on AMD: box_box +1 to +3%, crowd +1.7%.
         MF_ASSERT(contacts <= contact_room);
         if (result->count <= 4 && contact_room - contacts >= 4)
