@@ -190,7 +190,7 @@ static inline int query_row(int out_row) { return out_row - OUT_FACE_A; }
 // A lane without contacts, or whose clip misses where the boxes overlap (its deepest contact does
 // not attain the best separation), is marked for the general path, which tries the next axes
 // (pair.c, mf_contacts_for_pair).
-static void collide_faces(const mf_config *config, const face_lanes *f, box_outputs *out)
+static void collide_faces(const mf_config *config, const face_code_tables *codes, const face_lanes *f, box_outputs *out)
 {
     mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f);
     mf_maskw use_a = mf_gtw(f->use_a, zero), all = mf_eqw(zero, zero);
@@ -222,7 +222,7 @@ static void collide_faces(const mf_config *config, const face_lanes *f, box_outp
         for (int i = 0; i < 3; ++i) store_row(out, row + i, world.c[i]);
         store_row(out, row + 3, separation);
         mf_floatw reference, incident;
-        face_contact_codes(&features, &chosen[n], &reference, &incident);
+        face_contact_codes(codes, &features, &chosen[n], &reference, &incident);
         store_row(out, row + 4, mf_selectw(use_a, reference, incident));
         store_row(out, row + 5, mf_selectw(use_a, incident, reference));
     }
@@ -505,6 +505,8 @@ void MF_NAMED(mf_box_pairs, MF_WIDE_NAME)(mf_box_job *job)
     box_outputs out;
     face_queue queue;
     queue.count = 0;
+    face_code_tables codes;
+    face_code_tables_make(&codes);
     job->fallback_count = 0;
     // Face lanes go through collide_faces at this one place: a bundle whose lanes all are, else a
     // full queue, and at the end what is left in the queue.
@@ -528,7 +530,7 @@ void MF_NAMED(mf_box_pairs, MF_WIDE_NAME)(mf_box_job *job)
             lanes = queue.count < W ? queue.count : W;
             take_queued(job, &queue, lanes, &f, at);
         }
-        collide_faces(job->config, &f, &out);
+        collide_faces(job->config, &codes, &f, &out);
         if (queued && job->answers != NULL)
             for (int i = 0; i < QUERY_ROWS; ++i) store_row(&out, OUT_FACE_A + i, f.query[i]);
         write_results(job, at, first_lanes(lanes), &out);

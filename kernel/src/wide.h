@@ -308,6 +308,36 @@ static inline void mf_store_intw(int32_t *p, mf_floatw a)
 #endif
 }
 
+// Each lane's entry of a table of 32 floats at its index, a whole number below `used` (at most 32)
+// held as a float: a value copied, so the same bits on every ISA. The permutes read an index's low
+// bits, which adding 2^23 puts at the bottom of the float's mantissa, exactly (no conversion: this
+// SIMDe converts 512 bits to integers only in halves).
+static inline mf_floatw mf_lookup32w(const float *table, uint32_t used, mf_floatw index)
+{
+#if MF_WIDE_WIDTH == 1
+    (void)used;
+    return table[(uint32_t)index];
+#elif MF_WIDE_WIDTH == 16
+    (void)used;
+    simde__m512i at = simde_mm512_castps_si512(simde_mm512_add_ps(index, simde_mm512_set1_ps(8388608.0f)));
+    return simde_mm512_permutex2var_ps(simde_mm512_loadu_ps(table), at, simde_mm512_loadu_ps(table + 16));
+#elif MF_WIDE_WIDTH == 8
+    simde__m256i at = simde_mm256_castps_si256(simde_mm256_add_ps(index, simde_mm256_set1_ps(8388608.0f)));
+    mf_floatw entry = simde_mm256_permutevar8x32_ps(simde_mm256_loadu_ps(table), at);
+    for (uint32_t part = 1; 8 * part < used; ++part) {
+        mf_floatw later = simde_mm256_permutevar8x32_ps(simde_mm256_loadu_ps(table + 8 * part), at);
+        entry = mf_selectw(mf_gew(index, mf_splatw(8.0f * (float)part)), later, entry);
+    }
+    return entry;
+#else
+    (void)used; // SSE has no variable permute of floats: four loads
+    _Alignas(16) float lane[4];
+    simde_mm_store_ps(lane, index);
+    return simde_mm_setr_ps(table[(uint32_t)lane[0]], table[(uint32_t)lane[1]], table[(uint32_t)lane[2]],
+                            table[(uint32_t)lane[3]]);
+#endif
+}
+
 #if MF_WIDE_WIDTH == 16
 // The 32-bit lanes of `values` set in `bits`, compressed to the front and stored from `out` on as
 // 16-bit integers (16 entries written). Each must be below 2^15, which the saturating narrowing
