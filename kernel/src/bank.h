@@ -48,7 +48,7 @@ typedef struct mf_shape {
 // order of their (lower, higher) vertex pairs, and every box has the same loops (box.c), so this
 // is one function of v and k: the edges whose lower vertex is below v's lower vertex L (bit k
 // cleared) come first, 3 L - (popcounts of 0 .. L - 1) of them, written in L's bits c0, c1, c2;
-// then L's edges by axis. The box path computes the same in lanes (box_pass.c, edge_code).
+// then L's edges by axis. The box pass looks its edge codes up in tables made with it (box_features.h).
 static inline uint32_t mf_box_edge(uint32_t v, uint32_t k)
 {
     uint32_t low = v & ~(1u << k), c0 = low & 1u, c1 = low >> 1 & 1u, c2 = low >> 2;

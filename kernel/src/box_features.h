@@ -1,5 +1,5 @@
 // The box pass's feature codes (its step 7's ids) and its edge contact (step 6): each contact's
-// features as MF_FEATURE values computed in lanes, and the closest points of the edges that
+// features as MF_FEATURE values looked up in lanes, and the closest points of the edges that
 // support an edge axis.
 // Included by box_pass.c alone: the whole pass stays one translation unit per ISA, so that these
 // per-lane helpers inline into it.
@@ -22,55 +22,46 @@ static inline mf_floatw code_of(uint32_t kind, mf_floatw value)
     return mf_addw(mf_splatw((float)(kind << 14)), value);
 }
 
-static inline mf_floatw edge_code(mf_floatw bits, mf_floatw axis)
-{
-    // The lower vertex's bits c0, c1, c2 (bit `axis` cleared); then mf_box_edge's sums, each term
-    // a small integer, so every ISA computes them exactly.
-    mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f), two = mf_splatw(2.0f), four = mf_splatw(4.0f);
-    mf_floatw c2 = mf_selectw(mf_gew(bits, four), one, zero);
-    mf_floatw rest = mf_subw(bits, mf_mulw(four, c2));
-    mf_floatw c1 = mf_selectw(mf_gew(rest, two), one, zero);
-    mf_floatw c0 = mf_subw(rest, mf_mulw(two, c1));
-    c0 = mf_selectw(mf_eqw(axis, zero), zero, c0);
-    c1 = mf_selectw(mf_eqw(axis, one), zero, c1);
-    c2 = mf_selectw(mf_eqw(axis, two), zero, c2);
-    mf_floatw before = mf_addw(mf_addw(mf_mulw(c0, mf_subw(mf_subw(mf_splatw(3.0f), c1), c2)),
-                                       mf_mulw(c1, mf_subw(mf_splatw(5.0f), mf_mulw(two, c2)))),
-                               mf_mulw(mf_splatw(8.0f), c2));
-    mf_floatw below = mf_selectw(mf_eqw(axis, zero), zero,
-                                 mf_selectw(mf_eqw(axis, one), mf_subw(one, c0), mf_subw(mf_subw(two, c0), c1)));
-    return code_of(MF_FEATURE_EDGE, mf_addw(before, below));
-}
+// Feature codes come from tables, as they are functions of a few small integers: a face's corner
+// bits and the edges from its corners depend on the face (axis k, sign s) and the corner c alone,
+// 24 cases, looked up at 8 k + 4 s + c (s 1 for the face on the positive side); an edge on its
+// axis k and the bits of a vertex on it, looked up at 8 k + bits. For face contacts, two lookups a
+// contact take the place of some fifty operations in lanes (the edge's number computed as
+// mf_box_edge does, twice, and the corners picked): A/B on AMD, box_resting +6% on AVX-512 and
+// AVX2.
+enum { CODE_ENTRIES = 24 };
 
-// A face contact's feature codes come from tables: a face's corner bits and the edges from its
-// corners are a function of the face (axis k, sign s) and the corner c alone, 24 cases, looked up
-// at 8 k + 4 s + c (s 1 for the face on the positive side). Two lookups a contact take the place
-// of some fifty operations in lanes (edge_code twice, the corners picked): A/B on AMD, box_resting
-// +6% on AVX-512 and AVX2.
-enum { FACE_CODE_ENTRIES = 24 };
-
-typedef struct face_code_tables {
+typedef struct code_tables {
     // code_of(MF_FEATURE_VERTEX, bits of corner c) and code_of(MF_FEATURE_EDGE, the edge from corner
     // c along axis k + 1 for even c, k + 2 for odd: as the sides of the faces run, box_clip.h)
-    float vertex[32], edge[32];
-} face_code_tables;
+    float face_vertex[32], face_edge[32];
+    float edge[32]; // code_of(MF_FEATURE_EDGE, mf_box_edge(bits, k))
+} code_tables;
 
-static void face_code_tables_make(face_code_tables *t)
+static void code_tables_make(code_tables *t)
 {
     memset(t, 0, sizeof *t);
     for (uint32_t k = 0; k < 3; ++k) {
         uint32_t k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+        for (uint32_t bits = 0; bits < 8; ++bits)
+            t->edge[8 * k + bits] = (float)((MF_FEATURE_EDGE << 14) + mf_box_edge(bits, k));
         for (uint32_t s = 0; s < 2; ++s) {
             for (uint32_t c = 0; c < 4; ++c) {
                 // Corners run as corner_u and corner_v (box_clip.h) along axes k + 1 and k + 2.
                 uint32_t bits = s << k | (corner_u[c] > 0.0f) << k1 | (corner_v[c] > 0.0f) << k2;
                 uint32_t entry = 8 * k + 4 * s + c;
-                MF_ASSERT(entry < FACE_CODE_ENTRIES);
-                t->vertex[entry] = (float)((MF_FEATURE_VERTEX << 14) + bits);
-                t->edge[entry] = (float)((MF_FEATURE_EDGE << 14) + mf_box_edge(bits, c % 2 == 0 ? k1 : k2));
+                MF_ASSERT(entry < CODE_ENTRIES);
+                t->face_vertex[entry] = (float)((MF_FEATURE_VERTEX << 14) + bits);
+                t->face_edge[entry] = (float)((MF_FEATURE_EDGE << 14) + mf_box_edge(bits, c % 2 == 0 ? k1 : k2));
             }
         }
     }
+}
+
+// The code of the box edge along axis k through the vertex with these bits.
+static inline mf_floatw edge_code(const code_tables *t, mf_floatw bits, mf_floatw axis)
+{
+    return mf_lookup32w(t->edge, CODE_ENTRIES, mf_addw(mf_mulw(mf_splatw(8.0f), axis), bits));
 }
 
 // What the features of a face axis's contacts are made of, the same for all its contacts: the
@@ -98,7 +89,7 @@ static face_features features_of_faces(const clip_slots *s)
 // incident corners pair the incident vertex with the reference face, reference corners the
 // reference vertex with the incident face, crossings the incident edge from its corner with the
 // reference side (side i of the rectangle runs from its corner i).
-static void face_contact_codes(const face_code_tables *t, const face_features *f, const slot_choice *contact,
+static void face_contact_codes(const code_tables *t, const face_features *f, const slot_choice *contact,
                                mf_floatw *reference, mf_floatw *incident)
 {
     mf_maskw incident_corner = mf_ltw(contact->slot, mf_splatw((float)SLOT_REFERENCE));
@@ -106,11 +97,11 @@ static void face_contact_codes(const face_code_tables *t, const face_features *f
     mf_floatw incident_at = mf_addw(f->incident_entry, contact->corner);
     mf_floatw reference_at = mf_addw(f->reference_entry, mf_selectw(reference_corner, contact->corner, contact->side));
     *incident = mf_selectw(
-        incident_corner, mf_lookup32w(t->vertex, FACE_CODE_ENTRIES, incident_at),
-        mf_selectw(reference_corner, f->incident_face, mf_lookup32w(t->edge, FACE_CODE_ENTRIES, incident_at)));
+        incident_corner, mf_lookup32w(t->face_vertex, CODE_ENTRIES, incident_at),
+        mf_selectw(reference_corner, f->incident_face, mf_lookup32w(t->face_edge, CODE_ENTRIES, incident_at)));
     *reference = mf_selectw(incident_corner, f->reference_face,
-                            mf_selectw(reference_corner, mf_lookup32w(t->vertex, FACE_CODE_ENTRIES, reference_at),
-                                       mf_lookup32w(t->edge, FACE_CODE_ENTRIES, reference_at)));
+                            mf_selectw(reference_corner, mf_lookup32w(t->face_vertex, CODE_ENTRIES, reference_at),
+                                       mf_lookup32w(t->face_edge, CODE_ENTRIES, reference_at)));
 }
 
 // Step 6 for every lane, as mf_edge_contact: the edges of a and b that support the edge axis, and

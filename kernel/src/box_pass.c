@@ -190,7 +190,7 @@ static inline int query_row(int out_row) { return out_row - OUT_FACE_A; }
 // A lane without contacts, or whose clip misses where the boxes overlap (its deepest contact does
 // not attain the best separation), is marked for the general path, which tries the next axes
 // (pair.c, mf_contacts_for_pair).
-static void collide_faces(const mf_config *config, const face_code_tables *codes, const face_lanes *f, box_outputs *out)
+static void collide_faces(const mf_config *config, const code_tables *codes, const face_lanes *f, box_outputs *out)
 {
     mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f);
     mf_maskw use_a = mf_gtw(f->use_a, zero), all = mf_eqw(zero, zero);
@@ -237,9 +237,9 @@ static void collide_faces(const mf_config *config, const face_code_tables *codes
 // Step 6 where `use_edge`: one contact, the midpoint of the supporting edges' closest points, and
 // each such lane's rows; a lane whose closest points lie beyond the edges is marked for the
 // general path.
-static void collide_edges(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3], const mf_floatw hb[3],
-                          const box_queries *q, mf_floatw rotation_a[3][3], const mf_floatw pa[3], mf_maskw use_edge,
-                          box_outputs *out)
+static void collide_edges(const code_tables *codes, mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[3],
+                          const mf_floatw hb[3], const box_queries *q, mf_floatw rotation_a[3][3],
+                          const mf_floatw pa[3], mf_maskw use_edge, box_outputs *out)
 {
     mf_floatw zero = mf_splatw(0.0f), one = mf_splatw(1.0f);
     edge_contact edge = contact_of_edges(r, t, ha, hb, q);
@@ -253,8 +253,8 @@ static void collide_edges(mf_floatw r[3][3], const vec3w *t, const mf_floatw ha[
         store_row(out, OUT_CONTACTS + i, world.c[i]);
     }
     store_row(out, OUT_CONTACTS + 3, edge.separation);
-    store_row(out, OUT_CONTACTS + 4, edge_code(edge.corner_a, q->edge_a));
-    store_row(out, OUT_CONTACTS + 5, edge_code(edge.corner_b, q->edge_b));
+    store_row(out, OUT_CONTACTS + 4, edge_code(codes, edge.corner_a, q->edge_a));
+    store_row(out, OUT_CONTACTS + 5, edge_code(codes, edge.corner_b, q->edge_b));
     store_row(out, OUT_COUNT, mf_selectw(use_edge, one, zero));
     store_mask(out, OUT_FALLBACK, mf_andnotw(edge.ok, use_edge));
 }
@@ -310,8 +310,8 @@ static void take_queued(const mf_box_job *job, face_queue *queue, uint32_t lanes
 // Steps 1 and 2 for one bundle (lane l is at[l] = first + l in the job's list), and step 6 for its
 // edge lanes; results for all but its face lanes. Returns 1 when every lane is a face lane, with f
 // ready for steps 3 to 5; else the face lanes join the queue.
-static int collide_bundle(mf_box_job *job, uint32_t first, uint32_t lanes, const uint32_t at[W], face_queue *queue,
-                          face_lanes *f, box_outputs *out)
+static int collide_bundle(mf_box_job *job, const code_tables *codes, uint32_t first, uint32_t lanes,
+                          const uint32_t at[W], face_queue *queue, face_lanes *f, box_outputs *out)
 {
     const mf_config *config = job->config;
     box_inputs in;
@@ -373,7 +373,7 @@ static int collide_bundle(mf_box_job *job, uint32_t first, uint32_t lanes, const
     if (mf_allw(faces)) return 1;
     mf_maskw edges = mf_andw(use_edge, touching);
     if (mf_anyw(edges)) {
-        collide_edges(r, &t, ha, hb, &q, rotation_a, pa, edges, out);
+        collide_edges(codes, r, &t, ha, hb, &q, rotation_a, pa, edges, out);
     } else {
         store_row(out, OUT_COUNT, zero);
         store_row(out, OUT_FALLBACK, zero);
@@ -505,8 +505,8 @@ void MF_NAMED(mf_box_pairs, MF_WIDE_NAME)(mf_box_job *job)
     box_outputs out;
     face_queue queue;
     queue.count = 0;
-    face_code_tables codes;
-    face_code_tables_make(&codes);
+    code_tables codes;
+    code_tables_make(&codes);
     job->fallback_count = 0;
     // Face lanes go through collide_faces at this one place: a bundle whose lanes all are, else a
     // full queue, and at the end what is left in the queue.
@@ -518,7 +518,7 @@ void MF_NAMED(mf_box_pairs, MF_WIDE_NAME)(mf_box_job *job)
             uint32_t left = job->count - first;
             lanes = left > W ? W : left;
             for (uint32_t l = 0; l < W; ++l) at[l] = first + l;
-            queued = !collide_bundle(job, first, lanes, at, &queue, &f, &out);
+            queued = !collide_bundle(job, &codes, first, lanes, at, &queue, &f, &out);
             first += W;
             if (queued && queue.count < W) continue;
         } else if (queue.count > 0) {
