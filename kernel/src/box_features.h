@@ -58,10 +58,19 @@ static void code_tables_make(code_tables *t)
     }
 }
 
+// Each lane's code at its entry of a table (a whole number below CODE_ENTRIES).
+static inline mf_floatw code_at(const float *table, mf_floatw entry)
+{
+#if MF_WIDE_WIDTH == 1
+    MF_ASSERT(entry >= 0.0f && entry < (float)CODE_ENTRIES && entry == (float)(uint32_t)entry);
+#endif
+    return mf_lookup32w(table, CODE_ENTRIES, entry);
+}
+
 // The code of the box edge along axis k through the vertex with these bits.
 static inline mf_floatw edge_code(const code_tables *t, mf_floatw bits, mf_floatw axis)
 {
-    return mf_lookup32w(t->edge, CODE_ENTRIES, mf_addw(mf_mulw(mf_splatw(8.0f), axis), bits));
+    return code_at(t->edge, mf_addw(mf_mulw(mf_splatw(8.0f), axis), bits));
 }
 
 // What the features of a face axis's contacts are made of, the same for all its contacts: the
@@ -96,12 +105,11 @@ static void face_contact_codes(const code_tables *t, const face_features *f, con
     mf_maskw reference_corner = mf_andnotw(incident_corner, mf_ltw(contact->slot, mf_splatw((float)SLOT_EDGES)));
     mf_floatw incident_at = mf_addw(f->incident_entry, contact->corner);
     mf_floatw reference_at = mf_addw(f->reference_entry, mf_selectw(reference_corner, contact->corner, contact->side));
-    *incident = mf_selectw(
-        incident_corner, mf_lookup32w(t->face_vertex, CODE_ENTRIES, incident_at),
-        mf_selectw(reference_corner, f->incident_face, mf_lookup32w(t->face_edge, CODE_ENTRIES, incident_at)));
-    *reference = mf_selectw(incident_corner, f->reference_face,
-                            mf_selectw(reference_corner, mf_lookup32w(t->face_vertex, CODE_ENTRIES, reference_at),
-                                       mf_lookup32w(t->face_edge, CODE_ENTRIES, reference_at)));
+    *incident = mf_selectw(incident_corner, code_at(t->face_vertex, incident_at),
+                           mf_selectw(reference_corner, f->incident_face, code_at(t->face_edge, incident_at)));
+    *reference = mf_selectw(
+        incident_corner, f->reference_face,
+        mf_selectw(reference_corner, code_at(t->face_vertex, reference_at), code_at(t->face_edge, reference_at)));
 }
 
 // Step 6 for every lane, as mf_edge_contact: the edges of a and b that support the edge axis, and
