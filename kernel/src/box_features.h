@@ -13,8 +13,6 @@
 #include "tolerances.h"
 #include "wide.h"
 
-#include <string.h>
-
 // Feature codes: a contact's MF_FEATURE value as a float the lanes can compute (an integer below
 // 2^16, exact). An edge is named by its axis and the bits of a vertex on it, as mf_box_edge.
 static inline mf_floatw code_of(uint32_t kind, mf_floatw value)
@@ -25,10 +23,10 @@ static inline mf_floatw code_of(uint32_t kind, mf_floatw value)
 // Feature codes come from tables, as they are functions of a few small integers: a face's corner
 // bits and the edges from its corners depend on the face (axis k, sign s) and the corner c alone,
 // 24 cases, looked up at 8 k + 4 s + c (s 1 for the face on the positive side); an edge on its
-// axis k and the bits of a vertex on it, looked up at 8 k + bits. For face contacts, two lookups a
-// contact take the place of some fifty operations in lanes (the edge's number computed as
-// mf_box_edge does, twice, and the corners picked): A/B on AMD, box_resting +6% on AVX-512 and
-// AVX2.
+// axis k and the bits of a vertex on it, looked up at 8 k + bits. For a face contact, four lookups
+// (a vertex's and an edge's code for each side, one of each kept) take the place of some fifty
+// operations in lanes: the edge's number computed as mf_box_edge does, twice, and the corners
+// picked (the A/B: docs/performance.md, "A fourth round without Intel").
 enum { CODE_ENTRIES = 24 };
 
 typedef struct code_tables {
@@ -40,7 +38,7 @@ typedef struct code_tables {
 
 static void code_tables_make(code_tables *t)
 {
-    memset(t, 0, sizeof *t);
+    *t = (code_tables){0};
     for (uint32_t k = 0; k < 3; ++k) {
         uint32_t k1 = (k + 1) % 3, k2 = (k + 2) % 3;
         for (uint32_t bits = 0; bits < 8; ++bits)
@@ -63,6 +61,8 @@ static inline mf_floatw code_at(const float *table, mf_floatw entry)
 {
 #if MF_WIDE_WIDTH == 1
     MF_ASSERT(entry >= 0.0f && entry < (float)CODE_ENTRIES && entry == (float)(uint32_t)entry);
+#else
+    MF_ASSERT(mf_allw(mf_andw(mf_gew(entry, mf_splatw(0.0f)), mf_ltw(entry, mf_splatw((float)CODE_ENTRIES)))));
 #endif
     return mf_lookup32w(table, CODE_ENTRIES, entry);
 }

@@ -1,48 +1,60 @@
 #!/usr/bin/env bash
 # Packs what tools/device/measure.sh needs on a lent machine that has none of the project's
 # packages (a bare image: no meson, no Google Benchmark, ODE or Bullet, and nothing to fetch them
-# with) into .devkit/, which git ignores and a device call carries:
-#   .devkit/build/bench/manyfold-bench, manyfold-ab   this checkout's build (build/, made first)
+# with) into .devkit/ (ignored), which a device call carries:
+#   .devkit/build/bench/manyfold-bench, manyfold-ab   this checkout's build (build/, made first), as
+#                                                     wrappers that put .devkit/lib on the library
+#                                                     path for the programs alone (.bin beside them)
 #   .devkit/build/kernel/libmanyfold.so.0             (the programs find it by their RPATH, $ORIGIN)
 #   .devkit/baseline/libmanyfold.so.0                 BASELINE's library, for manyfold-ab
 #   .devkit/lib/                                      the other libraries they load, but glibc's and
-#                                                     GCC's runtime (its Python needs its own, newer)
+#                                                     GCC's runtime (the machine's are as new or newer)
 #
-#   bash tools/device/kit.sh [BASELINE]     (BASELINE: a commit, default HEAD~1)
+#   bash tools/device/kit.sh BASELINE     (a commit: the round's start, say)
 #
 # Then one device call, with .devkit carried:
-#   bash tools/device/measure.sh            (about eight minutes; results under $OUT)
+#   bash tools/device/measure.sh          (about eight minutes; results under $OUT)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-baseline=${1:-HEAD~1}
+[ $# -eq 1 ] || { echo "usage: bash tools/device/kit.sh BASELINE (the commit to compare this build with)" >&2; exit 2; }
+baseline=$(git rev-parse --verify --short "$1^{commit}")
 kit=.devkit
 
-grep -qx '/.devkit/' .git/info/exclude 2>/dev/null || echo '/.devkit/' >> .git/info/exclude
 [ -f build/build.ninja ] || bash tools/setup.sh
 ninja -C build bench/manyfold-bench bench/manyfold-ab kernel/libmanyfold.so.0.1.0 > /dev/null
 
 rm -rf "$kit"
 mkdir -p "$kit/build/bench" "$kit/build/kernel" "$kit/baseline" "$kit/lib"
-cp build/bench/manyfold-bench build/bench/manyfold-ab "$kit/build/bench/"
+for program in manyfold-bench manyfold-ab; do
+    cp "build/bench/$program" "$kit/build/bench/$program.bin"
+    # The libraries on the path of the program alone: measure.sh's Python loads its own.
+    cat > "$kit/build/bench/$program" <<'WRAPPER'
+#!/bin/sh
+here=$(dirname "$0")
+LD_LIBRARY_PATH="$here/../../lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$0.bin" "$@"
+WRAPPER
+    chmod +x "$kit/build/bench/$program"
+done
 cp -L build/kernel/libmanyfold.so.0 "$kit/build/kernel/"
 
-# The baseline's library, built in a worktree of its own (release, the library alone).
+# The baseline's library, built from its own sources in a worktree of its own (meson setup takes
+# the current directory as the source unless told), with build/'s build type.
+buildtype=$(meson introspect build --buildoptions |
+    python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "buildtype"))')
 where=$(mktemp -d)
+trap 'git worktree remove --force "$where/tree" 2> /dev/null || true; git worktree prune; rm -rf "$where"' EXIT
 git worktree add -q --detach "$where/tree" "$baseline"
-trap 'git worktree remove --force "$where/tree"; rm -rf "$where"' EXIT
-meson setup "$where/tree/build" "$where/tree" --buildtype=release -Dbenchmarks=disabled -Dtests=disabled -Dcli=disabled \
-    -Dlammps=disabled -Dpython=disabled > /dev/null
+meson setup "$where/tree/build" "$where/tree" --buildtype="$buildtype" -Dbenchmarks=disabled -Dtests=disabled \
+    -Dcli=disabled -Dlammps=disabled -Dpython=disabled > /dev/null
 ninja -C "$where/tree/build" kernel/libmanyfold.so.0.1.0 > /dev/null
 cp -L "$where/tree/build/kernel/libmanyfold.so.0" "$kit/baseline/"
-git rev-parse --short "$baseline" > "$kit/baseline/commit"
+echo "$baseline" > "$kit/baseline/commit"
 git rev-parse --short HEAD > "$kit/build/commit"
 
-# The shared libraries the programs load, but glibc's and GCC's runtime: the machine's are as new or
-# newer, and its Python (tools/bench.py, with these on LD_LIBRARY_PATH) loads C++ modules built
-# against its own libstdc++.
+# The shared libraries the programs load, but glibc's and GCC's runtime.
 ldd build/bench/manyfold-bench build/bench/manyfold-ab | awk '$3 ~ /^\// {print $3}' | sort -u |
     grep -v -E '/(libc|libm|libpthread|libdl|librt|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' | grep -v libmanyfold |
     while read -r library; do cp -L "$library" "$kit/lib/"; done
 
 du -sh "$kit"
-echo "carry .devkit and run: bash tools/device/measure.sh (baseline $(cat $kit/baseline/commit), this build $(cat $kit/build/commit))"
+echo "carry .devkit and run: bash tools/device/measure.sh (baseline $baseline, this build $(cat $kit/build/commit))"
