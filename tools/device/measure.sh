@@ -30,7 +30,7 @@ run_bench() { # out-folder time-limit filter
 run_bench "$out/scenes" 260 "$filter"
 run_bench "$out/threads" 100 '^collide_threads/(box_box|box_resting|crowd|hull16)/[12]/'
 sed -n '/^## Ratios/,/^## /p' "$out/scenes/report.md" 2>/dev/null | grep '^| [a-z]'
-grep -A3 'manyfold / ode' "$out/scenes/report.md" 2>/dev/null | grep '^| hull'
+grep -A6 'manyfold / ode' "$out/scenes/report.md" 2>/dev/null | grep '^| hull'
 sed -n '/^## Thread scaling/,/^## /p' "$out/threads/report.md" 2>/dev/null | grep '^| [a-z]'
 
 # The change, in one process: new over old speed, medians of the rounds.
