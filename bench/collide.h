@@ -11,10 +11,11 @@ typedef struct manyfold_case {
     uint32_t pairs;   // collide the scene's first `pairs` pairs; 0: all of them
     int pin_caller;   // pin the calling thread to caller_cpu for the run (after the context is made)
     int caller_cpu;
+    uint32_t copies; // 0 or 1: one call at a time; n: the body runs on n threads at once (bench_register_copies)
 } manyfold_case;
 
 // Also the thread scaling family: a threads count above the machine's hardware threads is skipped,
-// and so is a caller CPU the process may not run on.
+// and so is a caller CPU the process may not run on; the copies family likewise.
 void bench_collide_manyfold(bench_state *state, void *context);
 
 // mf_collide_cached on one thread with the auto ISA, every iteration the next step of

@@ -1,6 +1,6 @@
 // manyfold's benchmark body: one context per ISA and thread count, one stream allocated up front.
-// It serves collide/<scene>/manyfold_*, the thread scaling family collide_threads/<scene>/<n> and
-// the caller placement family collide_caller_cpu/<scene>/cpu<k>/<n>.
+// It serves collide/<scene>/manyfold_*, the thread scaling family collide_threads/<scene>/<n>, its
+// ceiling collide_copies/<scene>/<n> and the caller placement family collide_caller_cpu/<scene>/cpu<k>/<n>.
 #include "collide.h"
 
 #include "machine.h"
@@ -14,9 +14,10 @@ void bench_collide_manyfold(bench_state *state, void *context)
     const scene *s = &c->scene->scene;
     char message[512];
 
-    uint32_t hardware = bench_hardware_threads();
-    if (c->threads > hardware) {
-        snprintf(message, sizeof(message), "%u threads: more than the %u hardware threads here", c->threads, hardware);
+    uint32_t hardware = bench_hardware_threads(), copies = c->copies > 1 ? c->copies : 1;
+    if (c->threads * copies > hardware) {
+        snprintf(message, sizeof(message), "%u threads: more than the %u hardware threads here", c->threads * copies,
+                 hardware);
         bench_skip(state, message);
         return;
     }
@@ -71,7 +72,7 @@ void bench_collide_manyfold(bench_state *state, void *context)
         double pairs = pair_count > 0 ? pair_count : 1;
         bench_counter(state, "manifolds", stream.manifold_count / pairs);
         bench_counter(state, "contacts", stream.contact_count / pairs);
-        bench_counter(state, "threads", mf_context_threads(mf));
+        bench_counter(state, "threads", mf_context_threads(mf) * copies); // of the whole run
     }
     bench_stream_destroy(&stream);
     mf_context_destroy(mf);

@@ -18,6 +18,11 @@ typedef void (*bench_function)(bench_state *state, void *context);
 // iterations over wall-clock time, so multi-threaded bodies are measured fairly.
 void bench_register(const char *name, bench_function function, void *context, uint64_t pairs_per_iteration);
 
+// As bench_register, with the body run on `copies` threads at once, each its own State and loop;
+// their pairs add up over the wall-clock time.
+void bench_register_copies(const char *name, bench_function function, void *context, uint64_t pairs_per_iteration,
+                           uint32_t copies);
+
 int bench_keep_running(bench_state *state);
 
 // Stops the clock inside the loop around work that is not measured (resetting a cache), and
@@ -25,7 +30,7 @@ int bench_keep_running(bench_state *state);
 void bench_pause_timing(bench_state *state);
 void bench_resume_timing(bench_state *state);
 
-// A plain counter in the results (for example contacts per pair).
+// A counter in the results (for example contacts per pair); where copies run, their average.
 void bench_counter(bench_state *state, const char *name, double value);
 
 // Ends the benchmark with a message, for what is expected on some machines (an ISA this CPU or

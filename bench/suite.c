@@ -76,6 +76,14 @@ static manyfold_case manyfold_cases[MAX_SCENES][MANYFOLD_IMPLS];
 static peer_case peer_cases[MAX_SCENES][PEERS];
 static cached_case cached_cases[MAX_SCENES][2];
 static manyfold_case thread_cases[THREAD_SCENES][THREAD_COUNTS];
+
+// collide_copies/<scene>/<n>: n one-thread calls at once, each on its own thread with its own
+// context and stream (nothing shared but the scene), their pairs per second added up. What n
+// threads can reach on this machine: the ceiling for collide_threads/<scene>/<n>. On a shared host
+// two busy cores may each run slower than one alone (their SMT siblings, the host's clock).
+static const char *const copies_scenes[] = {"box_box", "box_resting", "crowd", "hull16"};
+#define COPIES_SCENES (sizeof(copies_scenes) / sizeof(copies_scenes[0]))
+static manyfold_case copies_cases[COPIES_SCENES][THREAD_COUNTS];
 static manyfold_case caller_cases[CALLER_SCENES][CALLER_CPUS][2];
 // find_pairs/heap/<bodies>/<impl>: the broad phase on the default heap, 1 and 2 threads against the
 // former sort-and-sweep; with MANYFOLD_BENCH_PAIRS=n only n bodies.
@@ -135,9 +143,19 @@ static void register_threads(void)
         bench_scene *s = scene_named(small ? "box_box" : thread_scenes[i]);
         uint32_t pairs = s == NULL ? 0 : small && s->scene.pair_count > 256 ? 256 : s->scene.pair_count;
         for (size_t k = 0; s != NULL && k < THREAD_COUNTS; ++k) {
-            thread_cases[i][k] = (manyfold_case){s, MF_ISA_AUTO, thread_counts[k], pairs, 0, 0};
+            thread_cases[i][k] = (manyfold_case){s, MF_ISA_AUTO, thread_counts[k], pairs, 0, 0, 0};
             snprintf(name, sizeof(name), "collide_threads/%s/%u", thread_scenes[i], thread_counts[k]);
             bench_register(name, bench_collide_manyfold, &thread_cases[i][k], pairs);
+        }
+    }
+    for (size_t i = 0; i < COPIES_SCENES; ++i) {
+        bench_scene *s = scene_named(copies_scenes[i]);
+        for (size_t k = 0; s != NULL && k < THREAD_COUNTS; ++k) {
+            if (thread_counts[k] < 2) continue; // one copy: collide_threads/<scene>/1
+            copies_cases[i][k] = (manyfold_case){s, MF_ISA_AUTO, 1, 0, 0, 0, thread_counts[k]};
+            snprintf(name, sizeof(name), "collide_copies/%s/%u", copies_scenes[i], thread_counts[k]);
+            bench_register_copies(name, bench_collide_manyfold, &copies_cases[i][k], s->scene.pair_count,
+                                  thread_counts[k]);
         }
     }
 }
@@ -151,7 +169,7 @@ static void register_caller_cpus(void)
         bench_scene *s = scene_named(caller_scenes[i]);
         for (uint32_t cpu = 0; s != NULL && cpu < cpus; ++cpu) {
             for (uint32_t threads = 1; threads <= 2; ++threads) {
-                caller_cases[i][cpu][threads - 1] = (manyfold_case){s, MF_ISA_AUTO, threads, 0, 1, (int)cpu};
+                caller_cases[i][cpu][threads - 1] = (manyfold_case){s, MF_ISA_AUTO, threads, 0, 1, (int)cpu, 0};
                 snprintf(name, sizeof(name), "collide_caller_cpu/%s/cpu%u/%u", caller_scenes[i], cpu, threads);
                 bench_register(name, bench_collide_manyfold, &caller_cases[i][cpu][threads - 1], s->scene.pair_count);
             }
@@ -194,7 +212,7 @@ static void register_collide(bench_scene *s, uint32_t index)
     char name[128];
     uint32_t pairs = s->scene.pair_count;
     for (size_t i = 0; i < MANYFOLD_IMPLS; ++i) {
-        manyfold_cases[index][i] = (manyfold_case){s, manyfold_impls[i].isa, manyfold_impls[i].threads, 0, 0, 0};
+        manyfold_cases[index][i] = (manyfold_case){s, manyfold_impls[i].isa, manyfold_impls[i].threads, 0, 0, 0, 0};
         snprintf(name, sizeof(name), "collide/%s/%s", s->scene.name, manyfold_impls[i].name);
         bench_register(name, bench_collide_manyfold, &manyfold_cases[index][i], pairs);
     }
@@ -229,7 +247,7 @@ static void register_hull_sizes(void)
         bench_scene *s = scene_named(hull_size_scenes[i].name);
         if (s == NULL) continue;
         uint32_t pairs = s->scene.pair_count;
-        hull_size_cases[i] = (manyfold_case){s, MF_ISA_AUTO, 1, 0, 0, 0};
+        hull_size_cases[i] = (manyfold_case){s, MF_ISA_AUTO, 1, 0, 0, 0, 0};
         snprintf(name, sizeof(name), "collide_hull_size/%s/manyfold_auto", s->scene.name);
         bench_register(name, bench_collide_manyfold, &hull_size_cases[i], pairs);
         if (BENCH_HAVE_ODE) {

@@ -14,7 +14,7 @@ writes, under bench-results/ (or --out):
   thread_scaling.png    speed-up over one thread against threads (collide_threads)
   hull_size.png         microseconds per pair against hull vertices (collide_hull_size)
 
---json FILE skips the run and reports on an earlier results.json. The whole suite takes about six
+--json FILE skips the run and reports on an earlier results.json. The whole suite takes about five
 minutes on two cores with the defaults; Bullet's polyhedral clipping on the hull scenes is a third
 of it, the hull size family (collide_hull_size, no Bullet) under a minute. --huge adds the 10^7-pair size (about a gigabyte and a minute more).
 """
@@ -31,7 +31,7 @@ MANYFOLD_IMPLS = ["manyfold_scalar", "manyfold_sse", "manyfold_avx2", "manyfold_
                   "manyfold_auto", "manyfold_auto_threads"]
 PEER_IMPLS = ["bullet_hull", "bullet_boxbox", "ode"]
 SLOW_PEER_IMPLS = ["bullet_hull"]  # a minute an iteration on hull48: --peer-repetitions
-FAMILIES = ["collide", "collide_threads", "collide_caller_cpu", "collide_size", "collide_hull_size"]
+FAMILIES = ["collide", "collide_threads", "collide_copies", "collide_caller_cpu", "collide_size", "collide_hull_size"]
 NAMED_FAMILIES = ["collide", "collide_hull_size"]  # the last part of the name is an implementation
 CACHED_IMPLS = ["manyfold_auto_cached_cold", "manyfold_auto_cached_warm"]
 AGREEMENT_COUNTERS = ["both_touching", "normal_agree", "depth_agree", "only_manyfold", "only_peer",
@@ -42,24 +42,30 @@ def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default="build", help="meson build directory (default: build)")
     parser.add_argument("--out", default="bench-results", help="output directory (default: bench-results)")
-    parser.add_argument("--min-time", type=float, default=0.5,
-                        help="seconds each benchmark runs at least (default 0.5; one iteration if slower)")
-    parser.add_argument("--repetitions", type=int, default=3,
+    parser.add_argument("--min-time", type=float, default=0.1,
+                        help="seconds each repetition runs at least (default 0.1; one iteration if slower)")
+    parser.add_argument("--repetitions", type=int, default=9,
                         help="repetitions of every benchmark but Bullet's hull clipping; above 1 the median is "
-                             "reported (default 3)")
+                             "reported (default 9)")
     parser.add_argument("--peer-repetitions", type=int, default=1,
                         help="repetitions of Bullet's hull benchmarks (default 1: they are slow); ODE and "
                              "Bullet's box-box run with --repetitions, beside manyfold")
-    parser.add_argument("--interleave", action="store_true",
-                        help="run the repetitions in random order across the run (Google Benchmark's "
-                             "random interleaving), so that each median samples the same spells of a noisy "
-                             "host as its peers' do; give it more --repetitions and a shorter --min-time")
+    # On a shared host a core's rate can jump by a third for seconds at a time (two states, whatever
+    # the CPU or the address layout: docs/performance.md). Repetitions run one benchmark after
+    # another then give each benchmark its own spell, and a ratio compares two spells; interleaved,
+    # every median samples the spells its peers' do.
+    parser.add_argument("--no-interleave", dest="interleave", action="store_false",
+                        help="run each benchmark's repetitions one after another, not in random order "
+                             "across the run (Google Benchmark's random interleaving, the default)")
     parser.add_argument("--filter", default="^collide", help="benchmark name regex (default: all)")
     parser.add_argument("--huge", action="store_true",
                         help="add collide_size/crowd/10000000 (sets MANYFOLD_BENCH_HUGE=1; about 1.3 GB)")
     parser.add_argument("--pairs", type=int, default=0, help="pairs per scene (default: each scene's own size)")
     parser.add_argument("--no-compile", action="store_true", help="do not run `meson compile` first")
     parser.add_argument("--json", help="report on this results.json instead of running the suite")
+    parser.add_argument("--statistic", choices=["fastest", "median"], default="fastest",
+                        help="which repetition stands for a benchmark: the fastest (default; on a shared "
+                             "host the least disturbed) or the median")
     parser.add_argument("--clock", choices=["wall", "cpu"], default="wall",
                         help="pairs per wall-clock second (default) or per CPU second of the calling "
                              "thread (steadier on a busy machine; leaves out the threaded runs)")
@@ -83,8 +89,8 @@ def is_slow_peer(name):
 
 def run_suite(args, results_path):
     """Runs manyfold's benchmarks and the fast peers (ODE, Bullet's box-box) together with
-    --repetitions (medians; a scene's implementations run one after another, so a ratio compares
-    runs minutes apart at most), and Bullet's hull clipping (a minute an iteration on hull48) with
+    --repetitions (medians; interleaved unless --no-interleave, so that a ratio's two medians sample
+    the same stretch of the run), and Bullet's hull clipping (a minute an iteration on hull48) with
     --peer-repetitions, then merges both JSON outputs into results_path, with the command in its
     context. Returns the worst exit status."""
     if not args.no_compile:
@@ -113,7 +119,8 @@ def run_suite(args, results_path):
         command = [executable, f"--benchmark_filter={exact_filter(group)}", f"--benchmark_min_time={args.min_time}",
                    f"--benchmark_out={part_path}", "--benchmark_out_format=json"]
         if repetitions > 1:
-            command += [f"--benchmark_repetitions={repetitions}", "--benchmark_report_aggregates_only=true"]
+            # Every repetition in the JSON (the fastest is read from them), the aggregates alone on screen.
+            command += [f"--benchmark_repetitions={repetitions}", "--benchmark_display_aggregates_only=true"]
             if args.interleave:
                 command.append("--benchmark_enable_random_interleaving=true")
         print(f"running {len(group)} benchmarks, {repetitions} repetition(s) each", flush=True)
@@ -139,16 +146,19 @@ def run_suite(args, results_path):
 
 
 def load_results(path):
-    """(context, families): families[family][(first, second)] is one benchmark's entry, the median
-    when repeated, else the run; families are "collide" and "collide_hull_size" (scene, impl),
-    "collide_threads" (scene, threads) and "collide_size" (scene, pairs), the numbers as ints. An
-    entry may carry "cv": the coefficient of variation of its repetitions' wall time."""
+    """(context, families): families[family][(first, second)] is one benchmark's entry: when
+    repeated, the fastest repetition or the median (STATISTIC; results saved with aggregates only
+    have no repetitions, so their median), else the run. Families are "collide" and
+    "collide_hull_size" (scene, impl), "collide_threads" and "collide_copies" (scene, threads) and
+    "collide_size" (scene, pairs), the numbers as ints. An entry may carry "cv": the coefficient of variation of its
+    repetitions' wall time."""
     with open(path) as f:
         document = json.load(f)
     families = {family: {} for family in FAMILIES}
-    variation = {}
+    variation, fastest = {}, {}
     for entry in document.get("benchmarks", []):
-        name = entry.get("run_name", entry["name"]).removesuffix("/real_time")
+        # Copies run as Google Benchmark threads, which it names .../real_time/threads:<n>.
+        name = re.sub(r"/threads:\d+$", "", entry.get("run_name", entry["name"])).removesuffix("/real_time")
         parts = name.split("/")
         if parts[0] == "collide_caller_cpu" and len(parts) == 4:  # <scene>/cpu<k>/<n>: scene and CPU as one
             parts = [parts[0], parts[1] + "/" + parts[2], parts[3]]
@@ -159,10 +169,17 @@ def load_results(path):
         repeated = entry.get("run_type") == "aggregate"
         if repeated and entry.get("aggregate_name") == "cv":
             variation[(parts[0], key)] = entry.get("real_time")
+        if not repeated and entry.get("repetitions", 1) > 1 and not entry.get("error_occurred"):
+            kept = fastest.get((parts[0], key))
+            if kept is None or (pairs_per_second(entry) or 0.0) > (pairs_per_second(kept) or 0.0):
+                fastest[(parts[0], key)] = dict(entry)
         if repeated and entry.get("aggregate_name") != "median":
             continue
         if repeated or key not in results:
             results[key] = dict(entry)
+    if STATISTIC == "fastest":
+        for (family, key), entry in fastest.items():
+            families[family][key] = dict(entry, chosen="fastest")
     for (family, key), cv in variation.items():
         if key in families[family]:
             families[family][key]["cv"] = cv
@@ -202,6 +219,12 @@ def measurement_notes(families):
 # "wall": pairs per wall-clock second, as Google Benchmark reports them. "cpu": per second of the
 # calling thread's CPU time, steadier on a busy machine but meaningless for the threaded runs.
 CLOCK = "wall"
+# "fastest": the fastest repetition of each benchmark. A shared host's cores switch between a fast
+# and a slow state for a second or two at a time (docs/performance.md: one benchmark's 60 short
+# repetitions in a row read 11.4M and 15.6M pairs/s, the same code, CPU and address layout), so a
+# median of nine lands in either, while each benchmark's fastest repetition is almost always in the
+# fast state. "median": the median repetition.
+STATISTIC = "fastest"
 
 
 def pairs_per_second(entry):
@@ -262,6 +285,12 @@ def report(context, families):
                f"{context.get('num_cpus', '?')} CPUs at {context.get('mhz_per_cpu', '?')} MHz, "
                f"{context.get('date', '')}. Scene sizes (pairs): {context.get('scene_pairs', '?')}; "
                f"fingerprints: {context.get('scene_fingerprints', '?')}.")
+    counts = sorted({entry.get("repetitions", 1) for entry in results.values()})
+    if any(entry.get("chosen") == "fastest" for entry in results.values()):
+        out.append(f"Each benchmark's rate is that of its fastest repetition (of {'/'.join(map(str, counts))}; "
+                   "`--statistic median` for the medians).")
+    elif counts and counts[-1] > 1:
+        out.append("Each repeated benchmark's rate is its median repetition's.")
     out.append("")
 
     out += ["## Pairs per second" + (" (per CPU second of the calling thread)" if CLOCK == "cpu" else ""), ""]
@@ -291,7 +320,7 @@ def report(context, families):
                   ["avx2 / scalar", "threads / 1 thread"], rows), ""]
 
     out += cache_section(results)
-    out += threads_section(families["collide_threads"])
+    out += threads_section(families["collide_threads"], families["collide_copies"])
     out += caller_cpu_section(families["collide_caller_cpu"])
     out += size_section(families["collide_size"])
     out += hull_size_section(context, families["collide_hull_size"])
@@ -355,27 +384,39 @@ def cache_section(results):
     return out
 
 
-def threads_section(threads):
+def threads_section(threads, copies):
     if not threads:
         return []
     counts = sorted({n for _, n in threads})
+    copy_counts = sorted({n for (_, n), entry in copies.items() if pairs_per_second(entry)})
     out = ["## Thread scaling", "",
            "`collide_threads/<scene>/<n>`: auto ISA, `config.threads = n`; pairs per second and the speed-up over "
            "one thread (target: 1.85× or more at 2 threads). Counts above the machine's hardware threads are "
-           "skipped.", ""]
+           "skipped."]
+    if copy_counts:
+        out[-1] += (" `collide_copies/<scene>/<n>`: n one-thread calls at once, each on a thread of its own with its "
+                    "own context (nothing shared but the scene), their rates added: what n threads can reach on "
+                    "this machine, whose busy cores may each run slower than one alone. Then the threads' rate "
+                    "against it.")
+    out.append("")
+
+    def cell(entry, one):
+        rate = pairs_per_second(entry)
+        if entry is not None and entry.get("error_occurred"):
+            return "skipped"
+        return f"{format_rate(rate)} ({format_ratio(rate, one)})" if rate else "–"
+
     rows = []
     for scene in scenes_in_order(threads):
         one = pairs_per_second(threads.get((scene, 1)))
-        row = [scene]
-        for n in counts:
-            entry = threads.get((scene, n))
-            rate = pairs_per_second(entry)
-            if entry is not None and entry.get("error_occurred"):
-                row.append("skipped")
-            else:
-                row.append(f"{format_rate(rate)} ({format_ratio(rate, one)})" if rate else "–")
+        row = [scene] + [cell(threads.get((scene, n)), one) for n in counts]
+        row += [cell(copies.get((scene, n)), one) for n in copy_counts]
+        row += [format_ratio(pairs_per_second(threads.get((scene, n))), pairs_per_second(copies.get((scene, n))))
+                for n in copy_counts]
         rows.append(row)
-    out += [table(["scene"] + [f"{n} thread{'s' if n > 1 else ''}" for n in counts], rows), ""]
+    header = ["scene"] + [f"{n} thread{'s' if n > 1 else ''}" for n in counts]
+    header += [f"{n} copies" for n in copy_counts] + [f"{n} threads / {n} copies" for n in copy_counts]
+    out += [table(header, rows), ""]
     return out
 
 
@@ -593,9 +634,9 @@ def plot_hull_sizes(context, sizes, path):
 
 
 def main():
-    global CLOCK
+    global CLOCK, STATISTIC
     args = parse_arguments()
-    CLOCK = args.clock
+    CLOCK, STATISTIC = args.clock, args.statistic
     os.makedirs(args.out, exist_ok=True)
     results_path = args.json or os.path.join(args.out, "results.json")
     status = 0 if args.json else run_suite(args, results_path)

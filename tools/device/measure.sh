@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The checks of issue #34 on a lent machine, from the kit tools/device/kit.sh packed (.devkit,
-# carried): its CPU, the issue's ratios (tools/bench.py, repetitions interleaved, as such a guest's
-# rates drift) and the kit's build against its baseline in one process (manyfold-ab), one thread
-# and two. About eight minutes; each step has a time limit, so that what ran comes back.
+# carried): its CPU, the issue's ratios (tools/bench.py: repetitions interleaved, the fastest of
+# each, as such a guest's rates drift) and the kit's build against its baseline in one process
+# (manyfold-ab), one thread and two. About eight minutes; each step has a time limit, so that what ran comes back.
 # Writes under $OUT (the device tool's folder; ./device-results elsewhere): cpu.txt, scenes/ and
 # threads/ (each a results.json and report.md of tools/bench.py), ab.txt.
 set -uo pipefail
@@ -23,12 +23,12 @@ scenes='box_box|box_resting|crowd|nearmiss|hull16|hull48|pile_step'
 filter="^collide/($scenes)/(manyfold_auto|manyfold_avx2|ode|bullet_boxbox)/"
 filter="$filter|^collide_hull_size/(hull128|hull256|hull_bunny)/(manyfold_auto|ode)/"
 run_bench() { # out-folder time-limit filter
-    timeout "$2" python3 tools/bench.py --build "$kit/build" --no-compile --out "$1" --interleave --repetitions 5 \
-        --min-time 0.1 --filter "$3" > "$1/log.txt" 2>&1
+    timeout "$2" python3 tools/bench.py --build "$kit/build" --no-compile --out "$1" --filter "$3" \
+        > "$1/log.txt" 2>&1
     echo "bench.py ($1): exit $?"
 }
 run_bench "$out/scenes" 260 "$filter"
-run_bench "$out/threads" 100 '^collide_threads/(box_box|box_resting|crowd|hull16)/[12]/'
+run_bench "$out/threads" 100 '^collide_(threads|copies)/(box_box|box_resting|crowd|hull16)/[12]/'
 sed -n '/^## Ratios/,/^## /p' "$out/scenes/report.md" 2>/dev/null | grep '^| [a-z]'
 grep -A6 'manyfold / ode' "$out/scenes/report.md" 2>/dev/null | grep '^| hull'
 sed -n '/^## Thread scaling/,/^## /p' "$out/threads/report.md" 2>/dev/null | grep '^| [a-z]'
