@@ -20,6 +20,17 @@
 
 uint32_t bench_hardware_threads(void)
 {
+#if defined(__linux__)
+    // The CPUs this process may run on (taskset, a launcher's binding), not all that are online.
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0 && CPU_COUNT(&allowed) > 0)
+        return (uint32_t)CPU_COUNT(&allowed);
+#endif
+    return bench_online_cpus();
+}
+
+uint32_t bench_online_cpus(void)
+{
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     return online > 0 ? (uint32_t)online : 1u;
 }

@@ -5,8 +5,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-// Hardware threads online (logical CPUs); at least 1.
+// The hardware threads (logical CPUs) this process may run on, which taskset or a launcher may
+// have narrowed; at least 1.
 uint32_t bench_hardware_threads(void);
+
+// The logical CPUs online, whether or not this process may run on them; at least 1.
+uint32_t bench_online_cpus(void);
 
 // Pins the calling thread to one logical CPU, keeping its affinity for bench_unpin_caller; 0 where
 // the CPU is not one the thread may run on, or the system cannot pin threads (Linux only).

@@ -18,8 +18,10 @@ typedef void (*bench_function)(bench_state *state, void *context);
 // iterations over wall-clock time, so multi-threaded bodies are measured fairly.
 void bench_register(const char *name, bench_function function, void *context, uint64_t pairs_per_iteration);
 
-// As bench_register, with the body run on `copies` threads at once, each its own State and loop;
-// their pairs add up over the wall-clock time.
+// As bench_register, with the body run on `copies` threads at once, each its own State and loop of
+// the same iteration count. Google Benchmark divides all their pairs by the mean of the threads'
+// timed spans, not the longest: where one copy runs slower, a little more than the copies
+// sustained together.
 void bench_register_copies(const char *name, bench_function function, void *context, uint64_t pairs_per_iteration,
                            uint32_t copies);
 

@@ -163,8 +163,8 @@ static void register_threads(void)
 static void register_caller_cpus(void)
 {
     char name[128];
-    uint32_t hardware = bench_hardware_threads();
-    uint32_t cpus = hardware < CALLER_CPUS ? hardware : CALLER_CPUS;
+    uint32_t online = bench_online_cpus(); // a CPU the process may not run on is skipped at run time
+    uint32_t cpus = online < CALLER_CPUS ? online : CALLER_CPUS;
     for (size_t i = 0; i < CALLER_SCENES; ++i) {
         bench_scene *s = scene_named(caller_scenes[i]);
         for (uint32_t cpu = 0; s != NULL && cpu < cpus; ++cpu) {

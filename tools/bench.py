@@ -45,8 +45,8 @@ def parse_arguments():
     parser.add_argument("--min-time", type=float, default=0.1,
                         help="seconds each repetition runs at least (default 0.1; one iteration if slower)")
     parser.add_argument("--repetitions", type=int, default=9,
-                        help="repetitions of every benchmark but Bullet's hull clipping; above 1 the median is "
-                             "reported (default 9)")
+                        help="repetitions of every benchmark but Bullet's hull clipping; above 1 the report "
+                             "takes the fastest or the median (--statistic) (default 9)")
     parser.add_argument("--peer-repetitions", type=int, default=1,
                         help="repetitions of Bullet's hull benchmarks (default 1: they are slow); ODE and "
                              "Bullet's box-box run with --repetitions, beside manyfold")
@@ -57,6 +57,8 @@ def parse_arguments():
     parser.add_argument("--no-interleave", dest="interleave", action="store_false",
                         help="run each benchmark's repetitions one after another, not in random order "
                              "across the run (Google Benchmark's random interleaving, the default)")
+    parser.add_argument("--interleave", dest="interleave", action="store_true", help=argparse.SUPPRESS)  # the default now
+    parser.set_defaults(interleave=True)
     parser.add_argument("--filter", default="^collide", help="benchmark name regex (default: all)")
     parser.add_argument("--huge", action="store_true",
                         help="add collide_size/crowd/10000000 (sets MANYFOLD_BENCH_HUGE=1; about 1.3 GB)")
@@ -89,10 +91,10 @@ def is_slow_peer(name):
 
 def run_suite(args, results_path):
     """Runs manyfold's benchmarks and the fast peers (ODE, Bullet's box-box) together with
-    --repetitions (medians; interleaved unless --no-interleave, so that a ratio's two medians sample
-    the same stretch of the run), and Bullet's hull clipping (a minute an iteration on hull48) with
-    --peer-repetitions, then merges both JSON outputs into results_path, with the command in its
-    context. Returns the worst exit status."""
+    --repetitions (interleaved unless --no-interleave, so that a ratio's two sides sample the same
+    stretches of the run), the size family with as many one after another, and Bullet's hull
+    clipping (a minute an iteration on hull48) with --peer-repetitions, then merges the JSON outputs
+    into results_path, with the command in its context. Returns the worst exit status."""
     if not args.no_compile:
         meson = shutil.which("meson")
         if meson is None:
@@ -109,10 +111,14 @@ def run_suite(args, results_path):
         environment["MANYFOLD_BENCH_HUGE"] = "1"
 
     names = list_benchmarks(executable, args.filter, environment)
-    groups = [([n for n in names if not is_slow_peer(n)], args.repetitions),
-              ([n for n in names if is_slow_peer(n)], args.peer_repetitions)]
+    # The size family measures its memory against what the process held when its scene was made:
+    # other benchmarks run in between would move that, so its repetitions run one after another.
+    sized = [n for n in names if n.startswith("collide_size/")]
+    groups = [([n for n in names if not is_slow_peer(n) and n not in sized], args.repetitions, args.interleave),
+              (sized, args.repetitions, False),
+              ([n for n in names if is_slow_peer(n)], args.peer_repetitions, args.interleave)]
     merged, worst = None, 0
-    for index, (group, repetitions) in enumerate(groups):
+    for index, (group, repetitions, interleave) in enumerate(groups):
         if not group:
             continue
         part_path = f"{results_path}.part{index}"
@@ -121,7 +127,7 @@ def run_suite(args, results_path):
         if repetitions > 1:
             # Every repetition in the JSON (the fastest is read from them), the aggregates alone on screen.
             command += [f"--benchmark_repetitions={repetitions}", "--benchmark_display_aggregates_only=true"]
-            if args.interleave:
+            if interleave:
                 command.append("--benchmark_enable_random_interleaving=true")
         print(f"running {len(group)} benchmarks, {repetitions} repetition(s) each", flush=True)
         # A non-zero exit means a benchmark failed (not merely skipped); report what ran anyway.
@@ -155,7 +161,7 @@ def load_results(path):
     with open(path) as f:
         document = json.load(f)
     families = {family: {} for family in FAMILIES}
-    variation, fastest = {}, {}
+    variation, fastest, failed = {}, {}, {}
     for entry in document.get("benchmarks", []):
         # Copies run as Google Benchmark threads, which it names .../real_time/threads:<n>.
         name = re.sub(r"/threads:\d+$", "", entry.get("run_name", entry["name"])).removesuffix("/real_time")
@@ -169,6 +175,8 @@ def load_results(path):
         repeated = entry.get("run_type") == "aggregate"
         if repeated and entry.get("aggregate_name") == "cv":
             variation[(parts[0], key)] = entry.get("real_time")
+        if not repeated and entry.get("repetitions", 1) > 1 and entry.get("error_occurred"):
+            failed.setdefault((parts[0], key), dict(entry))  # one failed repetition fails the benchmark
         if not repeated and entry.get("repetitions", 1) > 1 and not entry.get("error_occurred"):
             kept = fastest.get((parts[0], key))
             if kept is None or (pairs_per_second(entry) or 0.0) > (pairs_per_second(kept) or 0.0):
@@ -180,6 +188,8 @@ def load_results(path):
     if STATISTIC == "fastest":
         for (family, key), entry in fastest.items():
             families[family][key] = dict(entry, chosen="fastest")
+    for (family, key), entry in failed.items():
+        families[family][key] = entry
     for (family, key), cv in variation.items():
         if key in families[family]:
             families[family][key]["cv"] = cv
@@ -285,8 +295,9 @@ def report(context, families):
                f"{context.get('num_cpus', '?')} CPUs at {context.get('mhz_per_cpu', '?')} MHz, "
                f"{context.get('date', '')}. Scene sizes (pairs): {context.get('scene_pairs', '?')}; "
                f"fingerprints: {context.get('scene_fingerprints', '?')}.")
-    counts = sorted({entry.get("repetitions", 1) for entry in results.values()})
-    if any(entry.get("chosen") == "fastest" for entry in results.values()):
+    entries = [entry for family in families.values() for entry in family.values()]
+    counts = sorted({entry.get("repetitions", 1) for entry in entries})
+    if any(entry.get("chosen") == "fastest" for entry in entries):
         out.append(f"Each benchmark's rate is that of its fastest repetition (of {'/'.join(map(str, counts))}; "
                    "`--statistic median` for the medians).")
     elif counts and counts[-1] > 1:
