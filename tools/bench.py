@@ -53,11 +53,12 @@ def parse_arguments():
     # On a shared host a core's rate can jump by a third for seconds at a time (two states, whatever
     # the CPU or the address layout: docs/performance.md). Repetitions run one benchmark after
     # another then give each benchmark its own spell, and a ratio compares two spells; interleaved,
-    # every median samples the spells its peers' do.
+    # each benchmark's repetitions meet the spells its peers' do.
     parser.add_argument("--no-interleave", dest="interleave", action="store_false",
                         help="run each benchmark's repetitions one after another, not in random order "
                              "across the run (Google Benchmark's random interleaving, the default)")
-    parser.add_argument("--interleave", dest="interleave", action="store_true", help=argparse.SUPPRESS)  # the default now
+    # --interleave was the option before interleaving became the default: still taken, a no-op.
+    parser.add_argument("--interleave", dest="interleave", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(interleave=True)
     parser.add_argument("--filter", default="^collide", help="benchmark name regex (default: all)")
     parser.add_argument("--huge", action="store_true",
