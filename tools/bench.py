@@ -173,15 +173,15 @@ def load_results(path):
             continue
         second = parts[2] if parts[0] in NAMED_FAMILIES else int(parts[2])
         results, key = families[parts[0]], (parts[1], second)
+        where = (parts[0], key)
         repeated = entry.get("run_type") == "aggregate"
         if repeated and entry.get("aggregate_name") == "cv":
-            variation[(parts[0], key)] = entry.get("real_time")
-        if not repeated and entry.get("repetitions", 1) > 1 and entry.get("error_occurred"):
-            failed.setdefault((parts[0], key), dict(entry))  # one failed repetition fails the benchmark
-        if not repeated and entry.get("repetitions", 1) > 1 and not entry.get("error_occurred"):
-            kept = fastest.get((parts[0], key))
-            if kept is None or (pairs_per_second(entry) or 0.0) > (pairs_per_second(kept) or 0.0):
-                fastest[(parts[0], key)] = dict(entry)
+            variation[where] = entry.get("real_time")
+        if not repeated and entry.get("repetitions", 1) > 1:  # one repetition of several
+            if entry.get("error_occurred"):
+                failed.setdefault(where, dict(entry))  # one failed repetition fails the benchmark
+            elif where not in fastest or (pairs_per_second(entry) or 0.0) > (pairs_per_second(fastest[where]) or 0.0):
+                fastest[where] = dict(entry)
         if repeated and entry.get("aggregate_name") != "median":
             continue
         if repeated or key not in results:

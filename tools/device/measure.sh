@@ -2,7 +2,8 @@
 # The checks of issue #34 on a lent machine, from the kit tools/device/kit.sh packed (.devkit,
 # carried): its CPU, the issue's ratios (tools/bench.py: repetitions interleaved, the fastest of
 # each, as such a guest's rates drift) and the kit's build against its baseline in one process
-# (manyfold-ab), one thread and two. About eight minutes; each step has a time limit, so that what ran comes back.
+# (manyfold-ab), one thread and two. About eight minutes; each step has a time limit, so that
+# what ran comes back.
 # Writes under $OUT (the device tool's folder; ./device-results elsewhere): cpu.txt, scenes/ and
 # threads/ (each a results.json and report.md of tools/bench.py), ab.txt.
 set -uo pipefail
