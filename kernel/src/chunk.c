@@ -41,7 +41,7 @@ static void frame_from_bundle(const mf_bank *bank, const mf_bodies *bodies, mf_p
     // stored in, which stalls the store forwarding, once per lane.
     const mf_hull_view *a = mf_body_hull(bank, bodies, pair.a, &scratch->scaled[0]);
     const mf_hull_view *b = mf_body_hull(bank, bodies, pair.b, &scratch->scaled[1]);
-    *frame = (mf_pair_frame){.a = a, .b = b, .b_vertices = scratch->b_vertices};
+    mf_frame_start(frame, a, b, scratch->b_vertices);
     frame->rotation = wide->axes.rotation[lane];
     frame->translation = wide->axes.translation[lane];
     uint32_t width = wide->width;

@@ -118,12 +118,10 @@ void mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, 
     // Work in a's frame: precision depends on the bodies' distance, not on where they are. Written
     // in place: a frame built aside and returned is copied in wider moves than it was stored in,
     // which stalls the store forwarding.
-    *frame = (mf_pair_frame){.a = a,
-                             .b = b,
-                             .b_vertices = scratch->b_vertices,
-                             .a_vertices = scratch->a_vertices,
-                             .b_normal_rows = scratch->b_normal_rows,
-                             .b_direction_rows = scratch->b_direction_rows};
+    mf_frame_start(frame, a, b, scratch->b_vertices);
+    frame->a_vertices = scratch->a_vertices;
+    frame->b_normal_rows = scratch->b_normal_rows;
+    frame->b_direction_rows = scratch->b_direction_rows;
     frame->rotation = mf_mat3_relative(rotation_a, &rotation_b);
     frame->translation = mf_mat3_mul_transposed(rotation_a, mf_sub(tb->p, ta->p));
     // The box-hull queries read the hull's bounds in the box's frame, and only they: b's when a is

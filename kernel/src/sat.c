@@ -206,16 +206,7 @@ uint32_t mf_deepest_vertex(const mf_pair_frame *frame, int incident_is_a, mf_vec
         const float *x = frame->b_vertex_rows, *y = x + MF_VERTEX_ROWS_STRIDE, *z = y + MF_VERTEX_ROWS_STRIDE;
         return mf_deepest_along4(x, y, z, hull->vertex_count, normal);
     }
-    uint32_t deepest = 0;
-    float deepest_depth = INFINITY;
-    for (uint32_t v = 0; v < hull->vertex_count; ++v) {
-        float depth = mf_dot(normal, frame->b_vertices[v]);
-        if (depth < deepest_depth) {
-            deepest_depth = depth;
-            deepest = v;
-        }
-    }
-    return deepest;
+    return mf_deepest_along(frame->b_vertices, hull->vertex_count, normal);
 }
 
 float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal)
@@ -229,8 +220,7 @@ float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal)
         const float *x = frame->b_vertex_rows, *y = x + MF_VERTEX_ROWS_STRIDE, *z = y + MF_VERTEX_ROWS_STRIDE;
         b_min = mf_lowest_along4(x, y, z, frame->b->vertex_count, normal);
     } else {
-        for (uint32_t v = 0; v < frame->b->vertex_count; ++v)
-            b_min = mf_minf(b_min, mf_dot(normal, frame->b_vertices[v]));
+        b_min = mf_lowest_along(frame->b_vertices, frame->b->vertex_count, normal);
     }
     return b_min - a_max;
 }

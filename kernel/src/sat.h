@@ -38,6 +38,29 @@ typedef struct mf_pair_frame {
     float *b_packed;
 } mf_pair_frame;
 
+// Starts a frame of a and b, every field but the pose (the caller's next writes) one by one: a
+// compound literal zeroed the rest with `rep stosq`, whose start-up costs Intel's cores tens of
+// cycles (on an Emerald Rapids guest 1.4% of hull16's samples, a quarter of the chunk loop's).
+static inline void mf_frame_start(mf_pair_frame *frame, const mf_hull_view *a, const mf_hull_view *b,
+                                  const mf_vec3 *b_vertices)
+{
+    frame->a = a;
+    frame->b = b;
+    frame->b_vertices = b_vertices;
+    frame->a_vertices = NULL;
+    frame->b_vertex_rows = NULL;
+    frame->a_vertex_rows = NULL;
+    frame->hull_low = (mf_vec3){0.0f, 0.0f, 0.0f};
+    frame->hull_high = (mf_vec3){0.0f, 0.0f, 0.0f};
+    frame->b_normal_rows = NULL;
+    frame->b_direction_rows = NULL;
+    frame->a_edges = NULL;
+    frame->b_edges = NULL;
+    frame->a_edge_count = 0;
+    frame->b_edge_count = 0;
+    frame->b_packed = NULL;
+}
+
 static inline mf_vec3 mf_frame_b_normal(const mf_pair_frame *frame, uint32_t face)
 {
     const float *rows = frame->b_normal_rows;
