@@ -5,7 +5,8 @@
 # (manyfold-ab), one thread and two. About eight minutes; each step has a time limit, so that
 # what ran comes back.
 # Writes under $OUT (the device tool's folder; ./device-results elsewhere): cpu.txt, scenes/ and
-# threads/ (each a results.json and report.md of tools/bench.py), ab.txt.
+# threads/ (each a results.json and report.md of tools/bench.py), logs.txt (their logs' ends),
+# ab.txt: seven files, within the eight the device tool brings back.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 kit=.devkit
@@ -25,8 +26,12 @@ filter="^collide/($scenes)/(manyfold_auto|manyfold_avx2|ode|bullet_boxbox)/"
 filter="$filter|^collide_hull_size/(hull128|hull256|hull_bunny)/(manyfold_auto|ode)/"
 run_bench() { # out-folder time-limit filter
     timeout "$2" python3 tools/bench.py --build "$kit/build" --no-compile --out "$1" --filter "$3" \
-        > "$1/log.txt" 2>&1
+        > "$1.log" 2>&1
     echo "bench.py ($1): exit $?"
+    # The device tool brings back eight files: the plots stay behind, the logs go in one file.
+    rm -f "$1"/*.png
+    { echo "== $1"; tail -20 "$1.log"; } >> "$out/logs.txt"
+    rm -f "$1.log"
 }
 run_bench "$out/scenes" 260 "$filter"
 run_bench "$out/threads" 100 '^collide_(threads|copies)/(box_box|box_resting|crowd|hull16)/[12]/'
