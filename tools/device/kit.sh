@@ -7,17 +7,26 @@
 #                                                     path for the programs alone (.bin beside them)
 #   .devkit/build/kernel/libmanyfold.so.0             (the programs find it by their RPATH, $ORIGIN)
 #   .devkit/baseline/libmanyfold.so.0                 BASELINE's library, for manyfold-ab
+#   .devkit/variants/NAME.so                          this checkout's library built with more C
+#                                                     flags (a tuning, say), for manyfold-ab too
 #   .devkit/lib/                                      the other libraries they load, but glibc's and
 #                                                     GCC's runtime (the machine's are as new or newer)
 #
-#   bash tools/device/kit.sh BASELINE     (a commit: the round's start, say)
+#   bash tools/device/kit.sh BASELINE [NAME=FLAGS ...]
+#     BASELINE: a commit (the round's start, say). NAME=FLAGS: a variant of this checkout's library
+#     built with FLAGS added to its C flags, e.g. tuned='-mtune=sapphirerapids'; two at most fit
+#     measure.sh's time.
 #
 # Then one device call, with .devkit carried:
 #   bash tools/device/measure.sh          (about eight minutes; results under $OUT)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-[ $# -eq 1 ] || { echo "usage: bash tools/device/kit.sh BASELINE (the commit to compare this build with)" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: bash tools/device/kit.sh BASELINE [NAME=FLAGS ...] (BASELINE: the commit to compare this build with)" >&2; exit 2; }
 baseline=$(git rev-parse --verify --short "$1^{commit}")
+shift
+for variant in "$@"; do
+    [[ $variant =~ ^[A-Za-z0-9_-]+=. ]] || { echo "kit.sh: a variant is NAME=FLAGS (NAME letters, digits, _ or -), not '$variant'" >&2; exit 2; }
+done
 kit=.devkit
 
 [ -f build/build.ninja ] || bash tools/setup.sh
@@ -49,6 +58,17 @@ meson setup "$where/tree/build" "$where/tree" --buildtype="$buildtype" -Dbenchma
 ninja -C "$where/tree/build" kernel/libmanyfold.so.0.1.0 > /dev/null
 cp -L "$where/tree/build/kernel/libmanyfold.so.0" "$kit/baseline/"
 echo "$baseline" > "$kit/baseline/commit"
+
+# The variants: this checkout (named as the source: see above), each in a build of its own.
+for variant in "$@"; do
+    name=${variant%%=*} flags=${variant#*=}
+    mkdir -p "$kit/variants"
+    meson setup "$where/$name" . --buildtype="$buildtype" -Dc_args="$flags" -Dbenchmarks=disabled -Dtests=disabled \
+        -Dcli=disabled -Dlammps=disabled -Dpython=disabled > /dev/null
+    ninja -C "$where/$name" kernel/libmanyfold.so.0.1.0 > /dev/null
+    cp -L "$where/$name/kernel/libmanyfold.so.0" "$kit/variants/$name.so"
+    echo "$flags" > "$kit/variants/$name.flags"
+done
 git rev-parse --short HEAD > "$kit/build/commit"
 
 # The shared libraries the programs load, but glibc's and GCC's runtime.

@@ -2,8 +2,8 @@
 # The checks of issue #34 on a lent machine, from the kit tools/device/kit.sh packed (.devkit,
 # carried): its CPU, the issue's ratios (tools/bench.py: repetitions interleaved, the fastest of
 # each, as such a guest's rates drift) and the kit's build against its baseline in one process
-# (manyfold-ab), one thread and two. About eight minutes; each step has a time limit, so that
-# what ran comes back.
+# (manyfold-ab), one thread and two, and the kit's variants against the build (kit.sh). About
+# eight minutes, nine with two variants; each step has a time limit, so that what ran comes back.
 # Writes under $OUT (the device tool's folder; ./device-results elsewhere): cpu.txt, scenes/ and
 # threads/ (each a results.json and report.md of tools/bench.py), logs.txt (their logs' ends),
 # ab.txt: seven files, within the eight the device tool brings back.
@@ -33,8 +33,8 @@ run_bench() { # out-folder time-limit filter
     { echo "== $1"; tail -20 "$1.log"; } >> "$out/logs.txt"
     rm -f "$1.log"
 }
-run_bench "$out/scenes" 260 "$filter"
-run_bench "$out/threads" 100 '^collide_(threads|copies)/(box_box|box_resting|crowd|hull16)/[12]/'
+run_bench "$out/scenes" 230 "$filter"
+run_bench "$out/threads" 60 '^collide_(threads|copies)/(box_box|box_resting|crowd|hull16)/[12]/'
 sed -n '/^## Ratios/,/^## /p' "$out/scenes/report.md" 2>/dev/null | grep '^| [a-z]'
 grep -A6 'manyfold / ode' "$out/scenes/report.md" 2>/dev/null | grep '^| hull'
 sed -n '/^## Thread scaling/,/^## /p' "$out/threads/report.md" 2>/dev/null | grep '^| [a-z]'
@@ -45,5 +45,12 @@ ab=("$kit/build/bench/manyfold-ab" "$kit/baseline/libmanyfold.so.0" "$kit/build/
     timeout 90 "${ab[@]}" --rounds 12 box_resting box_box crowd hull16 hull48 pile_step nearmiss
     timeout 60 "${ab[@]}" --rounds 10 --isa avx2 box_resting hull16
     timeout 60 "${ab[@]}" --rounds 10 --threads 2 box_resting box_box hull16
+    # The kit's variants, each against this build.
+    for variant in "$kit"/variants/*.so; do
+        [ -f "$variant" ] || continue
+        echo "variant $(basename "$variant" .so) ($(cat "${variant%.so}.flags")) against this build:"
+        timeout 40 "$kit/build/bench/manyfold-ab" "$kit/build/kernel/libmanyfold.so.0" "$variant" --rounds 10 \
+            hull16 hull48 nearmiss pile_step box_resting box_box
+    done
 } > "$out/ab.txt" 2>&1
-grep 'new/old' "$out/ab.txt"
+grep -E 'new/old|^variant' "$out/ab.txt"
