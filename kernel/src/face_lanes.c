@@ -44,11 +44,8 @@ static float face_heights(const mf_hull_view *hull, mf_vec3 centroid, float *hei
 // can beat it (a later face never wins a tie) or end the search (the best is never above the
 // margin here), and the rest of the vertices can go. It looks every eight vertices: each look is a
 // compare, a mask move and a branch that goes either way, and looking every four cost hull48 1.5%
-// and hull256 2.5% (A/B on AMD; sixteen measured the same as eight). Always inlined: out of line
-// (GCC's generic tuning kept the AVX-512 build's so; its Sapphire Rapids tuning inlined it), each
-// call spilled the caller's vectors, none of which a call preserves (A/B on AMD: hull48 +2.1%).
-static inline __attribute__((always_inline)) mf_floatw support_of(mf_vec3w normal, mf_floatw offset,
-                                                                  const mf_face_other *other, float best)
+// and hull256 2.5% (A/B on AMD; sixteen measured the same as eight).
+static mf_floatw support_of(mf_vec3w normal, mf_floatw offset, const mf_face_other *other, float best)
 {
     // Two running minima (the even and the odd vertices): a minimum is the same in any order, and
     // one chain would wait on the latency of every min (four cycles on Intel's cores).
