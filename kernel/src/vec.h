@@ -42,8 +42,9 @@ static inline float mf_least(const float *values, uint32_t count)
     return mf_minf(mf_minf(least[0], least[1]), mf_minf(least[2], least[3]));
 }
 
-// The least n . v of `count` points, as a scan in order would find it: four running minima, as
-// mf_least (Intel's cores wait four cycles on each minimum of one chain).
+// The least n . v of `count` points: four running minima, as mf_least (Intel's cores wait four
+// cycles on each minimum of one chain). A scan in order finds the same value, but where the least
+// is a zero of either sign: which sign comes back depends on the order.
 static inline float mf_lowest_along(const mf_vec3 *points, uint32_t count, mf_vec3 n)
 {
     float least[4] = {INFINITY, INFINITY, INFINITY, INFINITY};

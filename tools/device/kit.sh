@@ -18,14 +18,20 @@
 #     measure.sh's time.
 #
 # Then one device call, with .devkit carried:
-#   bash tools/device/measure.sh          (about eight minutes; results under $OUT)
+#   bash tools/device/measure.sh          (eight to ten minutes; results under $OUT)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -ge 1 ] || { echo "usage: bash tools/device/kit.sh BASELINE [NAME=FLAGS ...] (BASELINE: the commit to compare this build with)" >&2; exit 2; }
 baseline=$(git rev-parse --verify --short "$1^{commit}")
 shift
+# Two variants at most: measure.sh's steps, each with its limit, then come to 580 s of the device
+# command's 600.
+[ $# -le 2 ] || { echo "kit.sh: two variants at most (measure.sh's time), not $#" >&2; exit 2; }
+names=" "
 for variant in "$@"; do
     [[ $variant =~ ^[A-Za-z0-9_-]+=. ]] || { echo "kit.sh: a variant is NAME=FLAGS (NAME letters, digits, _ or -), not '$variant'" >&2; exit 2; }
+    [[ $names != *" ${variant%%=*} "* ]] || { echo "kit.sh: two variants named ${variant%%=*}" >&2; exit 2; }
+    names="$names${variant%%=*} "
 done
 kit=.devkit
 
@@ -63,10 +69,10 @@ echo "$baseline" > "$kit/baseline/commit"
 for variant in "$@"; do
     name=${variant%%=*} flags=${variant#*=}
     mkdir -p "$kit/variants"
-    meson setup "$where/$name" . --buildtype="$buildtype" -Dc_args="$flags" -Dbenchmarks=disabled -Dtests=disabled \
-        -Dcli=disabled -Dlammps=disabled -Dpython=disabled > /dev/null
-    ninja -C "$where/$name" kernel/libmanyfold.so.0.1.0 > /dev/null
-    cp -L "$where/$name/kernel/libmanyfold.so.0" "$kit/variants/$name.so"
+    meson setup "$where/variant-$name" . --buildtype="$buildtype" -Dc_args="$flags" -Dbenchmarks=disabled \
+        -Dtests=disabled -Dcli=disabled -Dlammps=disabled -Dpython=disabled > /dev/null
+    ninja -C "$where/variant-$name" kernel/libmanyfold.so.0.1.0 > /dev/null
+    cp -L "$where/variant-$name/kernel/libmanyfold.so.0" "$kit/variants/$name.so"
     echo "$flags" > "$kit/variants/$name.flags"
 done
 git rev-parse --short HEAD > "$kit/build/commit"

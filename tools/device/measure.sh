@@ -3,7 +3,8 @@
 # carried): its CPU, the issue's ratios (tools/bench.py: repetitions interleaved, the fastest of
 # each, as such a guest's rates drift) and the kit's build against its baseline in one process
 # (manyfold-ab), one thread and two, and the kit's variants against the build (kit.sh). About
-# eight minutes, nine with two variants; each step has a time limit, so that what ran comes back.
+# eight minutes, at most 580 s with two variants: each step has a time limit, so that what ran
+# comes back.
 # Writes under $OUT (the device tool's folder; ./device-results elsewhere): cpu.txt, scenes/ and
 # threads/ (each a results.json and report.md of tools/bench.py), logs.txt (their logs' ends),
 # ab.txt: seven files, within the eight the device tool brings back.
@@ -12,6 +13,7 @@ cd "$(dirname "$0")/../.."
 kit=.devkit
 out=${OUT:-device-results}
 mkdir -p "$out/scenes" "$out/threads"
+: > "$out/logs.txt"
 [ -x "$kit/build/bench/manyfold-bench" ] || { echo "no $kit: run tools/device/kit.sh here first, then carry .devkit"; exit 1; }
 
 { lscpu; echo; nproc; } > "$out/cpu.txt" 2>&1
