@@ -58,21 +58,21 @@ buildtype=$(meson introspect build --buildoptions |
     python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "buildtype"))')
 where=$(mktemp -d)
 trap 'git worktree remove --force "$where/tree" 2> /dev/null || true; git worktree prune; rm -rf "$where"' EXIT
+library() { # source-dir build-dir c-flags destination: the library alone, with build/'s build type
+    meson setup "$2" "$1" --buildtype="$buildtype" -Dc_args="$3" -Dbenchmarks=disabled -Dtests=disabled \
+        -Dcli=disabled -Dlammps=disabled -Dpython=disabled > /dev/null
+    ninja -C "$2" kernel/libmanyfold.so.0.1.0 > /dev/null
+    cp -L "$2/kernel/libmanyfold.so.0" "$4"
+}
 git worktree add -q --detach "$where/tree" "$baseline"
-meson setup "$where/tree/build" "$where/tree" --buildtype="$buildtype" -Dbenchmarks=disabled -Dtests=disabled \
-    -Dcli=disabled -Dlammps=disabled -Dpython=disabled > /dev/null
-ninja -C "$where/tree/build" kernel/libmanyfold.so.0.1.0 > /dev/null
-cp -L "$where/tree/build/kernel/libmanyfold.so.0" "$kit/baseline/"
+library "$where/tree" "$where/tree/build" "" "$kit/baseline/"
 echo "$baseline" > "$kit/baseline/commit"
 
 # The variants: this checkout (named as the source: see above), each in a build of its own.
 for variant in "$@"; do
     name=${variant%%=*} flags=${variant#*=}
     mkdir -p "$kit/variants"
-    meson setup "$where/variant-$name" . --buildtype="$buildtype" -Dc_args="$flags" -Dbenchmarks=disabled \
-        -Dtests=disabled -Dcli=disabled -Dlammps=disabled -Dpython=disabled > /dev/null
-    ninja -C "$where/variant-$name" kernel/libmanyfold.so.0.1.0 > /dev/null
-    cp -L "$where/variant-$name/kernel/libmanyfold.so.0" "$kit/variants/$name.so"
+    library . "$where/variant-$name" "$flags" "$kit/variants/$name.so"
     echo "$flags" > "$kit/variants/$name.flags"
 done
 git rev-parse --short HEAD > "$kit/build/commit"

@@ -42,7 +42,8 @@ grep -A6 'manyfold / ode' "$out/scenes/report.md" 2>/dev/null | grep '^| hull'
 sed -n '/^## Thread scaling/,/^## /p' "$out/threads/report.md" 2>/dev/null | grep '^| [a-z]'
 
 # The change, in one process: new over old speed, medians of the rounds.
-ab=("$kit/build/bench/manyfold-ab" "$kit/baseline/libmanyfold.so.0" "$kit/build/kernel/libmanyfold.so.0")
+new="$kit/build/kernel/libmanyfold.so.0"
+ab=("$kit/build/bench/manyfold-ab" "$kit/baseline/libmanyfold.so.0" "$new")
 {
     timeout 90 "${ab[@]}" --rounds 12 box_resting box_box crowd hull16 hull48 pile_step nearmiss
     timeout 60 "${ab[@]}" --rounds 10 --isa avx2 box_resting hull16
@@ -51,8 +52,7 @@ ab=("$kit/build/bench/manyfold-ab" "$kit/baseline/libmanyfold.so.0" "$kit/build/
     for variant in "$kit"/variants/*.so; do
         [ -f "$variant" ] || continue
         echo "variant $(basename "$variant" .so) ($(cat "${variant%.so}.flags")) against this build:"
-        timeout 40 "$kit/build/bench/manyfold-ab" "$kit/build/kernel/libmanyfold.so.0" "$variant" --rounds 10 \
-            hull16 hull48 nearmiss pile_step box_resting box_box
+        timeout 40 "${ab[0]}" "$new" "$variant" --rounds 10 hull16 hull48 nearmiss pile_step box_resting box_box
     done
 } > "$out/ab.txt" 2>&1
 grep -E 'new/old|^variant' "$out/ab.txt"
