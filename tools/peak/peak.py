@@ -95,7 +95,8 @@ def callgrind_flops(build, scene, pairs):
 
 
 def sampled_time(build, scene, isa, cpu):
-    """ns per pair in each function: its share of the kernel's perf samples times ns per pair."""
+    """ns per pair in each function: its share of the kernel's perf samples times ns per pair; None
+    where the benchmark ran no pairs (an ISA this CPU or build lacks: the benchmark says why)."""
     with tempfile.TemporaryDirectory() as directory:
         data = os.path.join(directory, "perf.data")
         run = subprocess.run(["taskset", "-c", str(cpu), "perf", "record", "-q", "-e", "cpu-clock", "-o", data, "--",
@@ -103,6 +104,8 @@ def sampled_time(build, scene, isa, cpu):
                               "--benchmark_filter=^collide/%s/manyfold_%s/" % (scene, isa),
                               "--benchmark_min_time=2"], check=True, capture_output=True, text=True)
         rate = re.search(r"items_per_second=([\d.]+)([kMG]?)/s", run.stdout)
+        if rate is None:
+            return None, run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "no output"
         per_second = float(rate.group(1)) * {"": 1, "k": 1e3, "M": 1e6, "G": 1e9}[rate.group(2)]
         report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "--sort", "dso,symbol"],
                                 check=True, capture_output=True, text=True).stdout
@@ -135,6 +138,9 @@ def main():
         flops, fmas = callgrind_flops(args.build, scene, args.pairs)
         for isa in ["avx2", "avx512"]:
             times, total = sampled_time(args.build, scene, isa, args.cpu)
+            if times is None:
+                print("| %s | (skipped: %s) | | %s | | | |" % (scene, " ".join(total.split()[1:]), isa))
+                continue
             for stage, functions in stages:
                 names = [f.format(isa=isa) for f in functions]
                 work = sum(flops.get(f.format(isa="avx2"), 0.0) for f in functions)
