@@ -6,6 +6,7 @@
 #                                                     wrappers that put .devkit/lib on the library
 #                                                     path for the programs alone (.bin beside them)
 #   .devkit/build/kernel/libmanyfold.so.0             (the programs find it by their RPATH, $ORIGIN)
+#   .devkit/build/tools/peak/instructions             the AVX2 instructions' cycles (libc alone)
 #   .devkit/baseline/libmanyfold.so.0                 BASELINE's library, for manyfold-ab
 #   .devkit/variants/NAME.so                          this checkout's library built with more C
 #                                                     flags (a tuning, say), for manyfold-ab too
@@ -36,10 +37,10 @@ done
 kit=.devkit
 
 [ -f build/build.ninja ] || bash tools/setup.sh
-ninja -C build bench/manyfold-bench bench/manyfold-ab kernel/libmanyfold.so.0.1.0 > /dev/null
+ninja -C build bench/manyfold-bench bench/manyfold-ab kernel/libmanyfold.so.0.1.0 tools/peak/instructions > /dev/null
 
 rm -rf "$kit"
-mkdir -p "$kit/build/bench" "$kit/build/kernel" "$kit/baseline" "$kit/lib"
+mkdir -p "$kit/build/bench" "$kit/build/kernel" "$kit/build/tools/peak" "$kit/baseline" "$kit/lib"
 for program in manyfold-bench manyfold-ab; do
     cp "build/bench/$program" "$kit/build/bench/$program.bin"
     # The libraries on the path of the program alone: measure.sh's Python loads its own.
@@ -51,6 +52,7 @@ WRAPPER
     chmod +x "$kit/build/bench/$program"
 done
 cp -L build/kernel/libmanyfold.so.0 "$kit/build/kernel/"
+cp build/tools/peak/instructions "$kit/build/tools/peak/"
 
 # The baseline's library, built from its own sources in a worktree of its own (meson setup takes
 # the current directory as the source unless told), with build/'s build type.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The checks of issue #34 on a lent machine, from the kit tools/device/kit.sh packed (.devkit,
-# carried): its CPU, the issue's ratios (tools/bench.py: repetitions interleaved, the fastest of
+# carried): its CPU and the cycles of the AVX2 instructions the kernels lean on
+# (tools/peak/instructions), the issue's ratios (tools/bench.py: repetitions interleaved, the fastest of
 # each, as such a guest's rates drift) and the kit's build against its baseline in one process
 # (manyfold-ab), one thread and two, and the kit's variants against the build (kit.sh). About
 # eight minutes, at most 580 s with two variants: each step has a time limit, so that what ran
@@ -18,6 +19,7 @@ mkdir -p "$out/scenes" "$out/threads"
 
 { lscpu; echo; nproc; } > "$out/cpu.txt" 2>&1
 grep -E 'Model name|Vendor ID|CPU family|^Model:|MHz' "$out/cpu.txt"
+{ echo; timeout 10 "$kit/build/tools/peak/instructions" 3; } >> "$out/cpu.txt" 2>&1
 echo "kit: this build $(cat $kit/build/commit), baseline $(cat $kit/baseline/commit)"
 
 # The issue's scenes against the best peer (Bullet's hull clipping left out: a minute an
@@ -35,7 +37,7 @@ run_bench() { # out-folder time-limit filter
     { echo "== $1"; tail -20 "$1.log"; } >> "$out/logs.txt"
     rm -f "$1.log"
 }
-run_bench "$out/scenes" 230 "$filter"
+run_bench "$out/scenes" 220 "$filter"
 run_bench "$out/threads" 60 '^collide_(threads|copies)/(box_box|box_resting|crowd|hull16)/[12]/'
 sed -n '/^## Ratios/,/^## /p' "$out/scenes/report.md" 2>/dev/null | grep '^| [a-z]'
 grep -A6 'manyfold / ode' "$out/scenes/report.md" 2>/dev/null | grep '^| hull'
