@@ -63,8 +63,8 @@ enum {
     OUT_SEP_E,                        // edge query: axis of a, axis of b
     OUT_EDGE_NORMAL,                  // 3: edge axis in a's frame
     OUT_NORMAL = OUT_EDGE_NORMAL + 3, // 3: world normal, a to b
-    OUT_CONTACTS = OUT_NORMAL + 3,    // per contact: point (3), separation, a's and b's feature codes
-    OUT_CONTACT_FLOATS = 6,
+    OUT_CONTACTS = OUT_NORMAL + 3,    // per contact: point (3), separation; its id in box_outputs.id
+    OUT_CONTACT_FLOATS = 4,
     OUT_ROWS = OUT_CONTACTS + MF_MAX_CONTACTS * OUT_CONTACT_FLOATS,
     // The queries' rows, which the cache entry is made of: OUT_FACE_A to the edge normal.
     QUERY_ROWS = OUT_NORMAL - OUT_FACE_A
@@ -72,6 +72,7 @@ enum {
 
 typedef struct box_outputs {
     _Alignas(64) float row[OUT_ROWS][W];
+    _Alignas(64) uint32_t id[MF_MAX_CONTACTS][W]; // contact n's id: a's feature code << 16 | b's
 } box_outputs;
 
 #if MF_WIDE_WIDTH == 1
@@ -223,8 +224,7 @@ static void collide_faces(const mf_config *config, const code_tables *codes, con
         store_row(out, row + 3, separation);
         mf_floatw reference, incident;
         face_contact_codes(codes, &features, &chosen[n], &reference, &incident);
-        store_row(out, row + 4, mf_selectw(use_a, reference, incident));
-        store_row(out, row + 5, mf_selectw(use_a, incident, reference));
+        mf_store_code_pairw(out->id[n], mf_selectw(use_a, reference, incident), mf_selectw(use_a, incident, reference));
     }
     mf_maskw misses = mf_orw(mf_eqw(count, zero), mf_andnotw(mf_lew(deepest, mf_addw(f->best, f->allowance)), all));
     store_row(out, OUT_COUNT, count);
@@ -253,8 +253,8 @@ static void collide_edges(const code_tables *codes, mf_floatw r[3][3], const vec
         store_row(out, OUT_CONTACTS + i, world.c[i]);
     }
     store_row(out, OUT_CONTACTS + 3, edge.separation);
-    store_row(out, OUT_CONTACTS + 4, edge_code(codes, edge.corner_a, q->edge_a));
-    store_row(out, OUT_CONTACTS + 5, edge_code(codes, edge.corner_b, q->edge_b));
+    mf_store_code_pairw(out->id[0], edge_code(codes, edge.corner_a, q->edge_a),
+                        edge_code(codes, edge.corner_b, q->edge_b));
     store_row(out, OUT_COUNT, mf_selectw(use_edge, one, zero));
     store_mask(out, OUT_FALLBACK, mf_andnotw(edge.ok, use_edge));
 }
@@ -422,19 +422,19 @@ static void transpose_contacts(const box_outputs *out, uint32_t count, contact_q
 }
 #endif
 
-// Contact n of lane l: its point and separation from the rows, its id from the feature codes.
+// Contact n of lane l: its point and separation from the rows, its id as the lanes made it.
 static inline void write_contact(const box_outputs *out, const void *quads, uint32_t l, uint32_t n, mf_contact *contact)
 {
-    const float *row = &out->row[OUT_CONTACTS + n * OUT_CONTACT_FLOATS][l];
 #if MF_WIDE_WIDTH > 1
     _Static_assert(offsetof(mf_contact, separation) == 3 * sizeof(float), "point and separation lead a contact");
     memcpy(contact, &((const contact_quads *)quads)->quad[n][l % 4][4 * (l / 4)], 4 * sizeof(float));
 #else
     (void)quads;
+    const float *row = &out->row[OUT_CONTACTS + n * OUT_CONTACT_FLOATS][l];
     contact->point = (mf_vec3){row[0], row[W], row[2 * W]};
     contact->separation = row[3 * W];
 #endif
-    contact->id = (uint32_t)row[4 * W] << 16 | (uint32_t)row[5 * W];
+    contact->id = out->id[n][l];
 }
 
 // Step 7, lane by lane: results, feature ids and the answers for the cache; fallback lanes are

@@ -308,6 +308,33 @@ static inline void mf_store_intw(int32_t *p, mf_floatw a)
 #endif
 }
 
+// Each lane's pair of 16-bit codes (whole numbers below 2^16, held as floats) stored as one
+// integer, `high` in the upper half: the ids of contacts, made in lanes (two conversions, a shift
+// and an OR for W lanes) where each lane's two scalar conversions would wait on the stored rows.
+static inline void mf_store_code_pairw(uint32_t *p, mf_floatw high, mf_floatw low)
+{
+#if MF_WIDE_WIDTH == 1
+    *p = (uint32_t)high << 16 | (uint32_t)low;
+#elif MF_WIDE_WIDTH == 16
+    // This SIMDe converts 512 bits to integers only in halves (as mf_store_intw).
+    for (int half = 0; half < 2; ++half) {
+        simde__m256 h = simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(high), half));
+        simde__m256 l = simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(low), half));
+        simde__m256i id =
+            simde_mm256_or_si256(simde_mm256_slli_epi32(simde_mm256_cvttps_epi32(h), 16), simde_mm256_cvttps_epi32(l));
+        simde_mm256_storeu_si256((simde__m256i *)(void *)(p + 8 * half), id);
+    }
+#elif MF_WIDE_WIDTH == 8
+    simde__m256i id =
+        simde_mm256_or_si256(simde_mm256_slli_epi32(simde_mm256_cvttps_epi32(high), 16), simde_mm256_cvttps_epi32(low));
+    simde_mm256_storeu_si256((simde__m256i *)(void *)p, id);
+#else
+    simde__m128i id =
+        simde_mm_or_si128(simde_mm_slli_epi32(simde_mm_cvttps_epi32(high), 16), simde_mm_cvttps_epi32(low));
+    simde_mm_storeu_si128((simde__m128i *)(void *)p, id);
+#endif
+}
+
 // Each lane's entry of a table of 32 floats at its index, a whole number below `used` (at most 32)
 // held as a float: a value copied, so the same bits on every ISA. The permutes read an index's low
 // bits, which adding 2^23 puts at the bottom of the float's mantissa, exactly (no conversion: this
