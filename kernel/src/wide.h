@@ -316,12 +316,15 @@ static inline void mf_store_code_pairw(uint32_t *p, mf_floatw high, mf_floatw lo
 #if MF_WIDE_WIDTH == 1
     *p = (uint32_t)high << 16 | (uint32_t)low;
 #elif MF_WIDE_WIDTH == 16
-    // This SIMDe converts 512 bits to integers only in halves (as mf_store_intw).
+    // This SIMDe converts 512 bits to integers only in halves (as mf_store_intw); the extract's
+    // half is an immediate, so the two are written out.
+    simde__m256 high_half[2] = {simde_mm512_castps512_ps256(high),
+                                simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(high), 1))};
+    simde__m256 low_half[2] = {simde_mm512_castps512_ps256(low),
+                               simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(low), 1))};
     for (int half = 0; half < 2; ++half) {
-        simde__m256 h = simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(high), half));
-        simde__m256 l = simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(low), half));
-        simde__m256i id =
-            simde_mm256_or_si256(simde_mm256_slli_epi32(simde_mm256_cvttps_epi32(h), 16), simde_mm256_cvttps_epi32(l));
+        simde__m256i id = simde_mm256_or_si256(simde_mm256_slli_epi32(simde_mm256_cvttps_epi32(high_half[half]), 16),
+                                               simde_mm256_cvttps_epi32(low_half[half]));
         simde_mm256_storeu_si256((simde__m256i *)(void *)(p + 8 * half), id);
     }
 #elif MF_WIDE_WIDTH == 8
