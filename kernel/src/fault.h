@@ -8,15 +8,22 @@
 
 #include <stddef.h>
 
-// A transform is finite and its quaternion not zero, in two overlapping loads (p and q.x, then q).
-static inline int mf_transform_is_valid(const mf_transform *t)
+// A transform loaded by mf_transform_load4 (p and q.x, then q) is finite and its quaternion not zero.
+static inline int mf_loaded_transform_is_valid(simde__m128 head, simde__m128 q)
 {
-    simde__m128 head, q, zero = simde_mm_setzero_ps();
-    mf_transform_load4(t, &head, &q);
+    simde__m128 zero = simde_mm_setzero_ps();
     // x - x is 0 for a finite x, NaN for an infinite one or a NaN.
     simde__m128 finite = simde_mm_and_ps(simde_mm_cmpeq_ps(simde_mm_sub_ps(head, head), zero),
                                          simde_mm_cmpeq_ps(simde_mm_sub_ps(q, q), zero));
     return (simde_mm_movemask_ps(finite) == 15) & (simde_mm_movemask_ps(simde_mm_cmpneq_ps(q, zero)) != 0);
+}
+
+// A transform is finite and its quaternion not zero, in two overlapping loads.
+static inline int mf_transform_is_valid(const mf_transform *t)
+{
+    simde__m128 head, q;
+    mf_transform_load4(t, &head, &q);
+    return mf_loaded_transform_is_valid(head, q);
 }
 
 // A body exists, names a shape of the bank (not removed), has a scale its shape takes (scale.h)
