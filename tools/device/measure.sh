@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The checks of issue #34 on a lent machine, from the kit tools/device/kit.sh packed (.devkit,
 # carried): its CPU and the cycles of the AVX2 instructions the kernels lean on
-# (tools/peak/instructions), the issue's ratios (tools/bench.py: repetitions interleaved, the fastest of
-# each, as such a guest's rates drift) and the kit's build against its baseline in one process
-# (manyfold-ab), one thread and two, and the kit's variants against the build (kit.sh). About
+# (tools/peak/instructions), the issue's ratios (tools/bench.py: repetitions interleaved, the
+# fastest of each, as such a guest's rates drift) and the kit's build against its baseline in one
+# process (manyfold-ab), one thread and two, and the kit's variants against the build (kit.sh). About
 # eight minutes, at most 580 s with two variants: each step has a time limit, so that what ran
 # comes back.
 # Writes under $OUT (the device tool's folder; ./device-results elsewhere): cpu.txt, scenes/ and
