@@ -13,8 +13,6 @@
 #include "pair.h"
 #include "reuse_pass.h"
 
-#include <math.h>
-
 // One chunk as its routes see it.
 typedef struct chunk_call {
     const mf_context *context;
@@ -161,11 +159,21 @@ static int is_box_pair(const mf_bank *bank, const mf_bodies *bodies, mf_pair pai
 }
 
 // A body parked far away is apart from everything (manyfold.h), and no query may see the distance:
-// its square, or the difference itself, can overflow float.
+// its square, or the difference itself, can overflow float. From the transforms' heads as
+// mf_transform_load4 loads them (p, then q.x, which the test leaves out).
+static int heads_parked_apart(simde__m128 head_a, simde__m128 head_b)
+{
+    simde__m128 magnitude = simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), simde_mm_sub_ps(head_b, head_a));
+    int near = simde_mm_movemask_ps(simde_mm_cmplt_ps(magnitude, simde_mm_set1_ps(MF_PARKED_DISTANCE))) & 7;
+    return near != 7;
+}
+
 static int is_parked_apart(const mf_bodies *bodies, mf_pair pair)
 {
-    mf_vec3 d = mf_sub(bodies->transform[pair.b].p, bodies->transform[pair.a].p);
-    return !(fabsf(d.x) < MF_PARKED_DISTANCE && fabsf(d.y) < MF_PARKED_DISTANCE && fabsf(d.z) < MF_PARKED_DISTANCE);
+    simde__m128 head_a, q_a, head_b, q_b;
+    mf_transform_load4(&bodies->transform[pair.a], &head_a, &q_a);
+    mf_transform_load4(&bodies->transform[pair.b], &head_b, &q_b);
+    return heads_parked_apart(head_a, head_b);
 }
 
 // The cache's answer for pair i, other than by reuse, where it has one: apart from the poses alone,
@@ -203,29 +211,18 @@ static int answer_from_entry(const chunk_call *call, uint32_t i)
 }
 
 // Where a checked call's pair goes, decided in one read of each body: mf_pair_is_valid's checks
-// (ROUTE_INVALID where one fails), then is_parked_apart and is_box_pair on what the checks loaded.
-// The three tests one after another read each body's shape and transform twice (the checks' loads
-// and the routing's are of different widths, so the compiler keeps both).
+// (ROUTE_INVALID where one fails), then the parked test and the box test on what they read. The
+// three tests one after another read each body's shape and transform twice.
 enum { ROUTE_INVALID, ROUTE_PARKED, ROUTE_BOXES, ROUTE_OTHER };
 
 static inline int route_of_checked_pair(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair)
 {
-    if (pair.a == pair.b || pair.a >= bodies->count || pair.b >= bodies->count) return ROUTE_INVALID;
-    uint32_t shape_a = bodies->shape[pair.a], shape_b = bodies->shape[pair.b];
-    if (!mf_bank_has_shape(bank, shape_a) || !mf_bank_has_shape(bank, shape_b)) return ROUTE_INVALID;
-    const mf_shape *a = &bank->shapes[shape_a], *b = &bank->shapes[shape_b];
-    if (bodies->scales != NULL &&
-        !(mf_scale_fits(a, bodies->scales[pair.a]) && mf_scale_fits(b, bodies->scales[pair.b])))
-        return ROUTE_INVALID;
+    const mf_shape *a, *b;
     simde__m128 head_a, q_a, head_b, q_b;
-    mf_transform_load4(&bodies->transform[pair.a], &head_a, &q_a);
-    mf_transform_load4(&bodies->transform[pair.b], &head_b, &q_b);
-    if (!(mf_loaded_transform_is_valid(head_a, q_a) & mf_loaded_transform_is_valid(head_b, q_b))) return ROUTE_INVALID;
-    // is_parked_apart on the positions (lanes 0 to 2 of the heads): the same subtractions and tests.
-    simde__m128 d = simde_mm_sub_ps(head_b, head_a);
-    simde__m128 magnitude = simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), d);
-    int near = (simde_mm_movemask_ps(simde_mm_cmplt_ps(magnitude, simde_mm_set1_ps(MF_PARKED_DISTANCE))) & 7) == 7;
-    if (!near) return ROUTE_PARKED;
+    if (pair.a == pair.b || !mf_body_check(bank, bodies, pair.a, &a, &head_a, &q_a) ||
+        !mf_body_check(bank, bodies, pair.b, &b, &head_b, &q_b))
+        return ROUTE_INVALID;
+    if (heads_parked_apart(head_a, head_b)) return ROUTE_PARKED;
     return a->box && b->box ? ROUTE_BOXES : ROUTE_OTHER;
 }
 
