@@ -130,9 +130,11 @@ static void clip_faces(const reference_view *view, mf_floatw margin, clip_slots 
     }
 
     // Incident corners inside the reference rectangle (its boundary counts as inside).
+    mf_maskw corner_inside[4];
     for (int n = 0; n < 4; ++n) {
-        mf_maskw inside = mf_andw(mf_lew(mf_absw(corners[n].c[0]), half_u), mf_lew(mf_absw(corners[n].c[1]), half_v));
-        set_slot(s, SLOT_INCIDENT + n, &corners[n], inside, top, margin);
+        corner_inside[n] =
+            mf_andw(mf_lew(mf_absw(corners[n].c[0]), half_u), mf_lew(mf_absw(corners[n].c[1]), half_v));
+        set_slot(s, SLOT_INCIDENT + n, &corners[n], corner_inside[n], top, margin);
         s->side[SLOT_INCIDENT + n] = zero;
     }
     // Reference corners strictly inside the incident face, moved onto its plane along the normal
@@ -150,7 +152,16 @@ static void clip_faces(const reference_view *view, mf_floatw margin, clip_slots 
     }
     // Incident edges entering and leaving the rectangle strictly between their corners. Sides:
     // 0 at v = -half_v, 1 at u = +half_u, 2 at v = +half_v, 3 at u = -half_u.
+    // An edge whose corners both pass the test above crosses no side: each slab's entry parameter
+    // is at most 0 (its numerators have opposite signs) and its exit at least 1 (rounding is
+    // monotonic, so half - p rounds to at least the rounded next - p, the edge's delta). Where that
+    // holds in every lane (a box resting on a larger one), its slots are left out unmeasured.
+    mf_maskw none = mf_ltw(one, zero);
     for (int n = 0; n < 4; ++n) {
+        if (mf_allw(mf_andw(corner_inside[n], corner_inside[(n + 1) % 4]))) {
+            for (int e = 0; e < 2; ++e) s->keep[SLOT_EDGES + 2 * n + e] = none;
+            continue;
+        }
         const vec3w *p = &corners[n], *next = &corners[(n + 1) % 4];
         vec3w delta;
         for (int i = 0; i < 3; ++i) delta.c[i] = mf_subw(next->c[i], p->c[i]);

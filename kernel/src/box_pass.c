@@ -442,9 +442,9 @@ static inline void write_contact(const box_outputs *out, const void *quads, uint
 static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bits, const box_outputs *out)
 {
     const void *quads = NULL;
-#if MF_WIDE_WIDTH > 1
-    // Only as many contacts as a lane has (edge lanes one, face lanes up to max_contacts).
     uint32_t most = 0;
+#if MF_WIDE_WIDTH > 1
+    // Only as many contacts as the lanes have (edge lanes one, face lanes up to max_contacts).
     for (uint32_t bits = lane_bits; bits != 0; bits &= bits - 1) {
         uint32_t count = (uint32_t)out->row[OUT_COUNT][__builtin_ctz(bits)];
         most = count > most ? count : most;
@@ -481,7 +481,11 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
         uint32_t count = (uint32_t)LANE(OUT_COUNT);
         MF_ASSERT(count >= 1 && count <= job->config->max_contacts);
         result->normal = (mf_vec3){LANE(OUT_NORMAL), LANE(OUT_NORMAL + 1), LANE(OUT_NORMAL + 2)};
-        for (uint32_t n = 0; n < count; ++n) write_contact(out, quads, l, n, &result->contacts[n]);
+        // Every lane copies as many contacts as the bundle's most: a loop whose length is the same
+        // for each lane, where one of each lane's own length (3 or 4 on resting boxes, at random)
+        // mispredicts its exit. The copies past the count are never read.
+        uint32_t copies = MF_WIDE_WIDTH > 1 ? most : count;
+        for (uint32_t n = 0; n < copies; ++n) write_contact(out, quads, l, n, &result->contacts[n]);
         result->count = count;
         result->distance = INFINITY;
         if (job->answers != NULL) {
@@ -503,6 +507,8 @@ void MF_NAMED(mf_box_pairs, MF_WIDE_NAME)(mf_box_job *job)
     MF_ASSERT(job->count == 0 || (job->list != NULL && job->results != NULL && job->fallback != NULL));
     MF_ASSERT(job->config->max_contacts >= 1 && job->config->max_contacts <= MF_MAX_CONTACTS);
     box_outputs out;
+    // Rows a lane leaves unwritten are copied past its count (write_results): zero, not indeterminate.
+    memset(&out, 0, sizeof(out));
     face_queue queue;
     queue.count = 0;
     code_tables codes;
