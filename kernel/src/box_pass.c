@@ -477,7 +477,6 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
             }
             continue;
         }
-        int edge = LANE(OUT_EDGE) != 0.0f, reference_is_a = LANE(OUT_REF_A) != 0.0f;
         uint32_t count = (uint32_t)LANE(OUT_COUNT);
         MF_ASSERT(count >= 1 && count <= job->config->max_contacts);
         result->normal = (mf_vec3){LANE(OUT_NORMAL), LANE(OUT_NORMAL + 1), LANE(OUT_NORMAL + 2)};
@@ -489,6 +488,7 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
         result->count = count;
         result->distance = INFINITY;
         if (job->answers != NULL) {
+            int edge = LANE(OUT_EDGE) != 0.0f, reference_is_a = LANE(OUT_REF_A) != 0.0f;
             mf_axis_candidates candidates = lane_candidates(job, job->pairs[p], out, l);
             mf_axis used =
                 edge ? (mf_axis){MF_AXIS_EDGES, candidates.edge.separation, candidates.edge.edge_a,

@@ -193,7 +193,9 @@ static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, slot_c
     mf_maskw found = mf_ltw(one, zero);
     mf_floatw count = zero;
     for (uint32_t n = 0; n < max_contacts; ++n) {
-        slot_pass pass = {n == 0 ? mf_splatw(INFINITY) : tiny, chosen[n]};
+        // The pass starts from no choice, as chosen[n] is (collide_faces zeroes it): built from
+        // constants, not copied from memory.
+        slot_pass pass = {n == 0 ? mf_splatw(INFINITY) : tiny, {zero, zero, zero, {{zero, zero, zero}}}};
         int kind = n < PASS_FARTHEST_FROM_ALL ? (int)n : PASS_FARTHEST_FROM_ALL;
         pass_of_kind(kind, s, live, live_count, chosen, nearest, &pass);
         found = n == 0 ? mf_ltw(pass.best, mf_splatw(INFINITY)) : mf_andw(found, mf_gtw(pass.best, tiny));
