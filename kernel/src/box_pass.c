@@ -63,15 +63,17 @@ enum {
     OUT_SEP_E,                        // edge query: axis of a, axis of b
     OUT_EDGE_NORMAL,                  // 3: edge axis in a's frame
     OUT_NORMAL = OUT_EDGE_NORMAL + 3, // 3: world normal, a to b
-    OUT_CONTACTS = OUT_NORMAL + 3,    // per contact: point (3), separation; its id in box_outputs.id
-    OUT_CONTACT_FLOATS = 4,
-    OUT_ROWS = OUT_CONTACTS + MF_MAX_CONTACTS * OUT_CONTACT_FLOATS,
+    OUT_ROWS = OUT_NORMAL + 3,
     // The queries' rows, which the cache entry is made of: OUT_FACE_A to the edge normal.
     QUERY_ROWS = OUT_NORMAL - OUT_FACE_A
 };
 
+// The contacts are kept apart from the rows: contact n's point and separation, the four rows
+// transposed within each quarter of the lanes (store_contact), so that lane l's four floats lie
+// together at contact[n][l % 4][4 (l / 4)], one 16-byte copy from an mf_contact.
 typedef struct box_outputs {
     _Alignas(64) float row[OUT_ROWS][W];
+    _Alignas(64) float contact[MF_MAX_CONTACTS][4][W];
     _Alignas(64) uint32_t id[MF_MAX_CONTACTS][W]; // contact n's id: a's feature code << 16 | b's
 } box_outputs;
 
@@ -166,6 +168,19 @@ static vec3w transform_point(const mf_floatw (*m)[3], const mf_floatw p[3], cons
 
 static void store_row(box_outputs *out, int row, mf_floatw value) { mf_storew(out->row[row], value); }
 
+// Contact n of every lane, its point and separation, into the contact quads (box_outputs).
+static void store_contact(box_outputs *out, uint32_t n, const mf_floatw point[3], mf_floatw separation)
+{
+    mf_floatw rows[4] = {point[0], point[1], point[2], separation};
+#if MF_WIDE_WIDTH > 1
+    mf_floatw quads[4];
+    mf_transpose_quartersw(rows, quads);
+    for (int c = 0; c < 4; ++c) mf_storew(out->contact[n][c], quads[c]);
+#else
+    for (int c = 0; c < 4; ++c) out->contact[n][c][0] = rows[c];
+#endif
+}
+
 static void store_mask(box_outputs *out, int row, mf_maskw mask)
 {
     store_row(out, row, mf_selectw(mask, mf_splatw(1.0f), mf_splatw(0.0f)));
@@ -219,9 +234,7 @@ static void collide_faces(const mf_config *config, const code_tables *codes, con
                                   mf_selectw(mf_eqw(k1, index), chosen[n].point.c[0], chosen[n].point.c[1]));
         }
         vec3w world = transform_point(f->rotation, f->position, local);
-        int row = OUT_CONTACTS + (int)n * OUT_CONTACT_FLOATS;
-        for (int i = 0; i < 3; ++i) store_row(out, row + i, world.c[i]);
-        store_row(out, row + 3, separation);
+        store_contact(out, n, world.c, separation);
         mf_floatw reference, incident;
         face_contact_codes(codes, &features, &chosen[n], &reference, &incident);
         mf_store_code_pairw(out->id[n], mf_selectw(use_a, reference, incident), mf_selectw(use_a, incident, reference));
@@ -250,9 +263,8 @@ static void collide_edges(const code_tables *codes, mf_floatw r[3][3], const vec
             mf_addw(mf_mulw(rotation_a[i][0], q->edge_normal.c[0]), mf_mulw(rotation_a[i][1], q->edge_normal.c[1])),
             mf_mulw(rotation_a[i][2], q->edge_normal.c[2]));
         store_row(out, OUT_NORMAL + i, turned);
-        store_row(out, OUT_CONTACTS + i, world.c[i]);
     }
-    store_row(out, OUT_CONTACTS + 3, edge.separation);
+    store_contact(out, 0, world.c, edge.separation);
     mf_store_code_pairw(out->id[0], edge_code(codes, edge.corner_a, q->edge_a),
                         edge_code(codes, edge.corner_b, q->edge_b));
     store_row(out, OUT_COUNT, mf_selectw(use_edge, one, zero));
@@ -349,16 +361,20 @@ static int collide_bundle(mf_box_job *job, const code_tables *codes, uint32_t fi
     store_mask(out, OUT_TOUCHING, touching);
     store_mask(out, OUT_EDGE, use_edge);
     store_mask(out, OUT_REF_A, use_a);
-    mf_floatw two = mf_splatw(2.0f);
-    f->query[query_row(OUT_FACE_A)] = mf_addw(mf_mulw(two, q.axis_a), mf_selectw(mf_gtw(q.sign_a, zero), one, zero));
-    f->query[query_row(OUT_FACE_B)] = mf_addw(mf_mulw(two, q.axis_b), mf_selectw(mf_gtw(q.sign_b, zero), one, zero));
-    f->query[query_row(OUT_SEP_A)] = q.face_a;
-    f->query[query_row(OUT_SEP_B)] = q.face_b;
-    f->query[query_row(OUT_SEP_E)] = q.edge;
-    f->query[query_row(OUT_EDGE_A)] = q.edge_a;
-    f->query[query_row(OUT_EDGE_B)] = q.edge_b;
-    for (int i = 0; i < 3; ++i) f->query[query_row(OUT_EDGE_NORMAL) + i] = q.edge_normal.c[i];
-    for (int i = 0; i < QUERY_ROWS; ++i) store_row(out, OUT_FACE_A + i, f->query[i]);
+    if (job->answers != NULL) { // only the cache's answers read the queries' rows
+        mf_floatw two = mf_splatw(2.0f);
+        f->query[query_row(OUT_FACE_A)] =
+            mf_addw(mf_mulw(two, q.axis_a), mf_selectw(mf_gtw(q.sign_a, zero), one, zero));
+        f->query[query_row(OUT_FACE_B)] =
+            mf_addw(mf_mulw(two, q.axis_b), mf_selectw(mf_gtw(q.sign_b, zero), one, zero));
+        f->query[query_row(OUT_SEP_A)] = q.face_a;
+        f->query[query_row(OUT_SEP_B)] = q.face_b;
+        f->query[query_row(OUT_SEP_E)] = q.edge;
+        f->query[query_row(OUT_EDGE_A)] = q.edge_a;
+        f->query[query_row(OUT_EDGE_B)] = q.edge_b;
+        for (int i = 0; i < 3; ++i) f->query[query_row(OUT_EDGE_NORMAL) + i] = q.edge_normal.c[i];
+        for (int i = 0; i < QUERY_ROWS; ++i) store_row(out, OUT_FACE_A + i, f->query[i]);
+    }
 
     uint32_t in_bundle = first_lanes(lanes);
     mf_maskw faces = mf_andnotw(use_edge, touching);
@@ -403,37 +419,11 @@ static mf_axis_candidates lane_candidates(const mf_box_job *job, mf_pair pair, c
         radius_a + radius_b};
 }
 
-#if MF_WIDE_WIDTH > 1
-// Each lane's contacts as the first four floats of an mf_contact (point, separation): the rows of
-// contact n transposed within the quarters, so that lane l's is one 16-byte copy from
-// quad[n][l % 4] + 4 (l / 4) and not four loads from rows W floats apart.
-typedef struct contact_quads {
-    _Alignas(64) float quad[MF_MAX_CONTACTS][4][W];
-} contact_quads;
-
-static void transpose_contacts(const box_outputs *out, uint32_t count, contact_quads *quads)
+// Contact n of lane l: its point and separation from the quads, its id as the lanes made it.
+static inline void write_contact(const box_outputs *out, uint32_t l, uint32_t n, mf_contact *contact)
 {
-    for (uint32_t n = 0; n < count; ++n) {
-        const float(*row)[W] = &out->row[OUT_CONTACTS + n * OUT_CONTACT_FLOATS];
-        mf_floatw v[4] = {mf_loadw(row[0]), mf_loadw(row[1]), mf_loadw(row[2]), mf_loadw(row[3])}, t[4];
-        mf_transpose_quartersw(v, t);
-        for (int c = 0; c < 4; ++c) mf_storew(quads->quad[n][c], t[c]);
-    }
-}
-#endif
-
-// Contact n of lane l: its point and separation from the rows, its id as the lanes made it.
-static inline void write_contact(const box_outputs *out, const void *quads, uint32_t l, uint32_t n, mf_contact *contact)
-{
-#if MF_WIDE_WIDTH > 1
     _Static_assert(offsetof(mf_contact, separation) == 3 * sizeof(float), "point and separation lead a contact");
-    memcpy(contact, &((const contact_quads *)quads)->quad[n][l % 4][4 * (l / 4)], 4 * sizeof(float));
-#else
-    (void)quads;
-    const float *row = &out->row[OUT_CONTACTS + n * OUT_CONTACT_FLOATS][l];
-    contact->point = (mf_vec3){row[0], row[W], row[2 * W]};
-    contact->separation = row[3 * W];
-#endif
+    memcpy(contact, &out->contact[n][l % 4][4 * (l / 4)], 4 * sizeof(float));
     contact->id = out->id[n][l];
 }
 
@@ -441,19 +431,13 @@ static inline void write_contact(const box_outputs *out, const void *quads, uint
 // listed.
 static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bits, const box_outputs *out)
 {
-    const void *quads = NULL;
-    uint32_t most = 0;
-#if MF_WIDE_WIDTH > 1
     // Only as many contacts as the lanes have (edge lanes one, face lanes up to max_contacts).
-    for (uint32_t bits = lane_bits; bits != 0; bits &= bits - 1) {
+    uint32_t most = 0;
+    for (uint32_t bits = lane_bits; MF_WIDE_WIDTH > 1 && bits != 0; bits &= bits - 1) {
         uint32_t count = (uint32_t)out->row[OUT_COUNT][__builtin_ctz(bits)];
         most = count > most ? count : most;
     }
-    contact_quads transposed;
     MF_ASSERT(most <= job->config->max_contacts);
-    transpose_contacts(out, most, &transposed);
-    quads = &transposed;
-#endif
     for (uint32_t bits = lane_bits; bits != 0; bits &= bits - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(bits);
 #define LANE(index) (out->row[index][l])
@@ -484,7 +468,7 @@ static void write_results(mf_box_job *job, const uint32_t *at, uint32_t lane_bit
         // for each lane, where one of each lane's own length (3 or 4 on resting boxes, at random)
         // mispredicts its exit. The copies past the count are never read.
         uint32_t copies = MF_WIDE_WIDTH > 1 ? most : count;
-        for (uint32_t n = 0; n < copies; ++n) write_contact(out, quads, l, n, &result->contacts[n]);
+        for (uint32_t n = 0; n < copies; ++n) write_contact(out, l, n, &result->contacts[n]);
         result->count = count;
         result->distance = INFINITY;
         if (job->answers != NULL) {
