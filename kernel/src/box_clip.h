@@ -25,19 +25,27 @@ static const float slot_corner[SLOTS] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 0, 1, 1, 2, 
 // into a register's stale upper lanes and wait on whatever last wrote it.
 static const float slot_number[SLOTS] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
-// The clip's candidates of one face axis, in the reference face's axes (u, v, outward normal).
+// One candidate of the clip in every lane: its point in the reference face's axes (u, v, outward
+// normal), its separation, the side of the reference face it crosses (edge crossings), and where
+// it is kept. A slot's rows lie together: the reduction reads them at one computed place.
+typedef struct clip_slot {
+    mf_floatw x, y, z, separation, side;
+    mf_maskw keep;
+} clip_slot;
+
+// The clip's candidates of one face axis.
 typedef struct clip_slots {
-    mf_floatw x[SLOTS], y[SLOTS], z[SLOTS], separation[SLOTS], side[SLOTS];
-    mf_maskw keep[SLOTS];
+    clip_slot slot[SLOTS];
     mf_floatw ref_axis, ref_sign, inc_axis, inc_sign;
     mf_floatw top; // the reference face's height along its normal
 } clip_slots;
 
 static void set_slot(clip_slots *s, int slot, const vec3w *p, mf_maskw exists, mf_floatw top, mf_floatw margin)
 {
-    s->x[slot] = p->c[0], s->y[slot] = p->c[1], s->z[slot] = p->c[2];
-    s->separation[slot] = mf_subw(p->c[2], top);
-    s->keep[slot] = mf_andw(exists, mf_ltw(s->separation[slot], margin));
+    clip_slot *c = &s->slot[slot];
+    c->x = p->c[0], c->y = p->c[1], c->z = p->c[2];
+    c->separation = mf_subw(p->c[2], top);
+    c->keep = mf_andw(exists, mf_ltw(c->separation, margin));
 }
 
 // Where incident edge p -> p + delta crosses the slab |coordinate| <= half: entry and exit
@@ -135,7 +143,7 @@ static void clip_faces(const reference_view *view, mf_floatw margin, clip_slots 
         corner_inside[n] =
             mf_andw(mf_lew(mf_absw(corners[n].c[0]), half_u), mf_lew(mf_absw(corners[n].c[1]), half_v));
         set_slot(s, SLOT_INCIDENT + n, &corners[n], corner_inside[n], top, margin);
-        s->side[SLOT_INCIDENT + n] = zero;
+        s->slot[SLOT_INCIDENT + n].side = zero;
     }
     // Reference corners strictly inside the incident face, moved onto its plane along the normal
     // (strictly: a corner on the incident face's boundary is already an incident corner or edge).
@@ -148,7 +156,7 @@ static void clip_faces(const reference_view *view, mf_floatw margin, clip_slots 
         vec3w p = {{x, y, mf_addw(centre.c[2], offset.c[2])}};
         mf_maskw inside = mf_andw(mf_ltw(mf_absw(dot3(&offset, &a1)), h1), mf_ltw(mf_absw(dot3(&offset, &a2)), h2));
         set_slot(s, SLOT_REFERENCE + n, &p, inside, top, margin);
-        s->side[SLOT_REFERENCE + n] = zero;
+        s->slot[SLOT_REFERENCE + n].side = zero;
     }
     // Incident edges entering and leaving the rectangle strictly between their corners. Sides:
     // 0 at v = -half_v, 1 at u = +half_u, 2 at v = +half_v, 3 at u = -half_u.
@@ -159,7 +167,7 @@ static void clip_faces(const reference_view *view, mf_floatw margin, clip_slots 
     mf_maskw none = mf_ltw(one, zero);
     for (int n = 0; n < 4; ++n) {
         if (mf_allw(mf_andw(corner_inside[n], corner_inside[(n + 1) % 4]))) {
-            for (int e = 0; e < 2; ++e) s->keep[SLOT_EDGES + 2 * n + e] = none;
+            for (int e = 0; e < 2; ++e) s->slot[SLOT_EDGES + 2 * n + e].keep = none;
             continue;
         }
         const vec3w *p = &corners[n], *next = &corners[(n + 1) % 4];
@@ -180,7 +188,7 @@ static void clip_faces(const reference_view *view, mf_floatw margin, clip_slots 
             vec3w crossing;
             for (int i = 0; i < 3; ++i) crossing.c[i] = mf_addw(p->c[i], mf_mulw(at[e], delta.c[i]));
             set_slot(s, SLOT_EDGES + 2 * n + e, &crossing, exists, top, margin);
-            s->side[SLOT_EDGES + 2 * n + e] = sides[e];
+            s->slot[SLOT_EDGES + 2 * n + e].side = sides[e];
         }
     }
 }

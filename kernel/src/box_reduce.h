@@ -21,14 +21,15 @@ static int list_live_slots(const clip_slots *s, int live[SLOTS])
     int count = 0;
     for (int k = 0; k < SLOTS; ++k) {
         live[count] = k;
-        count += mf_anyw(s->keep[k]);
+        count += mf_anyw(s->slot[k].keep);
     }
     return count;
 }
 
 static inline mf_floatw distance2(const clip_slots *s, int k, const vec3w *p)
 {
-    mf_floatw dx = mf_subw(s->x[k], p->c[0]), dy = mf_subw(s->y[k], p->c[1]), dz = mf_subw(s->z[k], p->c[2]);
+    const clip_slot *c = &s->slot[k];
+    mf_floatw dx = mf_subw(c->x, p->c[0]), dy = mf_subw(c->y, p->c[1]), dz = mf_subw(c->z, p->c[2]);
     return mf_addw(mf_addw(mf_mulw(dx, dx), mf_mulw(dy, dy)), mf_mulw(dz, dz));
 }
 
@@ -95,23 +96,24 @@ static pass_geometry geometry_of(int kind, const slot_choice *chosen, const mf_f
 // Slot k's score in the pass and whether it may win (a deepest slot wins by the lowest score).
 static inline mf_floatw score_of(int kind, const pass_geometry *g, const clip_slots *s, int k, mf_maskw *open)
 {
-    *open = s->keep[k];
+    const clip_slot *c = &s->slot[k];
+    *open = c->keep;
     switch (kind) {
     case PASS_DEEPEST:
-        return s->separation[k];
+        return c->separation;
     case PASS_FARTHEST:
         return distance2(s, k, &g->chosen[0].point);
     case PASS_WIDEST_TRIANGLE:
-        return mf_absw(cross2(g->ab_x, g->ab_y, mf_subw(s->x[k], g->ax), mf_subw(s->y[k], g->ay)));
+        return mf_absw(cross2(g->ab_x, g->ab_y, mf_subw(c->x, g->ax), mf_subw(c->y, g->ay)));
     case PASS_OUTSIDE_TRIANGLE: {
         // The area the slot adds outside triangle 0, 1, 2 taken counter-clockwise.
         mf_floatw slot = mf_splatw(slot_number[k]);
         mf_maskw taken = mf_orw(mf_orw(mf_eqw(g->chosen[0].slot, slot), mf_eqw(g->chosen[1].slot, slot)),
                                 mf_eqw(g->chosen[2].slot, slot));
         *open = mf_andnotw(taken, *open);
-        mf_floatw ab = cross2(g->ab_x, g->ab_y, mf_subw(s->x[k], g->ax), mf_subw(s->y[k], g->ay));
-        mf_floatw bc = cross2(g->bc_x, g->bc_y, mf_subw(s->x[k], g->bx), mf_subw(s->y[k], g->by));
-        mf_floatw ca = cross2(g->ca_x, g->ca_y, mf_subw(s->x[k], g->cx), mf_subw(s->y[k], g->cy));
+        mf_floatw ab = cross2(g->ab_x, g->ab_y, mf_subw(c->x, g->ax), mf_subw(c->y, g->ay));
+        mf_floatw bc = cross2(g->bc_x, g->bc_y, mf_subw(c->x, g->bx), mf_subw(c->y, g->by));
+        mf_floatw ca = cross2(g->ca_x, g->ca_y, mf_subw(c->x, g->cx), mf_subw(c->y, g->cy));
         return mf_negw(mf_minw(mf_minw(ab, bc), ca));
     }
     default:
@@ -128,8 +130,8 @@ static inline void offer_slot(int kind, const pass_geometry *g, const clip_slots
     // masks AND in one instruction.
     if (MF_WIDE_WIDTH == 16) score = mf_selectw(open, score, mf_splatw(kind == PASS_DEEPEST ? INFINITY : -INFINITY));
     mf_maskw better = kind == PASS_DEEPEST ? mf_ltw(score, pass->best) : mf_gtw(score, pass->best);
-    slot_choice slot = {
-        mf_splatw(slot_number[k]), mf_splatw(slot_corner[k]), s->side[k], {{s->x[k], s->y[k], s->z[k]}}};
+    const clip_slot *c = &s->slot[k];
+    slot_choice slot = {mf_splatw(slot_number[k]), mf_splatw(slot_corner[k]), c->side, {{c->x, c->y, c->z}}};
     take_where(pass, MF_WIDE_WIDTH == 16 ? better : mf_andw(open, better), score, &slot);
 }
 
