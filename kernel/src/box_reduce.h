@@ -146,6 +146,12 @@ static inline void run_pass(int kind, const pass_geometry *g, const clip_slots *
                             slot_pass *pass)
 {
     if (CHAINS == 1) {
+        if (live_count == 4 && live[3] == SLOT_INCIDENT + 3) {
+            // Only the incident corners live (a box resting on a larger one): the same offers, with
+            // each slot's number a constant, so that its rows' places and its numbers fold in.
+            for (int k = SLOT_INCIDENT; k < SLOT_INCIDENT + 4; ++k) offer_slot(kind, g, s, k, pass);
+            return;
+        }
         for (int i = 0; i < live_count; ++i) offer_slot(kind, g, s, live[i], pass);
         return;
     }
