@@ -30,3 +30,11 @@ _Noreturn static inline void mf_assert_failed(const char *condition, const char 
 #define MF_ASSERT(condition) ((void)sizeof(!(condition)))
 
 #endif
+
+// A function the compiler must not inline: where a stage's outputs go through memory anyway, its
+// own register allocation beats that of the caller it would swell (box_clip.h's clip_faces).
+#if defined(__GNUC__)
+#define MF_NOINLINE __attribute__((noinline))
+#else
+#define MF_NOINLINE
+#endif
