@@ -144,8 +144,7 @@ MF_NOINLINE static void clip_faces(const reference_view *view, mf_floatw margin,
     // Incident corners inside the reference rectangle (its boundary counts as inside).
     mf_maskw corner_inside[4];
     for (int n = 0; n < 4; ++n) {
-        corner_inside[n] =
-            mf_andw(mf_lew(mf_absw(corners[n].c[0]), half_u), mf_lew(mf_absw(corners[n].c[1]), half_v));
+        corner_inside[n] = mf_andw(mf_lew(mf_absw(corners[n].c[0]), half_u), mf_lew(mf_absw(corners[n].c[1]), half_v));
         set_slot(s, SLOT_INCIDENT + n, &corners[n], corner_inside[n], top, margin);
         s->slot[SLOT_INCIDENT + n].side = zero;
     }

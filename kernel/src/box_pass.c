@@ -171,7 +171,7 @@ static void store_row(box_outputs *out, int row, mf_floatw value) { mf_storew(ou
 // Contact n of every lane, its point and separation, into the contact quads (box_outputs).
 static void store_contact(box_outputs *out, uint32_t n, const mf_floatw point[3], mf_floatw separation)
 {
-    mf_floatw rows[4] = {point[0], point[1], point[2], separation};
+    const mf_floatw rows[4] = {point[0], point[1], point[2], separation};
 #if MF_WIDE_WIDTH > 1
     mf_floatw quads[4];
     mf_transpose_quartersw(rows, quads);
