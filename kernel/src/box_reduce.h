@@ -47,13 +47,13 @@ typedef struct slot_pass {
     slot_choice choice;
 } slot_pass;
 
-// Where `better`, `score` becomes the pass's best and `from` its contact.
+// Where `better`, `score` becomes the pass's best and `from` its contact. The corner is not carried:
+// it is the slot's (slot_corner), looked up once a pass has chosen (reduce_slots).
 static inline void take_where(slot_pass *pass, mf_maskw better, mf_floatw score, const slot_choice *from)
 {
     slot_choice *c = &pass->choice;
     pass->best = mf_selectw(better, score, pass->best);
     c->slot = mf_selectw(better, from->slot, c->slot);
-    c->corner = mf_selectw(better, from->corner, c->corner);
     c->side = mf_selectw(better, from->side, c->side);
     for (int i = 0; i < 3; ++i) c->point.c[i] = mf_selectw(better, from->point.c[i], c->point.c[i]);
 }
@@ -131,7 +131,7 @@ static inline void offer_slot(int kind, const pass_geometry *g, const clip_slots
     if (MF_WIDE_WIDTH == 16) score = mf_selectw(open, score, mf_splatw(kind == PASS_DEEPEST ? INFINITY : -INFINITY));
     mf_maskw better = kind == PASS_DEEPEST ? mf_ltw(score, pass->best) : mf_gtw(score, pass->best);
     const clip_slot *c = &s->slot[k];
-    slot_choice slot = {mf_splatw(slot_number[k]), mf_splatw(slot_corner[k]), c->side, {{c->x, c->y, c->z}}};
+    slot_choice slot = {mf_splatw(slot_number[k]), mf_splatw(0.0f), c->side, {{c->x, c->y, c->z}}};
     take_where(pass, MF_WIDE_WIDTH == 16 ? better : mf_andw(open, better), score, &slot);
 }
 
@@ -209,6 +209,7 @@ static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, slot_c
         found = n == 0 ? mf_ltw(pass.best, mf_splatw(INFINITY)) : mf_andw(found, mf_gtw(pass.best, tiny));
         if (!mf_anyw(found)) break;
         chosen[n] = pass.choice;
+        chosen[n].corner = mf_lookup32w(slot_corner, SLOTS, chosen[n].slot);
         count = mf_selectw(found, mf_addw(count, one), count);
         if (max_contacts > 4 && n >= 3) {
             // Beyond four, each next point is the farthest from all chosen so far.
