@@ -294,11 +294,14 @@ static uint32_t queued_rows(const mf_box_job *job) { return job->answers != NULL
 static void push_faces(const mf_box_job *job, face_queue *queue, const face_lanes *f, uint32_t lane_bits,
                        uint32_t first)
 {
+    // The count and the row count in locals: the float stores might alias them for the compiler,
+    // which read both again for every row.
     const mf_floatw *rows = (const mf_floatw *)(const void *)f;
-    for (uint32_t i = 0; i < queued_rows(job); ++i)
-        mf_compress_storew(&queue->row[i][queue->count], lane_bits, rows[i]);
+    uint32_t count = queue->count, row_count = queued_rows(job);
+    for (uint32_t i = 0; i < row_count; ++i) mf_compress_storew(&queue->row[i][count], lane_bits, rows[i]);
     for (uint32_t bits = lane_bits; bits != 0; bits &= bits - 1)
-        queue->at[queue->count++] = first + (uint32_t)__builtin_ctz(bits);
+        queue->at[count++] = first + (uint32_t)__builtin_ctz(bits);
+    queue->count = count;
 }
 
 // The first `lanes` queued lanes into f (the lanes after them, at the end of the job, repeat the
@@ -314,9 +317,10 @@ static void take_queued(const mf_box_job *job, face_queue *queue, uint32_t lanes
     }
     for (uint32_t i = row_count; i < FACE_ROWS; ++i) rows[i] = mf_splatw(0.0f);
     for (uint32_t k = 0; k < lanes; ++k) at[k] = queue->at[k];
-    queue->count -= lanes;
-    for (uint32_t i = 0; queue->count > 0 && i < row_count; ++i) mf_storew(queue->row[i], mf_loadw(queue->row[i] + W));
-    for (uint32_t k = 0; k < queue->count; ++k) queue->at[k] = queue->at[W + k];
+    uint32_t left = queue->count - lanes;
+    for (uint32_t i = 0; left > 0 && i < row_count; ++i) mf_storew(queue->row[i], mf_loadw(queue->row[i] + W));
+    for (uint32_t k = 0; k < left; ++k) queue->at[k] = queue->at[W + k];
+    queue->count = left;
 }
 
 // Steps 1 and 2 for one bundle (lane l is at[l] = first + l in the job's list), and step 6 for its
