@@ -131,6 +131,7 @@ static inline void offer_slot(int kind, const pass_geometry *g, const clip_slots
     if (MF_WIDE_WIDTH == 16) score = mf_selectw(open, score, mf_splatw(kind == PASS_DEEPEST ? INFINITY : -INFINITY));
     mf_maskw better = kind == PASS_DEEPEST ? mf_ltw(score, pass->best) : mf_gtw(score, pass->best);
     const clip_slot *c = &s->slot[k];
+    // No corner: take_where does not carry it.
     slot_choice slot = {mf_splatw(slot_number[k]), mf_splatw(0.0f), c->side, {{c->x, c->y, c->z}}};
     take_where(pass, MF_WIDE_WIDTH == 16 ? better : mf_andw(open, better), score, &slot);
 }
@@ -148,7 +149,8 @@ static inline void run_pass(int kind, const pass_geometry *g, const clip_slots *
     if (CHAINS == 1) {
         if (live_count == 4 && live[3] == SLOT_INCIDENT + 3) {
             // Only the incident corners live (a box resting on a larger one): the same offers, with
-            // each slot's number a constant, so that its rows' places and its numbers fold in.
+            // each slot's number a constant, so that its rows' places and its numbers fold in
+            // (4.6% fewer instructions on box_resting; time even).
             for (int k = SLOT_INCIDENT; k < SLOT_INCIDENT + 4; ++k) offer_slot(kind, g, s, k, pass);
             return;
         }
@@ -209,6 +211,9 @@ static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, slot_c
         found = n == 0 ? mf_ltw(pass.best, mf_splatw(INFINITY)) : mf_andw(found, mf_gtw(pass.best, tiny));
         if (!mf_anyw(found)) break;
         chosen[n] = pass.choice;
+        // A lane no slot won keeps slot 0 from the zeroed choice, and slot 0's corner is 0: the
+        // lookup gives every lane the corner the selects would have carried.
+        MF_ASSERT(slot_corner[0] == 0.0f);
         chosen[n].corner = mf_lookup32w(slot_corner, SLOTS, chosen[n].slot);
         count = mf_selectw(found, mf_addw(count, one), count);
         if (max_contacts > 4 && n >= 3) {
