@@ -128,11 +128,12 @@ void mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, 
     // the box, a's when b is.
     int box_hull = for_queries && mf_is_box_hull_pair(a->shape, b->shape);
     int hull_is_b = box_hull && a->shape->box, hull_is_a = box_hull && b->shape->box;
-    // Large hulls' face queries read the moved vertices as rows too (mf_face_lanes); the box-hull
-    // queries, which read bounds instead, do not.
+    // The queries read the moved vertices as rows too (mf_face_lanes, mf_deepest_vertex): a large
+    // hull's always, a small hull's where the ISA moves them in lanes, through the rows anyway. The
+    // box-hull queries, which read bounds instead, do not.
     int rows = for_queries && !box_hull;
-    float *b_rows = rows && b->support_map != NULL ? scratch->b_vertex_rows : NULL;
-    float *a_rows = rows && a->support_map != NULL ? scratch->a_vertex_rows : NULL;
+    float *b_rows = rows && (b->support_map != NULL || move_rows != NULL) ? scratch->b_vertex_rows : NULL;
+    float *a_rows = rows && (a->support_map != NULL || move_rows != NULL) ? scratch->a_vertex_rows : NULL;
     frame->b_vertex_rows = b_rows;
     frame->a_vertex_rows = a_rows;
     // Each call's rows NULL or not as a constant: the copies inlined for small hulls test nothing per

@@ -198,7 +198,7 @@ uint32_t mf_rank_axes(const mf_axis_candidates *c, float linear_slop, mf_axis ra
 
 uint32_t mf_deepest_vertex(const mf_pair_frame *frame, int incident_is_a, mf_vec3 normal)
 {
-    // a's own vertices and large b's moved ones are rows: four at a time.
+    // a's own vertices are rows, and b's moved ones where the frame keeps them so: four at a time.
     const mf_hull_view *hull = incident_is_a ? frame->a : frame->b;
     if (incident_is_a)
         return mf_deepest_along4(hull->vertex_x, hull->vertex_y, hull->vertex_z, hull->vertex_count, normal);

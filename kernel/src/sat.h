@@ -21,7 +21,7 @@ typedef struct mf_pair_frame {
     const mf_vec3 *b_vertices; // b's vertices in a's frame
     const mf_vec3 *a_vertices; // a's vertices in b's frame
     // The same as rows x, y, z, MF_VERTEX_ROWS_STRIDE apart, where the hull has a support map (large
-    // hulls); NULL otherwise.
+    // hulls) or the ISA moves vertices in lanes (through these rows); NULL otherwise.
     const float *b_vertex_rows, *a_vertex_rows;
     // For a box-hull pair, the bounds of the hull's vertices in the box's frame (mf_frame_setup
     // keeps them as it moves the vertices; the box-hull queries read the box's faces off them).
@@ -103,9 +103,9 @@ typedef struct mf_face_other {
     mf_vec3 centroid;
     float reach;
     float inner; // the other's inner radius less the hair: a face separates by at most its height less this
-    // Where the other hull is large (a support map, support_map.h): its vertices as rows (the
-    // frame's vertex rows) and its map, NULL otherwise; the pair's frame and which hull the other
-    // is, for mf_face_map_of.
+    // The other hull's vertices as rows where the frame has them (its vertex rows), and its support
+    // map where it is large (support_map.h), NULL otherwise; the pair's frame and which hull the
+    // other is, for mf_face_map_of.
     const float *rows;
     const float *support_map;
     const struct mf_pair_frame *frame;
