@@ -137,8 +137,8 @@ void mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, 
     frame->b_vertex_rows = b_rows;
     frame->a_vertex_rows = a_rows;
     // Each call's rows NULL or not as a constant: the copies inlined for small hulls test nothing per
-    // vertex. Moves in lanes go through the rows, a small hull's with them as room only; a box-hull
-    // pair's hull moves four at a time, keeping its bounds.
+    // vertex. Moves in lanes go through the rows (a frame for the queries keeps them, others use
+    // them as room only); a box-hull pair's hull moves four at a time, keeping its bounds.
     if (b_rows != NULL || (move_rows != NULL && !hull_is_b))
         move_through_rows(b, &frame->rotation, frame->translation, 0, move_rows, scratch->b_vertices,
                           scratch->b_vertex_rows);
