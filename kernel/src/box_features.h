@@ -103,8 +103,12 @@ static void face_contact_codes(const code_tables *t, const face_features *f, con
 {
     mf_maskw incident_corner = mf_ltw(contact->slot, mf_splatw((float)SLOT_REFERENCE));
     mf_maskw reference_corner = mf_andnotw(incident_corner, mf_ltw(contact->slot, mf_splatw((float)SLOT_EDGES)));
-    mf_floatw incident_at = mf_addw(f->incident_entry, contact->corner);
-    mf_floatw reference_at = mf_addw(f->reference_entry, mf_selectw(reference_corner, contact->corner, contact->side));
+    // The corner the slot starts from. A lane no slot won keeps slot 0 from the zeroed choice, and
+    // slot 0's corner is 0, as a zeroed corner was.
+    MF_ASSERT(slot_corner[0] == 0.0f);
+    mf_floatw corner = mf_lookup32w(slot_corner, SLOTS, contact->slot);
+    mf_floatw incident_at = mf_addw(f->incident_entry, corner);
+    mf_floatw reference_at = mf_addw(f->reference_entry, mf_selectw(reference_corner, corner, contact->side));
     *incident = mf_selectw(incident_corner, code_at(t->face_vertex, incident_at),
                            mf_selectw(reference_corner, f->incident_face, code_at(t->face_edge, incident_at)));
     *reference = mf_selectw(

@@ -214,7 +214,7 @@ static void collide_faces(const mf_config *config, const code_tables *codes, con
     clip_slots s;
     clip_faces(&f->view, mf_splatw(config->margin), &s);
     slot_choice chosen[MF_MAX_CONTACTS];
-    for (uint32_t n = 0; n < max_contacts; ++n) chosen[n] = (slot_choice){zero, zero, zero, {{zero, zero, zero}}};
+    for (uint32_t n = 0; n < max_contacts; ++n) chosen[n] = (slot_choice){zero, zero, {{zero, zero, zero}}};
     mf_floatw count = reduce_slots(&s, max_contacts, chosen);
     face_features features = features_of_faces(&s);
     for (int i = 0; i < 3; ++i) {

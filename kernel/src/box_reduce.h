@@ -33,10 +33,10 @@ static inline mf_floatw distance2(const clip_slots *s, int k, const vec3w *p)
     return mf_addw(mf_addw(mf_mulw(dx, dx), mf_mulw(dy, dy)), mf_mulw(dz, dz));
 }
 
-// A contact the reduction chose, per lane: its slot and point, and what its feature ids are made
-// of (the corner the slot starts from, the side of the reference face an edge crossing crosses).
+// A contact the reduction chose, per lane: its slot and point, and the side of the reference face
+// an edge crossing crosses (with the slot's corner, slot_corner, what its feature ids are made of).
 typedef struct slot_choice {
-    mf_floatw slot, corner, side;
+    mf_floatw slot, side;
     vec3w point;
 } slot_choice;
 
@@ -47,8 +47,7 @@ typedef struct slot_pass {
     slot_choice choice;
 } slot_pass;
 
-// Where `better`, `score` becomes the pass's best and `from` its contact. The corner is not carried:
-// it is the slot's (slot_corner), looked up once a pass has chosen (reduce_slots).
+// Where `better`, `score` becomes the pass's best and `from` its contact.
 static inline void take_where(slot_pass *pass, mf_maskw better, mf_floatw score, const slot_choice *from)
 {
     slot_choice *c = &pass->choice;
@@ -131,8 +130,7 @@ static inline void offer_slot(int kind, const pass_geometry *g, const clip_slots
     if (MF_WIDE_WIDTH == 16) score = mf_selectw(open, score, mf_splatw(kind == PASS_DEEPEST ? INFINITY : -INFINITY));
     mf_maskw better = kind == PASS_DEEPEST ? mf_ltw(score, pass->best) : mf_gtw(score, pass->best);
     const clip_slot *c = &s->slot[k];
-    // No corner: take_where does not carry it.
-    slot_choice slot = {mf_splatw(slot_number[k]), mf_splatw(0.0f), c->side, {{c->x, c->y, c->z}}};
+    slot_choice slot = {mf_splatw(slot_number[k]), c->side, {{c->x, c->y, c->z}}};
     take_where(pass, MF_WIDE_WIDTH == 16 ? better : mf_andw(open, better), score, &slot);
 }
 
@@ -205,16 +203,12 @@ static mf_floatw reduce_slots(const clip_slots *s, uint32_t max_contacts, slot_c
     for (uint32_t n = 0; n < max_contacts; ++n) {
         // The pass starts from no choice, as chosen[n] is (collide_faces zeroes it): built from
         // constants, not copied from memory.
-        slot_pass pass = {n == 0 ? mf_splatw(INFINITY) : tiny, {zero, zero, zero, {{zero, zero, zero}}}};
+        slot_pass pass = {n == 0 ? mf_splatw(INFINITY) : tiny, {zero, zero, {{zero, zero, zero}}}};
         int kind = n < PASS_FARTHEST_FROM_ALL ? (int)n : PASS_FARTHEST_FROM_ALL;
         pass_of_kind(kind, s, live, live_count, chosen, nearest, &pass);
         found = n == 0 ? mf_ltw(pass.best, mf_splatw(INFINITY)) : mf_andw(found, mf_gtw(pass.best, tiny));
         if (!mf_anyw(found)) break;
         chosen[n] = pass.choice;
-        // A lane no slot won keeps slot 0 from the zeroed choice, and slot 0's corner is 0: the
-        // lookup gives every lane the corner the selects would have carried.
-        MF_ASSERT(slot_corner[0] == 0.0f);
-        chosen[n].corner = mf_lookup32w(slot_corner, SLOTS, chosen[n].slot);
         count = mf_selectw(found, mf_addw(count, one), count);
         if (max_contacts > 4 && n >= 3) {
             // Beyond four, each next point is the farthest from all chosen so far.
