@@ -11,12 +11,26 @@
 // A hull as the clipper sees it: a's own data, or b's with its vertices moved into a's frame.
 typedef struct clip_hull {
     const mf_hull_view *hull;
-    const mf_vec3 *moved_vertices; // NULL: the hull is a itself
+    const mf_vec3 *points;  // the vertices in a's frame as points (b's where the frame has them), or NULL
+    const float *x, *y, *z; // else as rows: a's own, or b's moved (mf_pair_frame)
 } clip_hull;
 
-static mf_vec3 hull_vertex(const clip_hull *h, uint32_t i)
+static clip_hull clip_hull_a(const mf_pair_frame *frame)
 {
-    return h->moved_vertices != NULL ? h->moved_vertices[i] : mf_view_vertex(h->hull, i);
+    const mf_hull_view *a = frame->a;
+    return (clip_hull){a, NULL, a->vertex_x, a->vertex_y, a->vertex_z};
+}
+
+static clip_hull clip_hull_b(const mf_pair_frame *frame)
+{
+    const float *x = frame->b_vertex_rows;
+    if (frame->b_vertices != NULL) return (clip_hull){frame->b, frame->b_vertices, NULL, NULL, NULL};
+    return (clip_hull){frame->b, NULL, x, x + MF_VERTEX_ROWS_STRIDE, x + 2 * MF_VERTEX_ROWS_STRIDE};
+}
+
+static inline mf_vec3 hull_vertex(const clip_hull *h, uint32_t i)
+{
+    return h->points != NULL ? h->points[i] : (mf_vec3){h->x[i], h->y[i], h->z[i]};
 }
 
 // The incident face: among the faces around the incident hull's `deepest` vertex along the
@@ -187,9 +201,9 @@ void mf_clip_faces(const mf_pair_frame *frame, const mf_axis *axis, float margin
     MF_ASSERT(axis->kind == MF_AXIS_FACE_A || axis->kind == MF_AXIS_FACE_B);
     MF_ASSERT(axis->kind == MF_AXIS_FACE_A ? axis->feature_a < frame->a->face_count
                                            : axis->feature_b < frame->b->face_count);
-    MF_ASSERT(frame->b_vertices != NULL && margin >= 0.0f);
+    MF_ASSERT((frame->b_vertices != NULL || frame->b_vertex_rows != NULL) && margin >= 0.0f);
     int reference_is_a = axis->kind == MF_AXIS_FACE_A;
-    clip_hull hull_a = {frame->a, NULL}, hull_b = {frame->b, frame->b_vertices};
+    clip_hull hull_a = clip_hull_a(frame), hull_b = clip_hull_b(frame);
     clip_setup setup = {.reference = reference_is_a ? hull_a : hull_b, .incident = reference_is_a ? hull_b : hull_a};
     setup.reference_face = reference_is_a ? axis->feature_a : axis->feature_b;
     setup.margin = margin;
@@ -229,7 +243,7 @@ int mf_edge_contact(const mf_pair_frame *frame, const mf_axis *axis, float reach
     const mf_hull_view *a = frame->a, *b = frame->b;
     uint32_t i = axis->feature_a, j = axis->feature_b;
     mf_vec3 p1 = mf_view_vertex(a, a->edge_vertex0[i]), q1 = mf_view_vertex(a, a->edge_vertex1[i]);
-    mf_vec3 p2 = frame->b_vertices[b->edge_vertex0[j]], q2 = frame->b_vertices[b->edge_vertex1[j]];
+    mf_vec3 p2 = mf_frame_b_vertex(frame, b->edge_vertex0[j]), q2 = mf_frame_b_vertex(frame, b->edge_vertex1[j]);
     float s, t;
     // Lines crossing at an end still meet the edges; `reach` in each edge's parameter.
     float slack_s = mf_maxf(MF_EDGE_END_SLACK, reach / mf_length(mf_sub(q1, p1)));

@@ -17,7 +17,7 @@ typedef struct search {
 
 static mf_vec3 vertex_of(const mf_pair_frame *frame, int of_b, uint32_t v)
 {
-    return of_b ? frame->b_vertices[v] : mf_view_vertex(frame->a, v);
+    return of_b ? mf_frame_b_vertex(frame, v) : mf_view_vertex(frame->a, v);
 }
 
 static void keep(search *s, mf_vec3 on_a, mf_vec3 on_b, uint16_t feature_a, uint16_t feature_b)
@@ -84,7 +84,8 @@ static void edges_on_edges(search *s, mf_vec3 axis)
         if (mf_dot(axis, p1) < s->low_a && mf_dot(axis, q1) < s->low_a) continue;
         mf_vec3 d1 = mf_sub(q1, p1);
         for (uint32_t j = 0; j < b->edge_count; ++j) {
-            mf_vec3 p2 = frame->b_vertices[b->edge_vertex0[j]], q2 = frame->b_vertices[b->edge_vertex1[j]];
+            mf_vec3 p2 = mf_frame_b_vertex(frame, b->edge_vertex0[j]),
+                    q2 = mf_frame_b_vertex(frame, b->edge_vertex1[j]);
             if (mf_dot(axis, p2) > s->high_b && mf_dot(axis, q2) > s->high_b) continue;
             mf_vec3 d2 = mf_sub(q2, p2), r = mf_sub(p1, p2);
             float aa = mf_dot(d1, d1), ee = mf_dot(d2, d2), bb = mf_dot(d1, d2), cc = mf_dot(d1, r), ff = mf_dot(d2, r);
@@ -104,7 +105,8 @@ int mf_closest_points(const mf_pair_frame *frame, mf_vec3 axis, float margin, mf
     float high_a = -INFINITY, low_b = INFINITY;
     for (uint32_t v = 0; v < frame->a->vertex_count; ++v)
         high_a = mf_maxf(high_a, mf_dot(axis, mf_view_vertex(frame->a, v)));
-    for (uint32_t v = 0; v < frame->b->vertex_count; ++v) low_b = mf_minf(low_b, mf_dot(axis, frame->b_vertices[v]));
+    for (uint32_t v = 0; v < frame->b->vertex_count; ++v)
+        low_b = mf_minf(low_b, mf_dot(axis, mf_frame_b_vertex(frame, v)));
     search s = {frame, low_b - margin, high_a + margin, {margin, {0, 0, 0}, {0, 0, 0}, 0, 0}};
     vertices_on_faces(&s, axis, 0);
     vertices_on_faces(&s, axis, 1);

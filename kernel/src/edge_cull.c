@@ -199,8 +199,8 @@ static void cull_around_support(const mf_pair_frame *frame, const mf_axis_candid
     mf_vec3 point_a, point_b;
     if (candidates->face_a.separation >= candidates->face_b.separation) {
         uint32_t face = candidates->face_a.face, v = mf_deepest_vertex(frame, 0, mf_view_normal(a, face));
-        apart = partner_on_face(kernel, scratch, 0, a, face, frame->b_vertices[v], candidates->face_a.separation < 0.0f,
-                                &least_a, &point_a);
+        apart = partner_on_face(kernel, scratch, 0, a, face, mf_frame_b_vertex(frame, v),
+                                candidates->face_a.separation < 0.0f, &least_a, &point_a);
         point_b = mf_view_vertex(b, v);
         least_b = point_gaps(kernel, scratch, 1, b, point_b);
     } else {

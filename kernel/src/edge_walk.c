@@ -129,7 +129,7 @@ static inline void put(float rows[3][BATCH], uint32_t k, mf_vec3 v)
 static void add(crossings *c, const mf_pair_frame *frame, uint32_t i, uint32_t j, float a0)
 {
     const mf_hull_view *a = frame->a, *b = frame->b;
-    mf_vec3 between = mf_sub(frame->b_vertices[b->edge_vertex0[j]], mf_view_vertex(a, a->edge_vertex0[i]));
+    mf_vec3 between = mf_sub(mf_frame_b_vertex(frame, b->edge_vertex0[j]), mf_view_vertex(a, a->edge_vertex0[i]));
     uint32_t k = c->count++;
     put(c->a_direction, k, (mf_vec3){a->edge_x[i], a->edge_y[i], a->edge_z[i]});
     put(c->b_direction, k, mf_frame_b_direction(frame, j));

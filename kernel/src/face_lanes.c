@@ -45,21 +45,39 @@ static float face_heights(const mf_hull_view *hull, mf_vec3 centroid, float *hei
 // margin here), and the rest of the vertices can go. It looks every eight vertices: each look is a
 // compare, a mask move and a branch that goes either way, and looking every four cost hull48 1.5%
 // and hull256 2.5% (A/B on AMD; sixteen measured the same as eight).
-static mf_floatw support_of(mf_vec3w normal, mf_floatw offset, const mf_face_other *other, float best)
+// The other's vertex i, broadcast: from its rows x, y, z (MF_VERTEX_ROWS_STRIDE apart) where the
+// frame keeps them (`rows` not NULL), else from `vertices`.
+static inline mf_vec3w splat_vertex(const float *rows, const mf_vec3 *vertices, uint32_t i)
+{
+    if (rows == NULL) return mf_splat3w(vertices[i]);
+    return (mf_vec3w){mf_splatw(rows[i]), mf_splatw(rows[i + MF_VERTEX_ROWS_STRIDE]),
+                      mf_splatw(rows[i + 2 * MF_VERTEX_ROWS_STRIDE])};
+}
+
+static inline mf_floatw support_from(mf_vec3w normal, mf_floatw offset, const float *rows, const mf_vec3 *vertices,
+                                     uint32_t count, float best)
 {
     // Two running minima (the even and the odd vertices): a minimum is the same in any order, and
     // one chain would wait on the latency of every min (four cycles on Intel's cores).
     mf_floatw even = mf_splatw(INFINITY), odd = even, best_so_far = mf_splatw(best);
     uint32_t i = 0;
-    for (; i + 8 <= other->count; i += 8) { // eight vertices between looks at the lanes
+    for (; i + 8 <= count; i += 8) { // eight vertices between looks at the lanes
         for (uint32_t k = 0; k < 8; k += 2) {
-            even = mf_minw(even, mf_dotw(normal, mf_splat3w(other->vertices[i + k])));
-            odd = mf_minw(odd, mf_dotw(normal, mf_splat3w(other->vertices[i + k + 1])));
+            even = mf_minw(even, mf_dotw(normal, splat_vertex(rows, vertices, i + k)));
+            odd = mf_minw(odd, mf_dotw(normal, splat_vertex(rows, vertices, i + k + 1)));
         }
         if (mf_allw(mf_ltw(mf_subw(mf_minw(even, odd), offset), best_so_far))) return mf_minw(even, odd);
     }
-    for (; i < other->count; ++i) even = mf_minw(even, mf_dotw(normal, mf_splat3w(other->vertices[i])));
+    for (; i < count; ++i) even = mf_minw(even, mf_dotw(normal, splat_vertex(rows, vertices, i)));
     return mf_minw(even, odd);
+}
+
+// The rows where the frame keeps them (where the ISA moves vertices in lanes, the frame keeps no
+// other copy), the vertices otherwise: a copy of the loop for each, so none tests per vertex.
+static mf_floatw support_of(mf_vec3w normal, mf_floatw offset, const mf_face_other *other, float best)
+{
+    if (other->rows != NULL) return support_from(normal, offset, other->rows, NULL, other->count, best);
+    return support_from(normal, offset, NULL, other->vertices, other->count, best);
 }
 
 // Offers a register of measured faces to `best` in lane order, as mf_query_faces does face by

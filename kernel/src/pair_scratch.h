@@ -6,8 +6,8 @@
 #include "scale.h"
 
 typedef struct mf_pair_scratch {
-    mf_vec3 b_vertices[MF_MAX_HULL_VERTICES];              // b's vertices in a's frame
-    mf_vec3 a_vertices[MF_MAX_HULL_VERTICES];              // a's vertices in b's frame
+    mf_vec3 b_vertices[MF_MAX_HULL_VERTICES];              // b's vertices in a's frame, where not rows alone
+    mf_vec3 a_vertices[MF_MAX_HULL_VERTICES];              // a's vertices in b's frame, the same
     float b_normal_rows[3 * MF_MAX_HULL_FACES];            // b's face normals in a's frame, rows x, y, z
     float b_direction_rows[3 * MF_MAX_HULL_EDGES];         // b's edge directions in a's frame
     uint32_t b_face_vertex[MF_MAX_HULL_FACES];             // the edge walk's vertex of a for each face of b
@@ -21,7 +21,8 @@ typedef struct mf_pair_scratch {
     uint16_t b_edges[MF_MAX_HULL_EDGES + MF_KEPT_EDGES_PAD];
     float b_packed[MF_PACKED_ROWS * MF_PACKED_STRIDE]; // b's kept edges for the query in lanes
     // b's vertices in a's frame and a's in b's as rows x, y, z (MF_VERTEX_ROWS_STRIDE apart), filled
-    // for hulls with a support map: the large hulls' face queries read them in lanes (mf_pair_frame).
+    // for hulls with a support map and where the ISA moves vertices in lanes: the face queries read
+    // them in lanes, and where the ISA moves them so, every reader (mf_pair_frame).
     // After the arrays above: they keep their offsets, and with them the pad's 4K-aliasing cure.
     float b_vertex_rows[3 * MF_VERTEX_ROWS_STRIDE];
     float a_vertex_rows[3 * MF_VERTEX_ROWS_STRIDE];

@@ -138,7 +138,7 @@ mf_edge_query mf_query_edge_directions(const mf_pair_frame *frame)
                 a_min = mf_minf(a_min, d);
             }
             for (uint32_t v = 0; v < b->vertex_count; ++v) {
-                float d = mf_dot(axis, frame->b_vertices[v]);
+                float d = mf_dot(axis, mf_frame_b_vertex(frame, v));
                 b_max = mf_maxf(b_max, d);
                 b_min = mf_minf(b_min, d);
             }
@@ -167,7 +167,7 @@ void mf_resolve_direction_edges(const mf_pair_frame *frame, mf_axis *axis)
     }
     for (uint32_t i = 0; i < 4; ++i) {
         uint32_t e = b->direction_edges[m][i];
-        float d = mf_dot(axis->normal, frame->b_vertices[frame->b->edge_vertex0[e]]);
+        float d = mf_dot(axis->normal, mf_frame_b_vertex(frame, frame->b->edge_vertex0[e]));
         if (d < b_best) {
             b_best = d;
             axis->feature_b = e;
@@ -236,9 +236,16 @@ float mf_face_separation(const mf_pair_frame *frame, const mf_axis *axis)
         normal = mf_mat3_mul(&frame->rotation, normal);
         offset += mf_dot(normal, frame->translation);
     }
-    float support = INFINITY;
-    for (uint32_t v = 0; v < other->vertex_count; ++v)
-        support = mf_minf(support, mf_dot(normal, of_a ? frame->b_vertices[v] : mf_view_vertex(frame->a, v)));
+    // The least of the same products in any order, four at a time from rows (as mf_projected_gap).
+    float support;
+    if (!of_a) {
+        support = mf_lowest_along4(other->vertex_x, other->vertex_y, other->vertex_z, other->vertex_count, normal);
+    } else if (frame->b_vertex_rows != NULL) {
+        const float *x = frame->b_vertex_rows, *y = x + MF_VERTEX_ROWS_STRIDE, *z = y + MF_VERTEX_ROWS_STRIDE;
+        support = mf_lowest_along4(x, y, z, other->vertex_count, normal);
+    } else {
+        support = mf_lowest_along(frame->b_vertices, other->vertex_count, normal);
+    }
     return support - offset;
 }
 

@@ -18,10 +18,12 @@ typedef struct mf_pair_frame {
     const mf_hull_view *a, *b;
     mf_mat3 rotation;          // b -> a
     mf_vec3 translation;       // b's origin in a's frame
-    const mf_vec3 *b_vertices; // b's vertices in a's frame
-    const mf_vec3 *a_vertices; // a's vertices in b's frame
+    const mf_vec3 *b_vertices; // b's vertices in a's frame; NULL where only the rows hold them
+    const mf_vec3 *a_vertices; // a's vertices in b's frame; the same
     // The same as rows x, y, z, MF_VERTEX_ROWS_STRIDE apart, where the hull has a support map (large
-    // hulls) or the ISA moves vertices in lanes (through these rows); NULL otherwise.
+    // hulls) or the ISA moves vertices in lanes; NULL otherwise. Where the ISA moves them in lanes,
+    // a frame for the queries keeps them as rows alone (mf_frame_setup): read one with
+    // mf_frame_b_vertex.
     const float *b_vertex_rows, *a_vertex_rows;
     // For a box-hull pair, the bounds of the hull's vertices in the box's frame (mf_frame_setup
     // keeps them as it moves the vertices; the box-hull queries read the box's faces off them).
@@ -98,7 +100,7 @@ typedef struct mf_edge_query {
 // its centroid, and how far below the highest face plane's height of the centroid a face may lie
 // and still be the best (mf_face_reach).
 typedef struct mf_face_other {
-    const mf_vec3 *vertices;
+    const mf_vec3 *vertices; // NULL where the frame keeps the other's vertices as rows alone
     uint32_t count;
     mf_vec3 centroid;
     float reach;
@@ -193,6 +195,14 @@ static inline int mf_edge_pair_crosses(const mf_hull_view *a, uint32_t i, mf_vec
     return mf_minkowski_face(t);
 }
 
+// b's vertex v in a's frame, from the rows where the frame keeps no other copy.
+static inline mf_vec3 mf_frame_b_vertex(const mf_pair_frame *frame, uint32_t v)
+{
+    if (frame->b_vertices != NULL) return frame->b_vertices[v];
+    const float *x = frame->b_vertex_rows;
+    return (mf_vec3){x[v], x[v + MF_VERTEX_ROWS_STRIDE], x[v + 2 * MF_VERTEX_ROWS_STRIDE]};
+}
+
 // The axis of a crossing edge pair (i, j), oriented from a to b by `a0`, and the distance of the
 // edges' lines along it; 0 when the edges are nearly parallel.
 static inline int mf_edge_pair_measure(const mf_pair_frame *frame, uint32_t i, uint32_t j, mf_vec3 b_direction,
@@ -203,8 +213,8 @@ static inline int mf_edge_pair_measure(const mf_pair_frame *frame, uint32_t i, u
     float length = mf_length(cross);
     if (length < MF_PARALLEL_SINE) return 0;
     *axis = mf_scale(cross, (a0 > 0.0f ? 1.0f : -1.0f) / length);
-    *separation =
-        mf_dot(*axis, mf_sub(frame->b_vertices[frame->b->edge_vertex0[j]], mf_view_vertex(a, a->edge_vertex0[i])));
+    *separation = mf_dot(
+        *axis, mf_sub(mf_frame_b_vertex(frame, frame->b->edge_vertex0[j]), mf_view_vertex(a, a->edge_vertex0[i])));
     return 1;
 }
 
