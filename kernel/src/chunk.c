@@ -27,25 +27,57 @@ typedef struct chunk_call {
     int check;               // the pairs were not checked before the call: checked as routed
 } chunk_call;
 
+// b's moved vertices, as the wide pass leaves them in its work rows (component c of vertex v in
+// lane l at (c * count + v) * width + l), into each lane's rows (wide->lane_rows): four vertices of
+// four lanes at a time, transposed, for every lane at once (a lane's own copy, vertex by vertex,
+// was 2% of hull16's instructions). The last four vertices may run up to three rows past the
+// count, into the next rows of the work (a's vertices follow b's), which no reader of the lane's
+// rows reaches.
+static void lanes_to_rows(mf_wide_scratch *wide, uint32_t count)
+{
+    uint32_t width = wide->width;
+    MF_ASSERT(count <= MF_BUNDLE_MAX_VERTICES && width % 4 == 0);
+    for (uint32_t c = 0; c < 3; ++c) {
+        for (uint32_t v = 0; v < count; v += 4) {
+            const float *at = wide->work + ((size_t)c * count + v) * width;
+            for (uint32_t l = 0; l < width; l += 4) {
+                simde__m128 v0 = simde_mm_loadu_ps(at + l), v1 = simde_mm_loadu_ps(at + width + l);
+                simde__m128 v2 = simde_mm_loadu_ps(at + 2 * width + l), v3 = simde_mm_loadu_ps(at + 3 * width + l);
+                SIMDE_MM_TRANSPOSE4_PS(v0, v1, v2, v3); // now lane l + k's vertices v .. v + 3 in vk
+                float *row = wide->lane_rows + ((size_t)l * 3 + c) * MF_BUNDLE_MAX_VERTICES + v;
+                simde_mm_storeu_ps(row, v0);
+                simde_mm_storeu_ps(row + 3 * MF_BUNDLE_MAX_VERTICES, v1);
+                simde_mm_storeu_ps(row + 6 * MF_BUNDLE_MAX_VERTICES, v2);
+                simde_mm_storeu_ps(row + 9 * MF_BUNDLE_MAX_VERTICES, v3);
+            }
+        }
+    }
+}
+
 // The clip pass's frame for one lane of a bundle, from what the wide pass computed: the same
-// values the scalar setup would produce, without computing them again. With `for_edges`, also room
-// for b's normals and edge directions in a's frame, which the edge query fills (mf_rotate_b_edges).
-// Scaled bodies read their shapes' scaled copies (scale.h), as mf_frame_setup's do.
+// values the scalar setup would produce, without computing them again; b's moved vertices as rows
+// (mf_pair_frame), from the lane's (lanes_to_rows). With `for_edges`, also room for b's normals and
+// edge directions in a's frame, which the edge query fills (mf_rotate_b_edges). Scaled bodies read
+// their shapes' scaled copies (scale.h), as mf_frame_setup's do.
 static void frame_from_bundle(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, const mf_wide_scratch *wide,
-                              uint32_t lane, uint32_t b_rows, int for_edges, mf_pair_scratch *scratch,
-                              mf_pair_frame *frame)
+                              uint32_t lane, int for_edges, mf_pair_scratch *scratch, mf_pair_frame *frame)
 {
     // Written in place: a frame built aside and copied is read back in wider moves than it was
     // stored in, which stalls the store forwarding, once per lane.
     const mf_hull_view *a = mf_body_hull(bank, bodies, pair.a, &scratch->scaled[0]);
     const mf_hull_view *b = mf_body_hull(bank, bodies, pair.b, &scratch->scaled[1]);
-    mf_frame_start(frame, a, b, scratch->b_vertices);
+    mf_frame_start(frame, a, b, NULL);
     frame->rotation = wide->axes.rotation[lane];
     frame->translation = wide->axes.translation[lane];
-    uint32_t width = wide->width;
-    const float *x = wide->work + lane, *y = x + b_rows * width, *z = y + b_rows * width;
-    for (uint32_t v = 0; v < b->vertex_count; ++v)
-        scratch->b_vertices[v] = (mf_vec3){x[v * width], y[v * width], z[v * width]};
+    // Whole rows, whatever the count (the frame's have room): a fixed copy, no loop.
+    _Static_assert(MF_BUNDLE_MAX_VERTICES % 4 == 0 && MF_VERTEX_ROWS_STRIDE >= MF_BUNDLE_MAX_VERTICES, "whole rows");
+    MF_ASSERT(b->vertex_count <= MF_BUNDLE_MAX_VERTICES);
+    const float *rows = wide->lane_rows + (size_t)lane * 3 * MF_BUNDLE_MAX_VERTICES;
+    for (uint32_t c = 0; c < 3; ++c)
+        for (uint32_t v = 0; v < MF_BUNDLE_MAX_VERTICES; v += 4)
+            simde_mm_storeu_ps(scratch->b_vertex_rows + (size_t)c * MF_VERTEX_ROWS_STRIDE + v,
+                               simde_mm_loadu_ps(rows + (size_t)c * MF_BUNDLE_MAX_VERTICES + v));
+    frame->b_vertex_rows = scratch->b_vertex_rows;
     if (for_edges) {
         frame->b_normal_rows = scratch->b_normal_rows;
         frame->b_direction_rows = scratch->b_direction_rows;
@@ -97,6 +129,7 @@ static void collide_bundles(const chunk_call *call)
         const mf_bundle_plan *plan = &bins->bundles[k];
         mf_bundle bundle = mf_bundle_assemble(bank, bodies, call->pairs, bins, plan, wide->width, &wide->tables);
         call->context->kernel->axes(&bundle, config->margin, wide->work, &wide->axes);
+        int lanes_have_rows = 0; // transposed once, for the first lane that needs a frame
         for (uint32_t l = 0; l < plan->lanes; ++l) {
             uint32_t p = bins->order[plan->first + l];
             mf_pair_result *result = &call->results[p];
@@ -113,8 +146,12 @@ static void collide_bundles(const chunk_call *call)
             mf_pair_frame frame;
             int alive = candidates.face_a.separation < config->margin && candidates.face_b.separation < config->margin;
             int have_frame = alive && !candidates.projection;
+            if (alive && !lanes_have_rows) {
+                lanes_to_rows(wide, bundle.b.counts.vertices);
+                lanes_have_rows = 1;
+            }
             if (have_frame) { // as mf_query_pair: the edge query, measured where it decides
-                frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 1, worker->scratch, &frame);
+                frame_from_bundle(bank, bodies, pair, wide, l, 1, worker->scratch, &frame);
                 mf_query_edges_of_pair(&frame, config->linear_slop, &call->context->kernel->edge, &query, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {
@@ -125,8 +162,7 @@ static void collide_bundles(const chunk_call *call)
                 if (call->answers != NULL) collide_pair(call, p);
                 continue;
             }
-            if (!have_frame)
-                frame_from_bundle(bank, bodies, pair, wide, l, bundle.b.counts.vertices, 0, worker->scratch, &frame);
+            if (!have_frame) frame_from_bundle(bank, bodies, pair, wide, l, 0, worker->scratch, &frame);
             mf_axis used;
             kept_manifold kept = kept_of(call, p);
             mf_contacts_for_pair(config, &frame, &candidates, kept.kept ? &kept.axis : NULL,

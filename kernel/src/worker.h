@@ -16,6 +16,9 @@ typedef struct mf_wide_scratch {
     mf_bins bins;
     mf_bundle_tables tables;
     _Alignas(64) float work[MF_WIDE_WORK_FLOATS];
+    // b's moved vertices as each lane's rows x, y, z (MF_BUNDLE_MAX_VERTICES apart), transposed from
+    // the work rows for the lanes' frames (chunk.c).
+    _Alignas(64) float lane_rows[MF_WIDE_MAX_WIDTH * 3 * MF_BUNDLE_MAX_VERTICES];
     mf_bundle_axes axes;
 } mf_wide_scratch;
 
