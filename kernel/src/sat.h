@@ -21,9 +21,9 @@ typedef struct mf_pair_frame {
     const mf_vec3 *b_vertices; // b's vertices in a's frame; NULL where only the rows hold them
     const mf_vec3 *a_vertices; // a's vertices in b's frame; the same
     // The same as rows x, y, z, MF_VERTEX_ROWS_STRIDE apart, where the hull has a support map (large
-    // hulls) or the ISA moves vertices in lanes; NULL otherwise. Where the ISA moves them in lanes,
-    // a frame for the queries keeps them as rows alone (mf_frame_setup): read one with
-    // mf_frame_b_vertex.
+    // hulls), the ISA moves vertices in lanes, or the frame is a bundle lane's; NULL otherwise.
+    // Where the ISA moves them in lanes, a frame for the queries keeps them as rows alone
+    // (mf_frame_setup), as a bundle lane's does b's (chunk.c): read one with mf_frame_b_vertex.
     const float *b_vertex_rows, *a_vertex_rows;
     // For a box-hull pair, the bounds of the hull's vertices in the box's frame (mf_frame_setup
     // keeps them as it moves the vertices; the box-hull queries read the box's faces off them).
