@@ -90,10 +90,11 @@ static void interleave_rows(const float *rows, uint32_t count, mf_vec3 *out)
         store_interleaved(out + v, simde_mm_loadu_ps(x + v), simde_mm_loadu_ps(y + v), simde_mm_loadu_ps(z + v));
 }
 
-// A hull's vertices moved (as move_vertices, without bounds) into `out` by way of `rows`, which a
-// large hull's queries read and a small hull's only hold on the way: by the ISA's move in lanes
-// where there is one (moving four vertices at a time was most of the 9% of hull48's samples that
-// the frame set-up took on AVX-512).
+// A hull's vertices moved (as move_vertices, without bounds) into `out` and `rows`: where the ISA
+// has no move in lanes, a large hull's rows, which its queries read; where it has one (moving four
+// vertices at a time was most of the 9% of hull48's samples that the frame set-up took on
+// AVX-512), the rows are only room on the way to `out` (mf_frame_setup keeps a queries' frame's
+// rows alone instead).
 static void move_through_rows(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t, int back,
                               mf_move_rows_fn *move_rows, mf_vec3 *out, float *rows)
 {

@@ -209,20 +209,24 @@ uint32_t mf_deepest_vertex(const mf_pair_frame *frame, int incident_is_a, mf_vec
     return mf_deepest_along(frame->b_vertices, hull->vertex_count, normal);
 }
 
+float mf_lowest_of_b(const mf_pair_frame *frame, mf_vec3 normal)
+{
+    // The least of the same products in any order: from rows four at a time where the frame keeps
+    // them, as mf_deepest_vertex.
+    if (frame->b_vertex_rows != NULL) {
+        const float *x = frame->b_vertex_rows, *y = x + MF_VERTEX_ROWS_STRIDE, *z = y + MF_VERTEX_ROWS_STRIDE;
+        return mf_lowest_along4(x, y, z, frame->b->vertex_count, normal);
+    }
+    return mf_lowest_along(frame->b_vertices, frame->b->vertex_count, normal);
+}
+
 float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal)
 {
     // a's highest along the normal is minus its lowest against it: negating a product or a sum is
     // exact. Rows four at a time, as mf_deepest_vertex.
     const mf_hull_view *a = frame->a;
     float a_max = -mf_lowest_along4(a->vertex_x, a->vertex_y, a->vertex_z, a->vertex_count, mf_neg(normal));
-    float b_min = INFINITY;
-    if (frame->b_vertex_rows != NULL) {
-        const float *x = frame->b_vertex_rows, *y = x + MF_VERTEX_ROWS_STRIDE, *z = y + MF_VERTEX_ROWS_STRIDE;
-        b_min = mf_lowest_along4(x, y, z, frame->b->vertex_count, normal);
-    } else {
-        b_min = mf_lowest_along(frame->b_vertices, frame->b->vertex_count, normal);
-    }
-    return b_min - a_max;
+    return mf_lowest_of_b(frame, normal) - a_max;
 }
 
 float mf_face_separation(const mf_pair_frame *frame, const mf_axis *axis)
@@ -237,15 +241,9 @@ float mf_face_separation(const mf_pair_frame *frame, const mf_axis *axis)
         offset += mf_dot(normal, frame->translation);
     }
     // The least of the same products in any order, four at a time from rows (as mf_projected_gap).
-    float support;
-    if (!of_a) {
-        support = mf_lowest_along4(other->vertex_x, other->vertex_y, other->vertex_z, other->vertex_count, normal);
-    } else if (frame->b_vertex_rows != NULL) {
-        const float *x = frame->b_vertex_rows, *y = x + MF_VERTEX_ROWS_STRIDE, *z = y + MF_VERTEX_ROWS_STRIDE;
-        support = mf_lowest_along4(x, y, z, other->vertex_count, normal);
-    } else {
-        support = mf_lowest_along(frame->b_vertices, other->vertex_count, normal);
-    }
+    float support =
+        of_a ? mf_lowest_of_b(frame, normal)
+             : mf_lowest_along4(other->vertex_x, other->vertex_y, other->vertex_z, other->vertex_count, normal);
     return support - offset;
 }
 

@@ -305,6 +305,10 @@ uint32_t mf_deepest_vertex(const mf_pair_frame *frame, int incident_is_a, mf_vec
 // gives a lower bound of the distance this way.
 float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal);
 
+// b's lowest point along `normal` (in a's frame): the least n . v of its moved vertices, from
+// whichever copy the frame keeps.
+float mf_lowest_of_b(const mf_pair_frame *frame, mf_vec3 normal);
+
 // A face axis' separation measured in the frame: the other hull's lowest point over the face's
 // plane. The queries keep only each hull's best face; the clip measures others (pair.c).
 float mf_face_separation(const mf_pair_frame *frame, const mf_axis *axis);
