@@ -14,9 +14,9 @@ writes, under bench-results/ (or --out):
   thread_scaling.png    speed-up over one thread against threads (collide_threads)
   hull_size.png         microseconds per pair against hull vertices (collide_hull_size)
 
---json FILE skips the run and reports on an earlier results.json. The whole suite takes about five
-minutes on two cores with the defaults; Bullet's polyhedral clipping on the hull scenes is a third
-of it, the hull size family (collide_hull_size, no Bullet) under a minute. --huge adds the 10^7-pair size (about a gigabyte and a minute more).
+--json FILE skips the run and reports on an earlier results.json. The whole suite takes about ten
+minutes on two cores with the defaults; Bullet's polyhedral clipping on the hull scenes takes two of
+them, the hull size family (collide_hull_size, no Bullet) one or two. --huge adds the 10^7-pair size (about a gigabyte and a minute more).
 """
 import argparse
 import json
@@ -31,6 +31,7 @@ MANYFOLD_IMPLS = ["manyfold_scalar", "manyfold_sse", "manyfold_avx2", "manyfold_
                   "manyfold_auto", "manyfold_auto_threads"]
 PEER_IMPLS = ["bullet_hull", "bullet_boxbox", "ode"]
 SLOW_PEER_IMPLS = ["bullet_hull"]  # a minute an iteration on hull48: --peer-repetitions
+LARGE_SCENES = ["crowd"]  # a million pairs: --large-repetitions
 FAMILIES = ["collide", "collide_threads", "collide_copies", "collide_caller_cpu", "collide_size", "collide_hull_size"]
 NAMED_FAMILIES = ["collide", "collide_hull_size"]  # the last part of the name is an implementation
 CACHED_IMPLS = ["manyfold_auto_cached_cold", "manyfold_auto_cached_warm"]
@@ -42,11 +43,22 @@ def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default="build", help="meson build directory (default: build)")
     parser.add_argument("--out", default="bench-results", help="output directory (default: bench-results)")
-    parser.add_argument("--min-time", type=float, default=0.1,
-                        help="seconds each repetition runs at least (default 0.1; one iteration if slower)")
-    parser.add_argument("--repetitions", type=int, default=9,
+    # Many short repetitions, not a few long ones: on a shared host a repetition's rate is an average
+    # over whatever the host did meanwhile, and the shorter it is the likelier some repetition of each
+    # benchmark runs undisturbed (docs/performance.md, "Reading a noisy host": the same code's auto
+    # and AVX2 columns agreed within 1% at 45 x 0.02 s where 9 x 0.1 s read them up to 31% apart).
+    parser.add_argument("--min-time", type=float, default=0.02,
+                        help="seconds each repetition runs at least (default 0.02; one iteration if slower)")
+    parser.add_argument("--repetitions", type=int, default=45,
                         help="repetitions of every benchmark but Bullet's hull clipping; above 1 the report "
-                             "takes the fastest or the median (--statistic) (default 9)")
+                             "takes the fastest or the median (--statistic) (default 45)")
+    # A scene of a million pairs takes about a second an iteration (ODE's, the scalar path's), so its
+    # repetitions cannot be short; the peers' worlds are rebuilt for each repetition too.
+    parser.add_argument("--large-repetitions", type=int, default=9,
+                        help="repetitions of the other benchmarks: those of the million-pair scene (crowd), "
+                             "the cached calls, the hull size, caller placement and size families (default 9)")
+    parser.add_argument("--large-min-time", type=float, default=0.1,
+                        help="seconds each of their repetitions runs at least (default 0.1)")
     parser.add_argument("--peer-repetitions", type=int, default=1,
                         help="repetitions of Bullet's hull benchmarks (default 1: they are slow); ODE and "
                              "Bullet's box-box run with --repetitions, beside manyfold")
@@ -90,12 +102,23 @@ def is_slow_peer(name):
     return len(parts) >= 3 and parts[2] in SLOW_PEER_IMPLS
 
 
+def is_fine(name):
+    """The benchmarks the speed targets read: the ratios to the peers and the thread scaling, on the
+    scenes whose calls take milliseconds. They take many short repetitions; the rest fewer, longer
+    ones (each repetition of a cached benchmark warms its cache, of a peer builds its world)."""
+    parts = name.split("/")
+    if len(parts) < 3 or parts[0] not in ("collide", "collide_threads", "collide_copies"):
+        return False
+    return parts[1] not in LARGE_SCENES and "cached" not in parts[2]
+
+
 def run_suite(args, results_path):
     """Runs manyfold's benchmarks and the fast peers (ODE, Bullet's box-box) together with
-    --repetitions (interleaved unless --no-interleave, so that a ratio's two sides sample the same
-    stretches of the run), the size family with as many one after another, and Bullet's hull
-    clipping (a minute an iteration on hull48) with --peer-repetitions, then merges the JSON outputs
-    into results_path, with the command in its context. Returns the worst exit status."""
+    --repetitions of --min-time (interleaved unless --no-interleave, so that a ratio's two sides
+    sample the same stretches of the run) where is_fine, the others likewise with
+    --large-repetitions of --large-min-time, the size family with as many one after another, and
+    Bullet's hull clipping (a minute an iteration on hull48) with --peer-repetitions, then merges the
+    JSON outputs into results_path, with the command in its context. Returns the worst exit status."""
     if not args.no_compile:
         meson = shutil.which("meson")
         if meson is None:
@@ -115,15 +138,17 @@ def run_suite(args, results_path):
     # The size family measures its memory against what the process held when its scene was made:
     # other benchmarks run in between would move that, so its repetitions run one after another.
     sized = [n for n in names if n.startswith("collide_size/")]
-    groups = [([n for n in names if not is_slow_peer(n) and n not in sized], args.repetitions, args.interleave),
-              (sized, args.repetitions, False),
-              ([n for n in names if is_slow_peer(n)], args.peer_repetitions, args.interleave)]
+    rest = [n for n in names if not is_slow_peer(n) and n not in sized]
+    groups = [([n for n in rest if is_fine(n)], args.repetitions, args.min_time, args.interleave),
+              ([n for n in rest if not is_fine(n)], args.large_repetitions, args.large_min_time, args.interleave),
+              (sized, args.large_repetitions, args.large_min_time, False),
+              ([n for n in names if is_slow_peer(n)], args.peer_repetitions, args.min_time, args.interleave)]
     merged, worst = None, 0
-    for index, (group, repetitions, interleave) in enumerate(groups):
+    for index, (group, repetitions, min_time, interleave) in enumerate(groups):
         if not group:
             continue
         part_path = f"{results_path}.part{index}"
-        command = [executable, f"--benchmark_filter={exact_filter(group)}", f"--benchmark_min_time={args.min_time}",
+        command = [executable, f"--benchmark_filter={exact_filter(group)}", f"--benchmark_min_time={min_time}",
                    f"--benchmark_out={part_path}", "--benchmark_out_format=json"]
         if repetitions > 1:
             # Every repetition in the JSON (the fastest is read from them), the aggregates alone on screen.
@@ -233,8 +258,8 @@ CLOCK = "wall"
 # "fastest": the fastest repetition of each benchmark. A shared host's cores switch between a fast
 # and a slow state for a second or two at a time (docs/performance.md: one benchmark's 60 short
 # repetitions in a row read 11.4M and 15.6M pairs/s, the same code, CPU and address layout), so a
-# median of nine lands in either, while each benchmark's fastest repetition is almost always in the
-# fast state. "median": the median repetition.
+# median lands in either, while each benchmark's fastest repetition is almost always in the fast
+# state. "median": the median repetition.
 STATISTIC = "fastest"
 
 
