@@ -14,9 +14,9 @@ writes, under bench-results/ (or --out):
   thread_scaling.png    speed-up over one thread against threads (collide_threads)
   hull_size.png         microseconds per pair against hull vertices (collide_hull_size)
 
---json FILE skips the run and reports on an earlier results.json. The whole suite takes about ten
-minutes on two cores with the defaults; Bullet's polyhedral clipping on the hull scenes takes two of
-them, the hull size family (collide_hull_size, no Bullet) one or two. --huge adds the 10^7-pair size (about a gigabyte and a minute more).
+--json FILE skips the run and reports on an earlier results.json. The whole suite takes about seven
+minutes on two cores with the defaults; Bullet's polyhedral clipping on the hull scenes is a
+minute and a half of it, the hull size family (collide_hull_size, no Bullet) under a minute. --huge adds the 10^7-pair size (about a gigabyte and a minute more).
 """
 import argparse
 import json
@@ -45,13 +45,14 @@ def parse_arguments():
     parser.add_argument("--out", default="bench-results", help="output directory (default: bench-results)")
     # Many short repetitions, not a few long ones: on a shared host a repetition's rate is an average
     # over whatever the host did meanwhile, and the shorter it is the likelier some repetition of each
-    # benchmark runs undisturbed (docs/performance.md, "Reading a noisy host": the same code's auto
-    # and AVX2 columns agreed within 1% at 45 x 0.02 s where 9 x 0.1 s read them up to 31% apart).
+    # benchmark runs undisturbed (docs/performance.md, "Zen 3, the box pass's edge axes in closed
+    # form, and a finer bench": the same code's auto and AVX2 columns agreed within 1% at 45 x 0.02 s
+    # where 9 x 0.1 s read them up to 26% apart).
     parser.add_argument("--min-time", type=float, default=0.02,
                         help="seconds each repetition runs at least (default 0.02; one iteration if slower)")
     parser.add_argument("--repetitions", type=int, default=45,
-                        help="repetitions of every benchmark but Bullet's hull clipping; above 1 the report "
-                             "takes the fastest or the median (--statistic) (default 45)")
+                        help="repetitions of the benchmarks the speed targets read (is_fine); above 1 the "
+                             "report takes the fastest or the median (--statistic) (default 45)")
     # A scene of a million pairs takes about a second an iteration (ODE's, the scalar path's), so its
     # repetitions cannot be short; the peers' worlds are rebuilt for each repetition too.
     parser.add_argument("--large-repetitions", type=int, default=9,
