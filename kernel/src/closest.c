@@ -102,9 +102,7 @@ static void edges_on_edges(search *s, mf_vec3 axis)
 
 int mf_closest_points(const mf_pair_frame *frame, mf_vec3 axis, float margin, mf_closest *closest)
 {
-    float high_a = -INFINITY, low_b = mf_lowest_of_b(frame, axis);
-    for (uint32_t v = 0; v < frame->a->vertex_count; ++v)
-        high_a = mf_maxf(high_a, mf_dot(axis, mf_view_vertex(frame->a, v)));
+    float high_a = mf_highest_of_a(frame, axis), low_b = mf_lowest_of_b(frame, axis);
     search s = {frame, low_b - margin, high_a + margin, {margin, {0, 0, 0}, {0, 0, 0}, 0, 0}};
     vertices_on_faces(&s, axis, 0);
     vertices_on_faces(&s, axis, 1);

@@ -220,13 +220,17 @@ float mf_lowest_of_b(const mf_pair_frame *frame, mf_vec3 normal)
     return mf_lowest_along(frame->b_vertices, frame->b->vertex_count, normal);
 }
 
+float mf_highest_of_a(const mf_pair_frame *frame, mf_vec3 normal)
+{
+    // Minus its lowest against the normal: negating a product or a sum is exact. Rows four at a
+    // time, as mf_deepest_vertex.
+    const mf_hull_view *a = frame->a;
+    return -mf_lowest_along4(a->vertex_x, a->vertex_y, a->vertex_z, a->vertex_count, mf_neg(normal));
+}
+
 float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal)
 {
-    // a's highest along the normal is minus its lowest against it: negating a product or a sum is
-    // exact. Rows four at a time, as mf_deepest_vertex.
-    const mf_hull_view *a = frame->a;
-    float a_max = -mf_lowest_along4(a->vertex_x, a->vertex_y, a->vertex_z, a->vertex_count, mf_neg(normal));
-    return mf_lowest_of_b(frame, normal) - a_max;
+    return mf_lowest_of_b(frame, normal) - mf_highest_of_a(frame, normal);
 }
 
 float mf_face_separation(const mf_pair_frame *frame, const mf_axis *axis)

@@ -309,6 +309,9 @@ float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal);
 // whichever copy the frame keeps.
 float mf_lowest_of_b(const mf_pair_frame *frame, mf_vec3 normal);
 
+// a's highest point along `normal` (in a's frame): the greatest n . v of its vertices.
+float mf_highest_of_a(const mf_pair_frame *frame, mf_vec3 normal);
+
 // A face axis' separation measured in the frame: the other hull's lowest point over the face's
 // plane. The queries keep only each hull's best face; the clip measures others (pair.c).
 float mf_face_separation(const mf_pair_frame *frame, const mf_axis *axis);
