@@ -31,7 +31,7 @@ MANYFOLD_IMPLS = ["manyfold_scalar", "manyfold_sse", "manyfold_avx2", "manyfold_
                   "manyfold_auto", "manyfold_auto_threads"]
 PEER_IMPLS = ["bullet_hull", "bullet_boxbox", "ode"]
 SLOW_PEER_IMPLS = ["bullet_hull"]  # a minute an iteration on hull48: --peer-repetitions
-LARGE_SCENES = ["crowd"]  # a million pairs: --large-repetitions
+LARGE_SCENES = ["crowd"]  # a million pairs: --coarse-repetitions
 FAMILIES = ["collide", "collide_threads", "collide_copies", "collide_caller_cpu", "collide_size", "collide_hull_size"]
 NAMED_FAMILIES = ["collide", "collide_hull_size"]  # the last part of the name is an implementation
 CACHED_IMPLS = ["manyfold_auto_cached_cold", "manyfold_auto_cached_warm"]
@@ -55,10 +55,10 @@ def parse_arguments():
                              "report takes the fastest or the median (--statistic) (default 45)")
     # A scene of a million pairs takes about a second an iteration (ODE's, the scalar path's), so its
     # repetitions cannot be short; the peers' worlds are rebuilt for each repetition too.
-    parser.add_argument("--large-repetitions", type=int, default=9,
+    parser.add_argument("--coarse-repetitions", type=int, default=9,
                         help="repetitions of the other benchmarks: those of the million-pair scene (crowd), "
                              "the cached calls, the hull size, caller placement and size families (default 9)")
-    parser.add_argument("--large-min-time", type=float, default=0.1,
+    parser.add_argument("--coarse-min-time", type=float, default=0.1,
                         help="seconds each of their repetitions runs at least (default 0.1)")
     parser.add_argument("--peer-repetitions", type=int, default=1,
                         help="repetitions of Bullet's hull benchmarks (default 1: they are slow); ODE and "
@@ -117,7 +117,7 @@ def run_suite(args, results_path):
     """Runs manyfold's benchmarks and the fast peers (ODE, Bullet's box-box) together with
     --repetitions of --min-time (interleaved unless --no-interleave, so that a ratio's two sides
     sample the same stretches of the run) where is_fine, the others likewise with
-    --large-repetitions of --large-min-time, the size family with as many one after another, and
+    --coarse-repetitions of --coarse-min-time, the size family with as many one after another, and
     Bullet's hull clipping (a minute an iteration on hull48) with --peer-repetitions, then merges the
     JSON outputs into results_path, with the command in its context. Returns the worst exit status."""
     if not args.no_compile:
@@ -141,8 +141,8 @@ def run_suite(args, results_path):
     sized = [n for n in names if n.startswith("collide_size/")]
     rest = [n for n in names if not is_slow_peer(n) and n not in sized]
     groups = [([n for n in rest if is_fine(n)], args.repetitions, args.min_time, args.interleave),
-              ([n for n in rest if not is_fine(n)], args.large_repetitions, args.large_min_time, args.interleave),
-              (sized, args.large_repetitions, args.large_min_time, False),
+              ([n for n in rest if not is_fine(n)], args.coarse_repetitions, args.coarse_min_time, args.interleave),
+              (sized, args.coarse_repetitions, args.coarse_min_time, False),
               ([n for n in names if is_slow_peer(n)], args.peer_repetitions, args.min_time, args.interleave)]
     merged, worst = None, 0
     for index, (group, repetitions, min_time, interleave) in enumerate(groups):
