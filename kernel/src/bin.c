@@ -19,13 +19,13 @@ static int in_bundles(const mf_bank *bank, uint32_t shape)
 }
 
 // Appends bundles of up to `width` lanes covering order[from, to).
-static void cut_bundles(mf_bins *bins, uint32_t from, uint32_t to, uint32_t width, uint32_t uniform,
+static void cut_bundles(mf_bins *bins, uint32_t from, uint32_t to, uint32_t width, mf_bundle_kind kind,
                         uint32_t projection)
 {
     for (uint32_t at = from; at < to; at += width) {
         uint32_t lanes = to - at < width ? to - at : width;
         MF_ASSERT(bins->bundle_count < MF_CHUNK_PAIRS);
-        bins->bundles[bins->bundle_count++] = (mf_bundle_plan){at, lanes, uniform, projection};
+        bins->bundles[bins->bundle_count++] = (mf_bundle_plan){at, lanes, kind, projection};
     }
 }
 
@@ -54,15 +54,67 @@ static uint32_t hash_key(uint64_t key)
     return (uint32_t)(key >> 32);
 }
 
+// The slot of `key` in an open-addressing table of 2 MF_CHUNK_PAIRS slots: its own, or the empty
+// one where it would go.
+static uint32_t find_slot(const uint64_t *slot_key, const uint32_t *slot_value, uint64_t key)
+{
+    const uint32_t slots = 2 * MF_CHUNK_PAIRS;
+    uint32_t slot = hash_key(key) & (slots - 1);
+    while (slot_value[slot] != UINT32_MAX && slot_key[slot] != key) slot = (slot + 1) & (slots - 1);
+    return slot;
+}
+
+// Where the leftovers of the groups go, a-uniform or mixed. The groups are taken in order of cost,
+// so that a class's a-uniform lanes, and the mixed bundles, pad to similar sizes: within its class
+// a group's leftovers rank after those of cheaper groups, and the class's first whole bundles of
+// them are a-uniform. `mixed_at`: where each kind's mixed leftovers start, projection or not.
+static void place_leftovers(mf_bins *bins, uint32_t groups, uint32_t classes, uint32_t width, uint32_t a_uniform_at,
+                            uint32_t mixed_at[2])
+{
+    for (uint32_t c = 0; c < classes; ++c) bins->class_count[c] = 0;
+    for (uint32_t rank = 0; rank < groups; ++rank) {
+        uint32_t g = bins->group_by_cost[rank];
+        bins->group_a_at[g] = bins->class_count[bins->group_class[g]]; // the group's rank in its class
+        if (!bins->group_projection[g]) bins->class_count[bins->group_class[g]] += bins->group_count[g] % width;
+    }
+    for (uint32_t c = 0; c < classes; ++c) {
+        bins->class_at[c] = a_uniform_at;
+        bins->class_count[c] = bins->class_count[c] / width * width; // now the a-uniform count
+        a_uniform_at += bins->class_count[c];
+    }
+    for (uint32_t rank = 0; rank < groups; ++rank) {
+        uint32_t g = bins->group_by_cost[rank], c = bins->group_class[g];
+        uint32_t projection = bins->group_projection[g], left = bins->group_count[g] % width;
+        uint32_t group_rank = bins->group_a_at[g], class_uniform = bins->class_count[c];
+        uint32_t a_uniform = projection || group_rank >= class_uniform ? 0 : class_uniform - group_rank;
+        bins->group_a_count[g] = a_uniform < left ? a_uniform : left;
+        bins->group_a_at[g] = bins->class_at[c] + group_rank;
+        bins->group_mixed_at[g] = mixed_at[projection];
+        mixed_at[projection] += left - bins->group_a_count[g];
+    }
+}
+
+// Where the p-th pair of group g goes in the order: the group's uniform bundles, then its a-uniform
+// lanes, then its mixed ones.
+static inline uint32_t placed_at(const mf_bins *bins, uint32_t g, uint32_t p, uint32_t width)
+{
+    uint32_t full = bins->group_count[g] / width * width;
+    if (p < full) return bins->group_uniform_at[g] + p;
+    uint32_t left = p - full, a_uniform = bins->group_a_count[g];
+    return left < a_uniform ? bins->group_a_at[g] + left : bins->group_mixed_at[g] + left - a_uniform;
+}
+
 void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *pairs, const uint32_t *subset,
                   uint32_t count, uint32_t width, mf_bins *bins)
 {
-    const uint32_t slots = 2 * MF_CHUNK_PAIRS, empty = UINT32_MAX;
+    const uint32_t empty = UINT32_MAX;
     memset(bins->slot_group, 0xff, sizeof(bins->slot_group));
-    uint32_t groups = 0;
+    memset(bins->class_slot, 0xff, sizeof(bins->class_slot));
+    uint32_t groups = 0, classes = 0;
     bins->scalar_count = 0;
 
-    // Group the pairs by their shape pair with an open-addressing table.
+    // Group the pairs by their shape pair, and the groups by shape a into classes (only hull pairs'
+    // leftovers use them: not two parallelepipeds), with open-addressing tables.
     for (uint32_t i = 0; i < count; ++i) {
         uint32_t pair = subset != NULL ? subset[i] : i;
         uint32_t shape_a = bodies->shape[pairs[pair].a], shape_b = bodies->shape[pairs[pair].b];
@@ -73,18 +125,22 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
             continue;
         }
         uint64_t key = (uint64_t)shape_a << 32 | shape_b;
-        uint32_t slot = hash_key(key) & (slots - 1);
-        while (bins->slot_group[slot] != empty && bins->slot_key[slot] != key) slot = (slot + 1) & (slots - 1);
+        uint32_t slot = find_slot(bins->slot_key, bins->slot_group, key);
         if (bins->slot_group[slot] == empty) {
+            const mf_shape *a = &bank->shapes[shape_a], *b = &bank->shapes[shape_b];
             bins->slot_key[slot] = key;
             bins->slot_group[slot] = groups;
             bins->group_count[groups] = 0;
             bins->group_placed[groups] = 0;
-            bins->group_projection[groups] =
-                bank->shapes[shape_a].parallelepiped && bank->shapes[shape_b].parallelepiped;
-            const mf_shape *a = &bank->shapes[shape_a], *b = &bank->shapes[shape_b];
+            bins->group_projection[groups] = a->parallelepiped && b->parallelepiped;
             uint32_t cost = a->face_count * b->vertex_count + b->face_count * a->vertex_count;
             bins->group_cost[groups] = (uint16_t)(cost < UINT16_MAX ? cost : UINT16_MAX);
+            uint32_t class_slot = find_slot(bins->class_key, bins->class_slot, shape_a);
+            if (bins->class_slot[class_slot] == empty) {
+                bins->class_key[class_slot] = shape_a;
+                bins->class_slot[class_slot] = classes++;
+            }
+            bins->group_class[groups] = bins->class_slot[class_slot];
             ++groups;
         }
         uint32_t g = bins->slot_group[slot];
@@ -92,41 +148,46 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
         ++bins->group_count[g];
     }
 
-    // Full bundles of each group first (uniform, one bundle per W pairs), then the leftovers of
-    // every group in mixed bundles, those of parallelepiped pairs apart from the others because
-    // their edge query differs.
+    // Full bundles of each group first (uniform, one bundle per W pairs). The leftovers of the hull
+    // groups then fill bundles of one shape a (a-uniform: in a chunk of many shape pairs, as a pool
+    // of rocks makes, few groups fill a bundle, but a shape meets many others). The rest go in
+    // mixed bundles, those of parallelepiped pairs apart from the others because their edge query
+    // differs.
     uint32_t uniform_total = 0, projection_leftovers = 0;
     for (uint32_t g = 0; g < groups; ++g) {
         uniform_total += bins->group_count[g] / width * width;
         if (bins->group_projection[g]) projection_leftovers += bins->group_count[g] % width;
     }
-    // Leftovers go in order of their face-query cost, so a mixed bundle's lanes pad to similar sizes.
-    sort_by_cost(bins->group_cost, groups, bins->group_sort_scratch, bins->group_by_cost);
-    uint32_t uniform_at = 0, mixed_at[2] = {uniform_total + projection_leftovers, uniform_total};
-    for (uint32_t rank = 0; rank < groups; ++rank) {
-        uint32_t g = bins->group_by_cost[rank];
-        uint32_t full = bins->group_count[g] / width * width;
-        uint32_t projection = bins->group_projection[g];
+    uint32_t uniform_at = 0;
+    for (uint32_t g = 0; g < groups; ++g) {
         bins->group_uniform_at[g] = uniform_at;
-        bins->group_mixed_at[g] = mixed_at[projection];
-        uniform_at += full;
-        mixed_at[projection] += bins->group_count[g] - full;
+        uniform_at += bins->group_count[g] / width * width;
     }
+    sort_by_cost(bins->group_cost, groups, bins->group_sort_scratch, bins->group_by_cost);
+    // The mixed leftovers come after the a-uniform ones, whose count is known once they are placed:
+    // placed from zero, then moved.
+    uint32_t mixed_at[2] = {0, 0};
+    place_leftovers(bins, groups, classes, width, uniform_total, mixed_at);
+    uint32_t a_uniform_end = uniform_total;
+    for (uint32_t c = 0; c < classes; ++c) a_uniform_end += bins->class_count[c];
+    uint32_t mixed_start[2] = {a_uniform_end + projection_leftovers, a_uniform_end};
+    for (uint32_t g = 0; g < groups; ++g) bins->group_mixed_at[g] += mixed_start[bins->group_projection[g]];
+
     for (uint32_t i = 0; i < count; ++i) {
         uint32_t g = bins->pair_group[i];
         if (g == empty) continue;
-        uint32_t full = bins->group_count[g] / width * width, placed = bins->group_placed[g]++;
-        bins->order[placed < full ? bins->group_uniform_at[g] + placed : bins->group_mixed_at[g] + placed - full] =
-            subset != NULL ? subset[i] : i;
+        bins->order[placed_at(bins, g, bins->group_placed[g]++, width)] = subset != NULL ? subset[i] : i;
     }
 
     bins->bundle_count = 0;
     for (uint32_t g = 0; g < groups; ++g) {
         uint32_t full = bins->group_count[g] / width * width, at = bins->group_uniform_at[g];
-        cut_bundles(bins, at, at + full, width, 1, bins->group_projection[g]);
+        cut_bundles(bins, at, at + full, width, MF_BUNDLE_UNIFORM, bins->group_projection[g]);
     }
-    cut_bundles(bins, uniform_total, uniform_total + projection_leftovers, width, 0, 1);
-    cut_bundles(bins, uniform_total + projection_leftovers, mixed_at[0], width, 0, 0);
+    for (uint32_t c = 0; c < classes; ++c)
+        cut_bundles(bins, bins->class_at[c], bins->class_at[c] + bins->class_count[c], width, MF_BUNDLE_UNIFORM_A, 0);
+    cut_bundles(bins, mixed_start[1], mixed_start[1] + projection_leftovers, width, MF_BUNDLE_MIXED, 1);
+    cut_bundles(bins, mixed_start[0], mixed_start[0] + mixed_at[0], width, MF_BUNDLE_MIXED, 0);
 }
 
 // Rows [0, count) of one component into four lanes of a bundle table (`out`: the first of them in
@@ -221,7 +282,8 @@ mf_bundle mf_bundle_assemble(const mf_bank *bank, const mf_bodies *bodies, const
         }
     }
     int projection = (int)plan->projection;
-    return (mf_bundle){assemble_hull(bank, shapes_a, width, plan->uniform, projection, tables->a),
-                       assemble_hull(bank, shapes_b, width, plan->uniform, projection, tables->b), tables->pose,
+    int uniform_a = plan->kind != MF_BUNDLE_MIXED, uniform_b = plan->kind == MF_BUNDLE_UNIFORM;
+    return (mf_bundle){assemble_hull(bank, shapes_a, width, uniform_a, projection, tables->a),
+                       assemble_hull(bank, shapes_b, width, uniform_b, projection, tables->b), tables->pose,
                        (int)plan->projection, scaled};
 }

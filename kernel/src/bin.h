@@ -1,15 +1,22 @@
 // Binning: a chunk of pairs grouped into bundles of W lanes. Pairs of the same (shape a, shape b)
-// fill uniform bundles whose hull rows are broadcast; the leftovers share mixed bundles whose
-// lanes carry their own rows, padded to the bundle's largest counts.
+// fill uniform bundles whose hull rows are broadcast; the leftovers of one shape a fill a-uniform
+// bundles (a's rows broadcast, b's per lane); the rest share mixed bundles whose lanes carry their
+// own rows, padded to the bundle's largest counts.
 #pragma once
 
 #include "pair_result.h"
 #include "wide_pass.h"
 
+typedef enum mf_bundle_kind {
+    MF_BUNDLE_MIXED,     // every lane its own rows
+    MF_BUNDLE_UNIFORM,   // one shape pair: both hulls broadcast
+    MF_BUNDLE_UNIFORM_A, // one shape a: a broadcast, b's rows per lane
+} mf_bundle_kind;
+
 typedef struct mf_bundle_plan {
-    uint32_t first; // into mf_bins.order
-    uint32_t lanes; // live lanes, 1..width
-    uint32_t uniform;
+    uint32_t first;      // into mf_bins.order
+    uint32_t lanes;      // live lanes, 1..width
+    uint32_t kind;       // mf_bundle_kind: which hulls' rows are broadcast
     uint32_t projection; // every lane pairs two parallelepipeds
 } mf_bundle_plan;
 
@@ -27,6 +34,12 @@ typedef struct mf_bins {
     uint32_t pair_group[MF_CHUNK_PAIRS];
     uint16_t group_cost[MF_CHUNK_PAIRS]; // the face queries' cost, a proxy of the lanes' padding
     uint32_t group_by_cost[MF_CHUNK_PAIRS], group_sort_scratch[MF_CHUNK_PAIRS];
+    // the groups by shape a (classes): their table, each group's class, its a-uniform lanes' count
+    // and place, each class's leftovers (then its a-uniform count) and place
+    uint64_t class_key[2 * MF_CHUNK_PAIRS];
+    uint32_t class_slot[2 * MF_CHUNK_PAIRS];
+    uint32_t group_class[MF_CHUNK_PAIRS], group_a_count[MF_CHUNK_PAIRS], group_a_at[MF_CHUNK_PAIRS];
+    uint32_t class_count[MF_CHUNK_PAIRS], class_at[MF_CHUNK_PAIRS];
 } mf_bins;
 
 // Bins pairs[subset[i]] for i < count (count <= MF_CHUNK_PAIRS; subset NULL: pairs[0, count))
