@@ -346,6 +346,19 @@ float MF_NAMED(mf_face_gaps, MF_WIDE_NAME)(const mf_hull_view *hull, mf_vec3 p, 
 }
 
 #if MF_WIDE_WIDTH >= 8
+// The lanes of W edges (their faces' indices at face0 and face1) of which either face's bit is set
+// in `table` (32 faces a lane: the bit of face f is bit f % 32 of lane f / 32).
+static inline uint32_t faces_within(mf_intw table, const uint16_t *face0, const uint16_t *face1)
+{
+    const mf_intw five = mf_splat_intw(5), within_word = mf_splat_intw(31);
+    mf_intw f0 = mf_load_u16_intw(face0), f1 = mf_load_u16_intw(face1);
+    mf_intw bit0 =
+        mf_shift_right_intw(mf_lookup_intw(table, mf_shift_right_intw(f0, five)), mf_and_intw(f0, within_word));
+    mf_intw bit1 =
+        mf_shift_right_intw(mf_lookup_intw(table, mf_shift_right_intw(f1, five)), mf_and_intw(f1, within_word));
+    return mf_low_bit_lanesw(mf_or_intw(bit0, bit1));
+}
+
 uint32_t MF_NAMED(mf_edges_by_faces, MF_WIDE_NAME)(const mf_hull_view *hull, const float *face_gap, float reach,
                                                    uint16_t *kept)
 {
@@ -364,17 +377,16 @@ uint32_t MF_NAMED(mf_edges_by_faces, MF_WIDE_NAME)(const mf_hull_view *hull, con
         if (f < 64) low |= bits << f;
         else high |= bits << (f - 64);
     }
-    const mf_intw table = mf_quarters_intw(low, high), five = mf_splat_intw(5), within_word = mf_splat_intw(31);
-    uint32_t kept_count = 0;
-    for (uint32_t e = 0; e < hull->edge_count; e += W) {
-        mf_intw face0 = mf_load_u16_intw(hull->edge_face0 + e), face1 = mf_load_u16_intw(hull->edge_face1 + e);
-        mf_intw bit0 = mf_shift_right_intw(mf_lookup_intw(table, mf_shift_right_intw(face0, five)),
-                                           mf_and_intw(face0, within_word));
-        mf_intw bit1 = mf_shift_right_intw(mf_lookup_intw(table, mf_shift_right_intw(face1, five)),
-                                           mf_and_intw(face1, within_word));
-        uint32_t bits = mf_low_bit_lanesw(mf_or_intw(bit0, bit1));
-        if (hull->edge_count - e < W) bits &= (1u << (hull->edge_count - e)) - 1u;
-        kept_count += mf_compress_lane_numbers(kept + kept_count, bits, e);
+    const mf_intw table = mf_quarters_intw(low, high);
+    // The rows and counts in locals: the kept list's stores would otherwise have the hull's fields
+    // read again after each. Whole registers first, then the last one's lanes past the edges off.
+    const uint16_t *face0 = hull->edge_face0, *face1 = hull->edge_face1;
+    uint32_t edge_count = hull->edge_count, whole = edge_count / W * W, kept_count = 0;
+    for (uint32_t e = 0; e < whole; e += W)
+        kept_count += mf_compress_lane_numbers(kept + kept_count, faces_within(table, face0 + e, face1 + e), e);
+    if (whole < edge_count) {
+        uint32_t bits = faces_within(table, face0 + whole, face1 + whole) & ((1u << (edge_count - whole)) - 1u);
+        kept_count += mf_compress_lane_numbers(kept + kept_count, bits, whole);
     }
     memset(kept + kept_count, 0, MF_KEPT_EDGES_PAD * sizeof(uint16_t));
     return kept_count;
