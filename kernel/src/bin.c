@@ -67,9 +67,11 @@ static uint32_t find_slot(const uint64_t *slot_key, const uint32_t *slot_value, 
 // Where the leftovers of the groups go, a-uniform or mixed. The groups are taken in order of cost,
 // so that a class's a-uniform lanes, and the mixed bundles, pad to similar sizes: within its class
 // a group's leftovers rank after those of cheaper groups, and the class's first whole bundles of
-// them are a-uniform. `mixed_at`: where each kind's mixed leftovers start, projection or not.
+// them are a-uniform, placed from `a_uniform_at` on. The mixed ones follow, those of parallelepiped
+// pairs (`projection_leftovers` of them) first: `mixed_start` and `mixed_end` bound each kind's
+// region, index 1 the parallelepipeds'.
 static void place_leftovers(mf_bins *bins, uint32_t groups, uint32_t classes, uint32_t width, uint32_t a_uniform_at,
-                            uint32_t mixed_at[2])
+                            uint32_t projection_leftovers, uint32_t mixed_start[2], uint32_t mixed_end[2])
 {
     for (uint32_t c = 0; c < classes; ++c) bins->class_count[c] = 0;
     for (uint32_t rank = 0; rank < groups; ++rank) {
@@ -82,6 +84,8 @@ static void place_leftovers(mf_bins *bins, uint32_t groups, uint32_t classes, ui
         bins->class_count[c] = bins->class_count[c] / width * width; // now the a-uniform count
         a_uniform_at += bins->class_count[c];
     }
+    mixed_start[1] = mixed_end[1] = a_uniform_at;
+    mixed_start[0] = mixed_end[0] = a_uniform_at + projection_leftovers;
     for (uint32_t rank = 0; rank < groups; ++rank) {
         uint32_t g = bins->group_by_cost[rank], c = bins->group_class[g];
         uint32_t projection = bins->group_projection[g], left = bins->group_count[g] % width;
@@ -89,8 +93,8 @@ static void place_leftovers(mf_bins *bins, uint32_t groups, uint32_t classes, ui
         uint32_t a_uniform = projection || group_rank >= class_uniform ? 0 : class_uniform - group_rank;
         bins->group_a_count[g] = a_uniform < left ? a_uniform : left;
         bins->group_a_at[g] = bins->class_at[c] + group_rank;
-        bins->group_mixed_at[g] = mixed_at[projection];
-        mixed_at[projection] += left - bins->group_a_count[g];
+        bins->group_mixed_at[g] = mixed_end[projection];
+        mixed_end[projection] += left - bins->group_a_count[g];
     }
 }
 
@@ -155,23 +159,13 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
     // differs.
     uint32_t uniform_total = 0, projection_leftovers = 0;
     for (uint32_t g = 0; g < groups; ++g) {
+        bins->group_uniform_at[g] = uniform_total;
         uniform_total += bins->group_count[g] / width * width;
         if (bins->group_projection[g]) projection_leftovers += bins->group_count[g] % width;
     }
-    uint32_t uniform_at = 0;
-    for (uint32_t g = 0; g < groups; ++g) {
-        bins->group_uniform_at[g] = uniform_at;
-        uniform_at += bins->group_count[g] / width * width;
-    }
     sort_by_cost(bins->group_cost, groups, bins->group_sort_scratch, bins->group_by_cost);
-    // The mixed leftovers come after the a-uniform ones, whose count is known once they are placed:
-    // placed from zero, then moved.
-    uint32_t mixed_at[2] = {0, 0};
-    place_leftovers(bins, groups, classes, width, uniform_total, mixed_at);
-    uint32_t a_uniform_end = uniform_total;
-    for (uint32_t c = 0; c < classes; ++c) a_uniform_end += bins->class_count[c];
-    uint32_t mixed_start[2] = {a_uniform_end + projection_leftovers, a_uniform_end};
-    for (uint32_t g = 0; g < groups; ++g) bins->group_mixed_at[g] += mixed_start[bins->group_projection[g]];
+    uint32_t mixed_start[2], mixed_end[2];
+    place_leftovers(bins, groups, classes, width, uniform_total, projection_leftovers, mixed_start, mixed_end);
 
     for (uint32_t i = 0; i < count; ++i) {
         uint32_t g = bins->pair_group[i];
@@ -186,8 +180,8 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
     }
     for (uint32_t c = 0; c < classes; ++c)
         cut_bundles(bins, bins->class_at[c], bins->class_at[c] + bins->class_count[c], width, MF_BUNDLE_UNIFORM_A, 0);
-    cut_bundles(bins, mixed_start[1], mixed_start[1] + projection_leftovers, width, MF_BUNDLE_MIXED, 1);
-    cut_bundles(bins, mixed_start[0], mixed_start[0] + mixed_at[0], width, MF_BUNDLE_MIXED, 0);
+    cut_bundles(bins, mixed_start[1], mixed_end[1], width, MF_BUNDLE_MIXED, 1);
+    cut_bundles(bins, mixed_start[0], mixed_end[0], width, MF_BUNDLE_MIXED, 0);
 }
 
 // Rows [0, count) of one component into four lanes of a bundle table (`out`: the first of them in
