@@ -494,8 +494,11 @@ static inline uint32_t mf_compress_storew(float *out, uint32_t bits, mf_floatw v
 #elif MF_WIDE_WIDTH == 16
     simde_mm512_storeu_ps(out, simde_mm512_maskz_compress_ps((simde__mmask16)bits, v));
 #elif MF_WIDE_WIDTH == 8
-    mf_compress_store4(out, bits & 15u, simde_mm256_castps256_ps128(v));
-    mf_compress_store4(out + __builtin_popcount(bits & 15u), bits >> 4, simde_mm256_extractf128_ps(v, 1));
+    // One permute across the whole register by the lanes' order (mf_compress8_lane_bytes), where
+    // a shuffle of each half and two stores took twice the instructions; a caller storing many rows
+    // under one `bits` gets the order loaded and widened once.
+    simde__m256i order = simde_mm256_cvtepu8_epi32(simde_mm_loadl_epi64((const void *)&mf_compress8_lane_bytes[bits]));
+    simde_mm256_storeu_ps(out, simde_mm256_permutevar8x32_ps(v, order));
 #else
     mf_compress_store4(out, bits, v);
 #endif
