@@ -276,7 +276,9 @@ static void collide_edges(const code_tables *codes, mf_floatw r[3][3], const vec
 // other a third of the lanes take an edge axis; lanes that are apart need neither.)
 typedef struct face_queue {
     _Alignas(64) float row[FACE_ROWS][2 * W];
-    uint32_t at[2 * W]; // each lane's place in the job's list
+    // Each lane's place in the job's list, as a float (exact: a job lists at most a chunk's pairs),
+    // so that it is compressed in with the rows, not lane by lane.
+    _Alignas(64) float at[2 * W];
     uint32_t count;
 } face_queue;
 
@@ -299,9 +301,8 @@ static void push_faces(const mf_box_job *job, face_queue *queue, const face_lane
     const mf_floatw *rows = (const mf_floatw *)(const void *)f;
     uint32_t count = queue->count, row_count = queued_rows(job);
     for (uint32_t i = 0; i < row_count; ++i) mf_compress_storew(&queue->row[i][count], lane_bits, rows[i]);
-    for (uint32_t bits = lane_bits; bits != 0; bits &= bits - 1)
-        queue->at[count++] = first + (uint32_t)__builtin_ctz(bits);
-    queue->count = count;
+    queue->count =
+        count + mf_compress_storew(&queue->at[count], lane_bits, mf_addw(mf_lane_indexw(), mf_splatw((float)first)));
 }
 
 // The first `lanes` queued lanes into f (the lanes after them, at the end of the job, repeat the
@@ -316,10 +317,10 @@ static void take_queued(const mf_box_job *job, face_queue *queue, uint32_t lanes
         for (uint32_t i = 0; i < row_count; ++i) rows[i] = mf_selectw(padding, mf_splatw(queue->row[i][0]), rows[i]);
     }
     for (uint32_t i = row_count; i < FACE_ROWS; ++i) rows[i] = mf_splatw(0.0f);
-    for (uint32_t k = 0; k < lanes; ++k) at[k] = queue->at[k];
+    mf_store_intw((int32_t *)at, mf_loadw(queue->at)); // W places, those past `lanes` unread
     uint32_t left = queue->count - lanes;
     for (uint32_t i = 0; left > 0 && i < row_count; ++i) mf_storew(queue->row[i], mf_loadw(queue->row[i] + W));
-    for (uint32_t k = 0; k < left; ++k) queue->at[k] = queue->at[W + k];
+    if (left > 0) mf_storew(queue->at, mf_loadw(queue->at + W));
     queue->count = left;
 }
 
@@ -494,6 +495,7 @@ void MF_NAMED(mf_box_pairs, MF_WIDE_NAME)(mf_box_job *job)
 {
     MF_ASSERT(job->count == 0 || (job->list != NULL && job->results != NULL && job->fallback != NULL));
     MF_ASSERT(job->config->max_contacts >= 1 && job->config->max_contacts <= MF_MAX_CONTACTS);
+    MF_ASSERT(job->count <= 1u << 24); // the queue's places are exact as floats
     box_outputs out;
     // Rows a lane leaves unwritten are copied past its count (write_results): zero, not indeterminate.
     memset(&out, 0, sizeof(out));

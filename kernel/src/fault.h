@@ -26,27 +26,15 @@ static inline int mf_transform_is_valid(const mf_transform *t)
     return mf_loaded_transform_is_valid(head, q);
 }
 
-// mf_body_is_valid's checks, handing back what they read for a caller that reads it next (the
-// routing, chunk.c): the body's shape, where it names one, and its transform as mf_transform_load4
-// loads it, where the checks got that far.
-static inline int mf_body_check(const mf_bank *bank, const mf_bodies *bodies, uint32_t body, const mf_shape **shape,
-                                simde__m128 *head, simde__m128 *q)
-{
-    if (body >= bodies->count || !mf_bank_has_shape(bank, bodies->shape[body])) return 0;
-    *shape = &bank->shapes[bodies->shape[body]];
-    if (bodies->scales != NULL && !mf_scale_fits(*shape, bodies->scales[body])) return 0;
-    mf_transform_load4(&bodies->transform[body], head, q);
-    return mf_loaded_transform_is_valid(*head, *q);
-}
-
 // A body exists, names a shape of the bank (not removed), has a scale its shape takes (scale.h)
-// and a valid transform. With scales, the shape is read for its scale range; the collision reads
-// it next anyway.
+// and a valid transform. (The routing of a checked chunk makes the same checks of both bodies of a
+// pair at once: route_of_checked_pair, chunk.c.)
 static inline int mf_body_is_valid(const mf_bank *bank, const mf_bodies *bodies, uint32_t body)
 {
-    const mf_shape *shape;
-    simde__m128 head, q;
-    return mf_body_check(bank, bodies, body, &shape, &head, &q);
+    if (body >= bodies->count || !mf_bank_has_shape(bank, bodies->shape[body])) return 0;
+    const mf_shape *shape = &bank->shapes[bodies->shape[body]];
+    if (bodies->scales != NULL && !mf_scale_fits(shape, bodies->scales[body])) return 0;
+    return mf_transform_is_valid(&bodies->transform[body]);
 }
 
 // Whether both bodies of the pair exist, differ and pass mf_body_is_valid. Inline: every pair of a
