@@ -367,9 +367,12 @@ static uint32_t collide_in_order(const chunk_call *call, uint32_t count)
         context->kernel->boxes(&job);
         for (uint32_t k = 0; k < job.fallback_count; ++k) collide_pair(call, job.fallback[k]);
     }
-    if (worker->wide != NULL) collide_wide(call, miss_count == count ? NULL : misses, miss_count);
-    else
+    // The binning clears its tables on every call: not for a chunk without misses (boxes alone).
+    if (worker->wide == NULL) {
         for (uint32_t k = 0; k < miss_count; ++k) collide_pair(call, misses[k]);
+    } else if (miss_count > 0) {
+        collide_wide(call, miss_count == count ? NULL : misses, miss_count);
+    }
     return count;
 }
 
