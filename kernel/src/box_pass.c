@@ -306,7 +306,8 @@ static void push_faces(const mf_box_job *job, face_queue *queue, const face_lane
 }
 
 // The first `lanes` queued lanes into f (the lanes after them, at the end of the job, repeat the
-// first), their places into `at`, and the rest of the queue to the front.
+// first), their places into `at`, and the rest of the queue to the front. Without cache entries to
+// write, f's query rows stay unset, as collide_bundle leaves them: nothing reads them.
 static void take_queued(const mf_box_job *job, face_queue *queue, uint32_t lanes, face_lanes *f, uint32_t at[W])
 {
     mf_floatw *rows = (mf_floatw *)(void *)f;
@@ -316,7 +317,6 @@ static void take_queued(const mf_box_job *job, face_queue *queue, uint32_t lanes
         mf_maskw padding = mf_gew(mf_lane_indexw(), mf_splatw((float)lanes));
         for (uint32_t i = 0; i < row_count; ++i) rows[i] = mf_selectw(padding, mf_splatw(queue->row[i][0]), rows[i]);
     }
-    for (uint32_t i = row_count; i < FACE_ROWS; ++i) rows[i] = mf_splatw(0.0f);
     mf_store_intw((int32_t *)at, mf_loadw(queue->at)); // W places, those past `lanes` unread
     uint32_t left = queue->count - lanes;
     for (uint32_t i = 0; left > 0 && i < row_count; ++i) mf_storew(queue->row[i], mf_loadw(queue->row[i] + W));
