@@ -162,8 +162,8 @@ static uint64_t crossing_bits(const mf_hull_view *a, uint32_t first, uint32_t co
         mf_floatw a1 = mf_dotw(e->direction, fan_row3(a, 3, first + c));
         mf_vec3w a_direction = fan_row3(a, 6, first + c);
         mf_floatw b0 = mf_dotw(a_direction, e->normal0), b1 = mf_dotw(a_direction, e->normal1);
-        mf_maskw face = mf_andw(mf_andw(mf_ltw(mf_mulw(a0, a1), zero), mf_ltw(mf_mulw(b0, b1), zero)),
-                                mf_gtw(mf_mulw(a0, b0), zero));
+        // a0 a1 < 0, b0 b1 < 0 and a0 b0 > 0 in one compare, as edge_lanes.c's crosses.
+        mf_maskw face = mf_ltw(mf_maxw(mf_maxw(mf_mulw(a0, a1), mf_mulw(b0, b1)), mf_negw(mf_mulw(a0, b0))), zero);
         bits |= (uint64_t)mf_lane_bitsw(face) << c;
     }
     return count < 64 ? bits & ((UINT64_C(1) << count) - 1) : bits;
