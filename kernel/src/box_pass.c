@@ -106,27 +106,40 @@ _Static_assert(offsetof(mf_shape, half_extents) + 4 * sizeof(float) <= sizeof(mf
 // vectors transposed into rows in registers (mf_columns4w) and stored a row at a time. Half extents
 // and radii are times the body's scale (scale.h), as the width-1 gather takes them. Lanes past
 // `lanes` repeat the first pair.
-static void gather(const mf_box_job *job, uint32_t first, uint32_t lanes, box_inputs *in)
+static inline void gather_lanes(const mf_box_job *job, uint32_t first, uint32_t lanes, int scaled, box_inputs *in,
+                                simde__m128 q[2][W], simde__m128 p[2][W], simde__m128 h[2][W])
 {
-    const mf_bank *bank = job->bank;
-    const mf_bodies *bodies = job->bodies;
-    simde__m128 q[2][W], p[2][W], h[2][W];
+    // The arrays in locals, read once: the stores below might alias the job's fields for the
+    // compiler, which read them again for every lane.
+    const mf_pair *pairs = job->pairs;
+    const uint32_t *list = job->list + first, *body_shape = job->bodies->shape;
+    const mf_transform *transforms = job->bodies->transform;
+    const mf_shape *shapes = job->bank->shapes;
+    const float *scales = job->bodies->scales;
     for (uint32_t l = 0; l < W; ++l) {
-        mf_pair pair = job->pairs[job->list[first + (l < lanes ? l : 0)]];
+        mf_pair pair = pairs[list[l < lanes ? l : 0]];
         const uint32_t body[2] = {pair.a, pair.b};
         float radius = 0.0f;
         for (int b = 0; b < 2; ++b) {
-            const mf_transform *t = &bodies->transform[body[b]];
-            const mf_shape *shape = &bank->shapes[bodies->shape[body[b]]];
+            const mf_shape *shape = &shapes[body_shape[body[b]]];
             const char *extents = (const char *)shape + offsetof(mf_shape, half_extents);
-            float scale = mf_body_scale(bodies, body[b]);
-            mf_transform_load4(t, &p[b][l], &q[b][l]);
+            mf_transform_load4(&transforms[body[b]], &p[b][l], &q[b][l]);
             h[b][l] = simde_mm_loadu_ps((const float *)(const void *)extents);
-            if (scale != 1.0f) h[b][l] = simde_mm_mul_ps(h[b][l], simde_mm_set1_ps(scale));
-            radius += shape->radius * scale;
+            // Unscaled bodies (no scales: each instance of this function is built for one case)
+            // take neither the multiplications nor the test.
+            float scale = scaled ? scales[body[b]] : 1.0f;
+            if (scaled && scale != 1.0f) h[b][l] = simde_mm_mul_ps(h[b][l], simde_mm_set1_ps(scale));
+            radius += scaled ? shape->radius * scale : shape->radius;
         }
         in->scale[l] = radius;
     }
+}
+
+static void gather(const mf_box_job *job, uint32_t first, uint32_t lanes, box_inputs *in)
+{
+    simde__m128 q[2][W], p[2][W], h[2][W];
+    if (job->bodies->scales != NULL) gather_lanes(job, first, lanes, 1, in, q, p, h);
+    else gather_lanes(job, first, lanes, 0, in, q, p, h);
     for (int b = 0; b < 2; ++b) {
         mf_floatw rows[4];
         mf_columns4w(q[b], rows);
