@@ -249,31 +249,24 @@ static int answer_from_entry(const chunk_call *call, uint32_t i)
 // Where a checked call's pair goes, decided in one read of each body: mf_pair_is_valid's checks
 // (ROUTE_INVALID where one fails), then the parked test and the box test on what they read. The
 // three tests one after another read each body's shape and transform twice. Both bodies are
-// checked together, their transforms' finiteness in one compare: x - x is 0 for a finite x and NaN
-// for any other, and a sum of such terms is 0 only where each is (a check of a body at a time
-// took a third more instructions; which body fails, mf_describe_fault tells).
+// checked together, their transforms in one test (mf_loaded_transforms_are_valid; a check of a
+// body at a time took a third more instructions; which body fails, mf_describe_fault tells).
 enum { ROUTE_INVALID, ROUTE_PARKED, ROUTE_BOXES, ROUTE_OTHER };
 
 static inline int route_of_checked_pair(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair)
 {
-    uint32_t body_count = bodies->count, shape_count = bank->shape_count;
+    uint32_t body_count = bodies->count;
     if (pair.a == pair.b || pair.a >= body_count || pair.b >= body_count) return ROUTE_INVALID;
     uint32_t shape_a = bodies->shape[pair.a], shape_b = bodies->shape[pair.b];
-    if (shape_a >= shape_count || shape_b >= shape_count) return ROUTE_INVALID;
+    if (!mf_bank_has_shape(bank, shape_a) || !mf_bank_has_shape(bank, shape_b)) return ROUTE_INVALID;
     const mf_shape *a = &bank->shapes[shape_a], *b = &bank->shapes[shape_b];
-    if ((a->serial == 0) | (b->serial == 0)) return ROUTE_INVALID; // removed shapes
     if (bodies->scales != NULL &&
         !(mf_scale_fits(a, bodies->scales[pair.a]) && mf_scale_fits(b, bodies->scales[pair.b])))
         return ROUTE_INVALID;
-    simde__m128 head_a, q_a, head_b, q_b, zero = simde_mm_setzero_ps();
+    simde__m128 head_a, q_a, head_b, q_b;
     mf_transform_load4(&bodies->transform[pair.a], &head_a, &q_a);
     mf_transform_load4(&bodies->transform[pair.b], &head_b, &q_b);
-    simde__m128 residue = simde_mm_add_ps(simde_mm_add_ps(simde_mm_sub_ps(head_a, head_a), simde_mm_sub_ps(q_a, q_a)),
-                                          simde_mm_add_ps(simde_mm_sub_ps(head_b, head_b), simde_mm_sub_ps(q_b, q_b)));
-    int finite = simde_mm_movemask_ps(simde_mm_cmpeq_ps(residue, zero)) == 15;
-    int turning = (simde_mm_movemask_ps(simde_mm_cmpneq_ps(q_a, zero)) != 0) &
-                  (simde_mm_movemask_ps(simde_mm_cmpneq_ps(q_b, zero)) != 0); // no zero quaternion
-    if (!(finite & turning)) return ROUTE_INVALID;
+    if (!mf_loaded_transforms_are_valid(head_a, q_a, head_b, q_b)) return ROUTE_INVALID;
     if (heads_parked_apart(head_a, head_b)) return ROUTE_PARKED;
     return a->box && b->box ? ROUTE_BOXES : ROUTE_OTHER;
 }

@@ -18,6 +18,20 @@ static inline int mf_loaded_transform_is_valid(simde__m128 head, simde__m128 q)
     return (simde_mm_movemask_ps(finite) == 15) & (simde_mm_movemask_ps(simde_mm_cmpneq_ps(q, zero)) != 0);
 }
 
+// mf_loaded_transform_is_valid of two transforms at once, as a checked chunk's routing tests a
+// pair's bodies (chunk.c): x - x is 0 for a finite x and NaN for any other, and a sum of such
+// terms is 0 only where each is, so one compare tests all four vectors' finiteness.
+static inline int mf_loaded_transforms_are_valid(simde__m128 head_a, simde__m128 q_a, simde__m128 head_b,
+                                                 simde__m128 q_b)
+{
+    simde__m128 zero = simde_mm_setzero_ps();
+    simde__m128 residue = simde_mm_add_ps(simde_mm_add_ps(simde_mm_sub_ps(head_a, head_a), simde_mm_sub_ps(q_a, q_a)),
+                                          simde_mm_add_ps(simde_mm_sub_ps(head_b, head_b), simde_mm_sub_ps(q_b, q_b)));
+    int finite = simde_mm_movemask_ps(simde_mm_cmpeq_ps(residue, zero)) == 15;
+    return finite & (simde_mm_movemask_ps(simde_mm_cmpneq_ps(q_a, zero)) != 0) &
+           (simde_mm_movemask_ps(simde_mm_cmpneq_ps(q_b, zero)) != 0);
+}
+
 // A transform is finite and its quaternion not zero, in two overlapping loads.
 static inline int mf_transform_is_valid(const mf_transform *t)
 {
