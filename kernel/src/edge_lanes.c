@@ -9,6 +9,7 @@
 #include "edge_lanes.h"
 #include "core.h"
 #include "edge_best.h"
+#include "minkowski_lanes.h"
 
 #include <string.h>
 
@@ -103,12 +104,9 @@ static void pack_b_edges(const mf_pair_frame *frame, float *packed)
 static inline mf_maskw crosses(mf_vec3w a_normal0, mf_vec3w a_normal1, mf_vec3w a_direction, mf_vec3w b_normal0,
                                mf_vec3w b_normal1, mf_vec3w b_direction)
 {
-    mf_floatw zero = mf_splatw(0.0f);
     mf_floatw a0 = mf_dotw(b_direction, a_normal0), a1 = mf_dotw(b_direction, a_normal1);
     mf_floatw b0 = mf_dotw(a_direction, b_normal0), b1 = mf_dotw(a_direction, b_normal1);
-    // a0 a1 < 0, b0 b1 < 0 and a0 b0 > 0 at once: the greatest of the first two products and the
-    // third's negation below zero (a zero product fails as it fails its own compare).
-    return mf_ltw(mf_maxw(mf_maxw(mf_mulw(a0, a1), mf_mulw(b0, b1)), mf_negw(mf_mulw(a0, b0))), zero);
+    return mf_minkowski_facew(a0, a1, b0, b1);
 }
 
 // One side of the pairs being measured: an edge's quantities the measure reads, and its index.

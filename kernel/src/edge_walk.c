@@ -23,6 +23,7 @@
 #undef MF_WIDE_WIDTH
 #define MF_WIDE_WIDTH 8
 #endif
+#include "minkowski_lanes.h"
 #include "wide.h"
 
 #include "support_map.h"
@@ -155,15 +156,13 @@ typedef struct b_edge {
 // with b's edge: the test of mf_edge_pair_crosses, W entries at a time.
 static uint64_t crossing_bits(const mf_hull_view *a, uint32_t first, uint32_t count, const b_edge *e)
 {
-    mf_floatw zero = mf_splatw(0.0f);
     uint64_t bits = 0;
     for (uint32_t c = 0; c < count; c += W) {
         mf_floatw a0 = mf_dotw(e->direction, fan_row3(a, 0, first + c));
         mf_floatw a1 = mf_dotw(e->direction, fan_row3(a, 3, first + c));
         mf_vec3w a_direction = fan_row3(a, 6, first + c);
         mf_floatw b0 = mf_dotw(a_direction, e->normal0), b1 = mf_dotw(a_direction, e->normal1);
-        // a0 a1 < 0, b0 b1 < 0 and a0 b0 > 0 in one compare, as edge_lanes.c's crosses.
-        mf_maskw face = mf_ltw(mf_maxw(mf_maxw(mf_mulw(a0, a1), mf_mulw(b0, b1)), mf_negw(mf_mulw(a0, b0))), zero);
+        mf_maskw face = mf_minkowski_facew(a0, a1, b0, b1);
         bits |= (uint64_t)mf_lane_bitsw(face) << c;
     }
     return count < 64 ? bits & ((UINT64_C(1) << count) - 1) : bits;
