@@ -251,6 +251,7 @@ static inline mf_floatw mf_from_quartersw(const simde__m128 *part)
 #endif
 }
 
+#if MF_WIDE_WIDTH == 4 // the four-lane builds' compress store (mf_compress_storew)
 // Byte shuffles that move the lanes set in four bits to the front, in order (the lanes after them
 // take anything): row b for bits b, one 32-bit word per destination lane.
 #define MF_LANE0 0x03020100u
@@ -287,6 +288,7 @@ static inline void mf_compress_store4(float *out, uint32_t bits, simde__m128 v)
     simde__m128i shuffle = simde_mm_loadu_si128((const simde__m128i *)(const void *)mf_compress4_shuffle[bits]);
     simde_mm_storeu_ps(out, simde_mm_castsi128_ps(simde_mm_shuffle_epi8(simde_mm_castps_si128(v), shuffle)));
 }
+#endif
 
 #endif
 
