@@ -340,18 +340,20 @@ static inline void mf_store_code_pairw(uint32_t *p, mf_floatw high, mf_floatw lo
 #endif
 }
 
-// Each lane's entry of a table of 32 floats at its index, a whole number below `used` (at most 32)
-// held as a float: a value copied, so the same bits on every ISA. The permutes read an index's low
-// bits, which adding 2^23 puts at the bottom of the float's mantissa, exactly (no conversion: this
-// SIMDe converts 512 bits to integers only in halves).
+// Each lane's entry of a table at its index, a whole number below `used` (at most 32) held as a
+// float: a value copied, so the same bits on every ISA. The permutes load whole registers, so the
+// table holds `used` floats rounded up to a register's: 8 at a time on AVX2, 16 or 32 on AVX-512
+// (which loaded 32 from the clip's 16 slot corners, past their end, until ASan ran on an AVX-512
+// machine). They read an index's low bits, which adding 2^23 puts at the bottom of the float's
+// mantissa, exactly (no conversion: this SIMDe converts 512 bits to integers only in halves).
 static inline mf_floatw mf_lookup32w(const float *table, uint32_t used, mf_floatw index)
 {
 #if MF_WIDE_WIDTH == 1
     (void)used;
     return table[(uint32_t)index];
 #elif MF_WIDE_WIDTH == 16
-    (void)used;
     simde__m512i at = simde_mm512_castps_si512(simde_mm512_add_ps(index, simde_mm512_set1_ps(8388608.0f)));
+    if (used <= 16) return simde_mm512_permutexvar_ps(at, simde_mm512_loadu_ps(table));
     return simde_mm512_permutex2var_ps(simde_mm512_loadu_ps(table), at, simde_mm512_loadu_ps(table + 16));
 #elif MF_WIDE_WIDTH == 8
     simde__m256i at = simde_mm256_castps_si256(simde_mm256_add_ps(index, simde_mm256_set1_ps(8388608.0f)));
