@@ -8,6 +8,12 @@
 
 #include <stddef.h>
 
+// A loaded quaternion (mf_transform_load4's q) has some component other than zero.
+static inline int mf_loaded_quaternion_is_nonzero(simde__m128 q)
+{
+    return simde_mm_movemask_ps(simde_mm_cmpneq_ps(q, simde_mm_setzero_ps())) != 0;
+}
+
 // A transform loaded by mf_transform_load4 (p and q.x, then q) is finite and its quaternion not zero.
 static inline int mf_loaded_transform_is_valid(simde__m128 head, simde__m128 q)
 {
@@ -15,7 +21,7 @@ static inline int mf_loaded_transform_is_valid(simde__m128 head, simde__m128 q)
     // x - x is 0 for a finite x, NaN for an infinite one or a NaN.
     simde__m128 finite = simde_mm_and_ps(simde_mm_cmpeq_ps(simde_mm_sub_ps(head, head), zero),
                                          simde_mm_cmpeq_ps(simde_mm_sub_ps(q, q), zero));
-    return (simde_mm_movemask_ps(finite) == 15) & (simde_mm_movemask_ps(simde_mm_cmpneq_ps(q, zero)) != 0);
+    return (simde_mm_movemask_ps(finite) == 15) & mf_loaded_quaternion_is_nonzero(q);
 }
 
 // mf_loaded_transform_is_valid of two transforms at once, as a checked chunk's routing tests a
@@ -28,8 +34,7 @@ static inline int mf_loaded_transforms_are_valid(simde__m128 head_a, simde__m128
     simde__m128 residue = simde_mm_add_ps(simde_mm_add_ps(simde_mm_sub_ps(head_a, head_a), simde_mm_sub_ps(q_a, q_a)),
                                           simde_mm_add_ps(simde_mm_sub_ps(head_b, head_b), simde_mm_sub_ps(q_b, q_b)));
     int finite = simde_mm_movemask_ps(simde_mm_cmpeq_ps(residue, zero)) == 15;
-    return finite & (simde_mm_movemask_ps(simde_mm_cmpneq_ps(q_a, zero)) != 0) &
-           (simde_mm_movemask_ps(simde_mm_cmpneq_ps(q_b, zero)) != 0);
+    return finite & mf_loaded_quaternion_is_nonzero(q_a) & mf_loaded_quaternion_is_nonzero(q_b);
 }
 
 // A transform is finite and its quaternion not zero, in two overlapping loads.
