@@ -343,9 +343,9 @@ static inline void mf_store_code_pairw(uint32_t *p, mf_floatw high, mf_floatw lo
 // Each lane's entry of a table at its index, a whole number below `used` (at most 32) held as a
 // float: a value copied, so the same bits on every ISA. The permutes load whole registers, so the
 // table holds `used` floats rounded up to a register's: 8 at a time on AVX2, 16 or 32 on AVX-512
-// (which loaded 32 from the clip's 16 slot corners, past their end, until ASan ran on an AVX-512
-// machine). They read an index's low bits, which adding 2^23 puts at the bottom of the float's
-// mantissa, exactly (no conversion: this SIMDe converts 512 bits to integers only in halves).
+// (a table of 16, the clip's slot corners, takes one register there). They read an index's low
+// bits, which adding 2^23 puts at the bottom of the float's mantissa, exactly (no conversion: this
+// SIMDe converts 512 bits to integers only in halves).
 static inline mf_floatw mf_lookup32w(const float *table, uint32_t used, mf_floatw index)
 {
 #if MF_WIDE_WIDTH == 1
