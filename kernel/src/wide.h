@@ -384,20 +384,6 @@ static inline uint32_t mf_compress_narrow16(uint16_t *out, uint32_t bits, simde_
 }
 #endif
 
-// The entries in[l] of the lanes l set in `bits`, stored in order from `out` on (`out` may point
-// into `in`, at or before it: no entry is overwritten before it is read); W entries are written,
-// those past the set ones hold anything. Entries must fit 15 bits. Returns how many were set.
-static inline uint32_t mf_compress_u16w(uint16_t *out, uint32_t bits, const uint16_t *in)
-{
-#if MF_WIDE_WIDTH == 16
-    return mf_compress_narrow16(out, bits, mf_load_u16_intw(in));
-#else
-    uint32_t count = 0;
-    for (; bits != 0; bits &= bits - 1u) out[count++] = in[__builtin_ctz(bits)];
-    return count;
-#endif
-}
-
 #if MF_WIDE_WIDTH == 8
 // Entry b lists the lanes set in the eight bits b, in order, a byte each from the lowest byte up
 // (the rest zero): one load widens them to the 16-bit lanes of a kept list. (Three bits a lane in
@@ -450,6 +436,30 @@ static const uint64_t mf_compress8_lane_bytes[256] = {
     0x00070605040302, 0x07060504030200, 0x07060504030201, 0x706050403020100,
 };
 #endif
+
+// The entries in[l] of the lanes l set in `bits`, stored in order from `out` on (`out` may point
+// into `in`, at or before it: no entry is overwritten before it is read); W entries are read and
+// W written, those past the set ones holding anything. Entries must fit 15 bits. Returns how many
+// were set.
+static inline uint32_t mf_compress_u16w(uint16_t *out, uint32_t bits, const uint16_t *in)
+{
+#if MF_WIDE_WIDTH == 16
+    return mf_compress_narrow16(out, bits, mf_load_u16_intw(in));
+#elif MF_WIDE_WIDTH == 8
+    // One byte shuffle by the lanes' order (mf_compress8_lane_bytes): lane l's two bytes are 2l and
+    // 2l + 1. A loop over the bits mispredicted its exit about once a register.
+    simde__m128i lanes = simde_mm_cvtepu8_epi16(simde_mm_loadl_epi64((const void *)&mf_compress8_lane_bytes[bits]));
+    simde__m128i order =
+        simde_mm_add_epi16(simde_mm_mullo_epi16(lanes, simde_mm_set1_epi16(0x0202)), simde_mm_set1_epi16(0x0100));
+    simde__m128i values = simde_mm_loadu_si128((const void *)in);
+    simde_mm_storeu_si128((simde__m128i *)(void *)out, simde_mm_shuffle_epi8(values, order));
+    return (uint32_t)__builtin_popcount(bits);
+#else
+    uint32_t count = 0;
+    for (; bits != 0; bits &= bits - 1u) out[count++] = in[__builtin_ctz(bits)];
+    return count;
+#endif
+}
 
 #if MF_WIDE_WIDTH > 1
 // The numbers first + l of the lanes l set in `bits`, stored in order from `out` on as 16-bit
