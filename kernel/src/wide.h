@@ -454,10 +454,20 @@ static inline uint32_t mf_compress_u16w(uint16_t *out, uint32_t bits, const uint
     simde__m128i values = simde_mm_loadu_si128((const void *)in);
     simde_mm_storeu_si128((simde__m128i *)(void *)out, simde_mm_shuffle_epi8(values, order));
     return (uint32_t)__builtin_popcount(bits);
+#elif MF_WIDE_WIDTH == 4
+    // The same with four lanes: entry b holds the bytes of the lanes set in b, in order.
+    static const uint64_t set_lane_bytes[16] = {
+        0x0000000000000000, 0x0000000000000100, 0x0000000000000302, 0x0000000003020100,
+        0x0000000000000504, 0x0000000005040100, 0x0000000005040302, 0x0000050403020100,
+        0x0000000000000706, 0x0000000007060100, 0x0000000007060302, 0x0000070603020100,
+        0x0000000007060504, 0x0000070605040100, 0x0000070605040302, 0x0706050403020100};
+    simde__m128i order = simde_mm_loadl_epi64((const void *)&set_lane_bytes[bits]);
+    simde__m128i values = simde_mm_loadl_epi64((const void *)in);
+    simde_mm_storel_epi64((simde__m128i *)(void *)out, simde_mm_shuffle_epi8(values, order));
+    return (uint32_t)__builtin_popcount(bits);
 #else
-    uint32_t count = 0;
-    for (; bits != 0; bits &= bits - 1u) out[count++] = in[__builtin_ctz(bits)];
-    return count;
+    *out = *in;
+    return bits & 1u;
 #endif
 }
 
