@@ -281,6 +281,12 @@ static const uint32_t mf_compress4_shuffle[16][4] = {
 #undef MF_LANE2
 #undef MF_LANE3
 
+// Row b lists the lanes set in the four bits b, in order, then zeros (mf_compress_lane_numbers,
+// mf_compress_u16w).
+static const uint16_t mf_compress4_lane_numbers[16][4] = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+    {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0}, {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+
 // The four lanes of v set in `bits` (four bits) stored in order from `out` on; four floats are
 // written, those past the set lanes hold anything.
 static inline void mf_compress_store4(float *out, uint32_t bits, simde__m128 v)
@@ -437,33 +443,33 @@ static const uint64_t mf_compress8_lane_bytes[256] = {
 };
 #endif
 
+#if MF_WIDE_WIDTH == 4 || MF_WIDE_WIDTH == 8
+// A byte shuffle of 16-bit lanes from their numbers (16-bit lanes too): lane l's bytes are 2l and
+// 2l + 1.
+static inline simde__m128i mf_u16_lanes_shuffle(simde__m128i lanes)
+{
+    return simde_mm_add_epi16(simde_mm_mullo_epi16(lanes, simde_mm_set1_epi16(0x0202)), simde_mm_set1_epi16(0x0100));
+}
+#endif
+
 // The entries in[l] of the lanes l set in `bits`, stored in order from `out` on (`out` may point
 // into `in`, at or before it: no entry is overwritten before it is read); W entries are read and
 // W written, those past the set ones holding anything. Entries must fit 15 bits. Returns how many
-// were set.
+// were set. Below 16 lanes, one byte shuffle by the set lanes' order (the tables of
+// mf_compress_lane_numbers): a loop over the bits mispredicted its exit about once a register.
 static inline uint32_t mf_compress_u16w(uint16_t *out, uint32_t bits, const uint16_t *in)
 {
 #if MF_WIDE_WIDTH == 16
     return mf_compress_narrow16(out, bits, mf_load_u16_intw(in));
 #elif MF_WIDE_WIDTH == 8
-    // One byte shuffle by the lanes' order (mf_compress8_lane_bytes): lane l's two bytes are 2l and
-    // 2l + 1. A loop over the bits mispredicted its exit about once a register.
     simde__m128i lanes = simde_mm_cvtepu8_epi16(simde_mm_loadl_epi64((const void *)&mf_compress8_lane_bytes[bits]));
-    simde__m128i order =
-        simde_mm_add_epi16(simde_mm_mullo_epi16(lanes, simde_mm_set1_epi16(0x0202)), simde_mm_set1_epi16(0x0100));
     simde__m128i values = simde_mm_loadu_si128((const void *)in);
-    simde_mm_storeu_si128((simde__m128i *)(void *)out, simde_mm_shuffle_epi8(values, order));
+    simde_mm_storeu_si128((simde__m128i *)(void *)out, simde_mm_shuffle_epi8(values, mf_u16_lanes_shuffle(lanes)));
     return (uint32_t)__builtin_popcount(bits);
 #elif MF_WIDE_WIDTH == 4
-    // The same with four lanes: entry b holds the bytes of the lanes set in b, in order.
-    static const uint64_t set_lane_bytes[16] = {
-        0x0000000000000000, 0x0000000000000100, 0x0000000000000302, 0x0000000003020100,
-        0x0000000000000504, 0x0000000005040100, 0x0000000005040302, 0x0000050403020100,
-        0x0000000000000706, 0x0000000007060100, 0x0000000007060302, 0x0000070603020100,
-        0x0000000007060504, 0x0000070605040100, 0x0000070605040302, 0x0706050403020100};
-    simde__m128i order = simde_mm_loadl_epi64((const void *)&set_lane_bytes[bits]);
+    simde__m128i lanes = simde_mm_loadl_epi64((const void *)mf_compress4_lane_numbers[bits]);
     simde__m128i values = simde_mm_loadl_epi64((const void *)in);
-    simde_mm_storel_epi64((simde__m128i *)(void *)out, simde_mm_shuffle_epi8(values, order));
+    simde_mm_storel_epi64((simde__m128i *)(void *)out, simde_mm_shuffle_epi8(values, mf_u16_lanes_shuffle(lanes)));
     return (uint32_t)__builtin_popcount(bits);
 #else
     *out = *in;
@@ -488,17 +494,13 @@ static inline uint32_t mf_compress_lane_numbers(uint16_t *out, uint32_t bits, ui
     simde_mm_storeu_si128((simde__m128i *)(void *)out, simde_mm_add_epi16(lanes, simde_mm_set1_epi16((int16_t)first)));
     return (uint32_t)__builtin_popcount(bits);
 #else
-    // Row b lists the lanes set in the four bits b, in order, then zeros.
-    static const uint16_t set_lanes[16][4] = {
-        {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
-        {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0}, {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
     uint32_t count = 0;
     // The group's first number in each 16-bit field (no carries: numbers stay below 2^15).
     uint64_t group_first = 0x0001000100010001u * first;
     for (uint32_t group = 0; group < MF_WIDE_WIDTH; group += 4, group_first += 0x0004000400040004u) {
         uint32_t four = bits >> group & 15u;
         uint64_t word;
-        memcpy(&word, set_lanes[four], sizeof word);
+        memcpy(&word, mf_compress4_lane_numbers[four], sizeof word);
         word += group_first;
         memcpy(out + count, &word, sizeof word);
         count += (uint32_t)__builtin_popcount(four);
