@@ -38,3 +38,11 @@ _Noreturn static inline void mf_assert_failed(const char *condition, const char 
 #else
 #define MF_NOINLINE
 #endif
+
+// A function the compiler must inline: where a call would return a block of registers through
+// memory (support_cull.c's load_block, nine vectors).
+#if defined(__GNUC__)
+#define MF_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define MF_ALWAYS_INLINE inline
+#endif

@@ -256,6 +256,32 @@ static void cull_arcs(const mf_pair_frame *frame, const cull_points *points, con
     }
 }
 
+// a's kept edges by b's supports (mf_support_cull), where b has few vertices for its kept edges.
+static void cull_by_supports(mf_pair_frame *frame, const mf_axis_candidates *c, float linear_slop, float faces,
+                             const mf_edge_kernel *kernel, const mf_query_scratch *scratch, mf_pair_frame *culled)
+{
+    // The least separation of an edge axis that ranks is minus the reach, which holds the gaps' noise;
+    // the bound's rounding is a few units of the separations' size.
+    float bar = -cull_reach(c, linear_slop, faces) - MF_LENGTH_NOISE * c->scale;
+    // Above zero (hulls apart by more than the allowance) the bound would need the sinusoids' own
+    // peaks too; those pairs keep their edges.
+    const mf_hull_view *b = frame->b;
+    if (!(bar < 0.0f) || b->vertex_count > MF_SUPPORT_CULL_VERTICES_PER_EDGE * culled->b_edge_count) return;
+    mf_support_cull cull = {.records = frame->a->edge_records, .other_count = b->vertex_count, .bar = bar};
+    if (frame->b_vertex_rows != NULL) {
+        cull.other_x = frame->b_vertex_rows;
+        cull.other_y = cull.other_x + MF_VERTEX_ROWS_STRIDE;
+        cull.other_z = cull.other_y + MF_VERTEX_ROWS_STRIDE;
+        cull.other_stride = 1;
+    } else {
+        cull.other_x = &frame->b_vertices[0].x;
+        cull.other_y = &frame->b_vertices[0].y;
+        cull.other_z = &frame->b_vertices[0].z;
+        cull.other_stride = sizeof(mf_vec3) / sizeof(float);
+    }
+    culled->a_edge_count = kernel->support_cull(&cull, scratch->a_edges, culled->a_edge_count);
+}
+
 void mf_cull_edges(mf_pair_frame *frame, const mf_axis_candidates *c, float linear_slop, const mf_edge_kernel *kernel,
                    const mf_query_scratch *scratch)
 {
@@ -272,6 +298,7 @@ void mf_cull_edges(mf_pair_frame *frame, const mf_axis_candidates *c, float line
     if (!(faces < deep && cull_around_centroids(frame, c, linear_slop, kernel, scratch, culled, points)))
         cull_around_support(frame, c, linear_slop, kernel, scratch, culled, points);
     if (points != NULL) cull_arcs(frame, points, kernel, scratch, culled);
+    cull_by_supports(frame, c, linear_slop, faces, kernel, scratch, culled);
 }
 
 // Rows x, y, z of n vectors rotated by m into rows `stride` apart (as mf_mat3_mul). `restrict`

@@ -11,6 +11,7 @@
 #include "face_lanes.h"
 #include "move_lanes.h"
 #include "reuse_pass.h"
+#include "support_cull.h"
 #include "wide.h"
 
 #if MF_WIDE_WIDTH == 1
@@ -24,7 +25,8 @@ const mf_wide_kernel mf_kernel_scalar = {
              .within = mf_edges_within,
              .face_gaps = mf_face_gaps,
              .edges_by_faces = mf_edges_by_faces,
-             .arc_cull = mf_edge_arc_cull_scalar},
+             .arc_cull = mf_edge_arc_cull_scalar,
+             .support_cull = mf_edge_support_cull_scalar},
     .faces = mf_query_faces,
     .box_hull = {.faces = mf_box_hull_faces_scalar, .edges = mf_box_hull_edges_scalar},
     .move_rows = NULL,
@@ -45,7 +47,8 @@ const mf_wide_kernel MF_NAMED(mf_kernel, MF_WIDE_NAME) = {
 #else
              .edges_by_faces = mf_edges_by_faces,
 #endif
-             .arc_cull = MF_NAMED(mf_edge_arc_cull, MF_WIDE_NAME)},
+             .arc_cull = MF_NAMED(mf_edge_arc_cull, MF_WIDE_NAME),
+             .support_cull = MF_NAMED(mf_edge_support_cull, MF_WIDE_NAME)},
     .faces = MF_NAMED(mf_face_lanes, MF_WIDE_NAME),
     .box_hull = {.faces = MF_NAMED(mf_box_hull_faces, MF_WIDE_NAME),
                  .edges = MF_NAMED(mf_box_hull_edges, MF_WIDE_NAME)},

@@ -367,7 +367,9 @@ typedef uint32_t mf_edges_by_faces_fn(const mf_hull_view *hull, const float *fac
 // pass, in place, ascending, then MF_KEPT_EDGES_PAD zeros; returns how many. The list has
 // MF_KEPT_EDGES_PAD entries past `count` (mf_edges_within).
 struct mf_arc_cull;
+struct mf_support_cull;
 typedef uint32_t mf_edge_arc_cull_fn(const struct mf_arc_cull *cull, uint16_t *edges, uint32_t count);
+typedef uint32_t mf_edge_support_cull_fn(const struct mf_support_cull *cull, uint16_t *edges, uint32_t count);
 
 // The edge query's builds for one ISA: the walk, all pairs in lanes (NULL: mf_query_edges), the
 // cull's per-edge work and the arc cull.
@@ -379,6 +381,7 @@ typedef struct mf_edge_kernel {
     mf_face_gaps_fn *face_gaps;
     mf_edges_by_faces_fn *edges_by_faces;
     mf_edge_arc_cull_fn *arc_cull;
+    mf_edge_support_cull_fn *support_cull;
 } mf_edge_kernel;
 
 // The edge query of a pair that is not apart along a face and not two parallelepipeds, the same on

@@ -1,0 +1,8 @@
+// The support cull (edge_cull.h: mf_support_cull), compiled once per ISA and once with width 1 for
+// the scalar path (support_cull.c); every build keeps the same edges.
+#pragma once
+
+#include "edge_cull.h"
+
+mf_edge_support_cull_fn mf_edge_support_cull_scalar, mf_edge_support_cull_sse, mf_edge_support_cull_avx2,
+    mf_edge_support_cull_avx512, mf_edge_support_cull_neon;
