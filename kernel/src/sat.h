@@ -363,16 +363,16 @@ typedef uint32_t mf_edges_by_faces_fn(const mf_hull_view *hull, const float *fac
 #define MF_PACKED_ROWS 12
 #define MF_PACKED_STRIDE (MF_WIDE_MAX_EDGES + 16)
 
-// The arc cull (edge_cull.h: mf_arc_cull) of the kept edges `edges` (`count`, ascending): those that
-// pass, in place, ascending, then MF_KEPT_EDGES_PAD zeros; returns how many. The list has
-// MF_KEPT_EDGES_PAD entries past `count` (mf_edges_within).
+// The arc cull and the support cull (edge_cull.h: mf_arc_cull, mf_support_cull) of the kept edges
+// `edges` (`count`, ascending): those that pass, in place, ascending, then MF_KEPT_EDGES_PAD zeros;
+// returns how many. The list has MF_KEPT_EDGES_PAD entries past `count` (mf_edges_within).
 struct mf_arc_cull;
 struct mf_support_cull;
 typedef uint32_t mf_edge_arc_cull_fn(const struct mf_arc_cull *cull, uint16_t *edges, uint32_t count);
 typedef uint32_t mf_edge_support_cull_fn(const struct mf_support_cull *cull, uint16_t *edges, uint32_t count);
 
 // The edge query's builds for one ISA: the walk, all pairs in lanes (NULL: mf_query_edges), the
-// cull's per-edge work and the arc cull.
+// cull's per-edge work, the arc cull and the support cull.
 typedef struct mf_edge_kernel {
     mf_edge_walk_fn *walk;
     mf_edge_search_fn *lanes;

@@ -86,10 +86,11 @@ static inline uint32_t kept_lanes(const mf_support_cull *cull, const block *b, c
     mf_floatw a0 = mf_subw(e->least0, plane0), a1 = mf_subw(e->at_least1, plane0);
     mf_floatw b1 = mf_subw(e->least1, plane1), b0 = mf_subw(e->at_least0, plane1);
     mf_floatw cosine = mf_dotw(b->n0, b->n1);
-    mf_maskw reaches = mf_gew(envelope_peak(a0, a1, b0, b1, cosine), mf_splatw(cull->bar));
+    // Culled only where the bound is surely below the bar (a NaN keeps its edge) and trusted.
+    mf_maskw below = mf_ltw(envelope_peak(a0, a1, b0, b1, cosine), mf_splatw(cull->bar));
     mf_maskw trusted = mf_andw(mf_gtw(cosine, mf_splatw(MF_SUPPORT_CULL_LEAST_COSINE)),
                                mf_ltw(cosine, mf_splatw(MF_SUPPORT_CULL_MOST_COSINE)));
-    mf_maskw culled = mf_andnotw(reaches, trusted);
+    mf_maskw culled = mf_andw(below, trusted);
     mf_maskw in = mf_ltw(mf_lane_indexw(), mf_splatw((float)lanes));
     return mf_lane_bitsw(mf_andnotw(culled, in));
 }
