@@ -64,7 +64,7 @@ typedef struct mf_arc_cull {
 // product with the vertex that gives it. An edge whose bound falls short of the bar cannot make an
 // axis that ranks. The products cost a pass over b's vertices for each register of a's edges, two
 // products a vertex, where the query tries each of a's edges against b's kept ones: a 16-point
-// rock's deep overlaps keep 2.6 of the 16 edges that the gaps keep. (b's edges could be culled the
+// rock's deep overlaps keep 2.7 of the 16 edges that the gaps keep. (b's edges could be culled the
 // same way against a's vertices, at the same cost, but then the query has few of a's left to try:
 // it saves less than it costs.)
 typedef struct mf_support_cull {
