@@ -3,6 +3,7 @@
 // same operations as the width-1 build, so every ISA keeps the same edges.
 #include "arc_cull.h"
 
+#include "record_lanes.h"
 #include "rows.h"
 #include "wide.h"
 
@@ -22,18 +23,14 @@ uint32_t MF_NAMED(mf_edge_arc_cull, MF_WIDE_NAME)(const mf_arc_cull *cull, uint1
     uint32_t kept = 0;
     for (uint32_t first = 0; first < count; first += W) {
         // The list has zeros past its last edge: edge 0, masked off below.
-        const float *normal0_at[W], *normal1_at[W];
-        for (uint32_t l = 0; l < W; ++l) {
-            normal0_at[l] = cull->records + (size_t)MF_EDGE_RECORD * edges[first + l];
-            normal1_at[l] = normal0_at[l] + 4; // normal1 follows normal0 in a record
-        }
-        mf_floatw n0[4], n1[4];
-        mf_load_columns4w(normal0_at, n0);
-        mf_load_columns4w(normal1_at, n1);
+        const float *record[W];
+        mf_kept_recordsw(cull->records, edges + first, record);
+        mf_vec3w n0 = mf_record_quantityw(record, MF_RECORD_NORMAL0),
+                 n1 = mf_record_quantityw(record, MF_RECORD_NORMAL1);
         // The arc's ends turned round into the other's frame (the directions it supports there), and
         // the vertex its map names for the first.
-        mf_vec3w end0 = mf_neg3w(mf_mat3_mulw(&to_other, (mf_vec3w){n0[0], n0[1], n0[2]}));
-        mf_vec3w end1 = mf_neg3w(mf_mat3_mulw(&to_other, (mf_vec3w){n1[0], n1[1], n1[2]}));
+        mf_vec3w end0 = mf_neg3w(mf_mat3_mulw(&to_other, n0));
+        mf_vec3w end1 = mf_neg3w(mf_mat3_mulw(&to_other, n1));
         mf_vec3w y;
         mf_floatw vertex;
         mf_support_map_lookupw(cull->other_map, mf_support_map_cellw(end0), &y, &vertex);

@@ -10,6 +10,7 @@
 #include "core.h"
 #include "edge_best.h"
 #include "minkowski_lanes.h"
+#include "record_lanes.h"
 
 #include <string.h>
 
@@ -39,17 +40,6 @@ static inline mf_vec3w splat_packed3(const float *packed, uint32_t r, uint32_t k
     return (mf_vec3w){mf_splatw(at[0]), mf_splatw(at[S]), mf_splatw(at[2 * S])};
 }
 
-// Quantity q (0 normal0, 1 normal1, 2 direction, 3 vertex0) of W edge records, lane l's from
-// record[l], in lanes (the records' zeros dropped).
-static inline mf_vec3w record_quantity(const float *const record[W], uint32_t q)
-{
-    const float *at[W];
-    for (uint32_t l = 0; l < W; ++l) at[l] = record[l] + 4 * q;
-    mf_floatw column[4];
-    mf_load_columns4w(at, column);
-    return (mf_vec3w){column[0], column[1], column[2]};
-}
-
 // a's kept edges first .. first + W - 1 in lanes, from their records (rows.h). Lanes past the last
 // get a zero record, whose zero normals build no Minkowski face.
 static a_edges_w load_a_edges(const mf_pair_frame *frame, uint32_t first, uint32_t count)
@@ -62,8 +52,9 @@ static a_edges_w load_a_edges(const mf_pair_frame *frame, uint32_t first, uint32
     for (uint32_t l = 0; l < W; ++l)
         record[l] =
             first + l < count ? a->edge_records + (size_t)MF_EDGE_RECORD * frame->a_edges[first + l] : zero_record;
-    return (a_edges_w){record_quantity(record, 0), record_quantity(record, 1), record_quantity(record, 2),
-                       record_quantity(record, 3), index};
+    return (a_edges_w){mf_record_quantityw(record, MF_RECORD_NORMAL0), mf_record_quantityw(record, MF_RECORD_NORMAL1),
+                       mf_record_quantityw(record, MF_RECORD_DIRECTION), mf_record_quantityw(record, MF_RECORD_VERTEX0),
+                       index};
 }
 
 static inline void store_packed3(float *packed, uint32_t r, uint32_t k, mf_vec3w v)
@@ -91,12 +82,12 @@ static void pack_b_edges(const mf_pair_frame *frame, float *packed)
         // Past the last kept edge the list has zeros (mf_edges_within, MF_KEPT_EDGES_PAD >= W): edge
         // 0, packed and masked off wherever read.
         const float *record[W];
-        for (uint32_t l = 0; l < W; ++l)
-            record[l] = b->edge_records + (size_t)MF_EDGE_RECORD * frame->b_edges[first + l];
-        for (uint32_t q = 0; q < 3; ++q)
-            store_packed3(packed, 3 * q, first, mf_mat3_mulw(&rotation, record_quantity(record, q)));
+        mf_kept_recordsw(b->edge_records, frame->b_edges + first, record);
+        for (uint32_t q = MF_RECORD_NORMAL0; q <= MF_RECORD_DIRECTION; ++q)
+            store_packed3(packed, 3 * q, first, mf_mat3_mulw(&rotation, mf_record_quantityw(record, q)));
         // vertex0: moved as a vertex
-        store_packed3(packed, 9, first, mf_add3w(mf_mat3_mulw(&rotation, record_quantity(record, 3)), shift));
+        store_packed3(packed, 9, first,
+                      mf_add3w(mf_mat3_mulw(&rotation, mf_record_quantityw(record, MF_RECORD_VERTEX0)), shift));
     }
 }
 

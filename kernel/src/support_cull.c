@@ -4,6 +4,7 @@
 #include "support_cull.h"
 
 #include "core.h"
+#include "record_lanes.h"
 #include "rows.h"
 #include "wide.h"
 
@@ -44,17 +45,10 @@ typedef struct block {
 static MF_ALWAYS_INLINE block load_block(const mf_support_cull *cull, const uint16_t *edges, uint32_t first)
 {
     // The list has zeros past its last edge: edge 0, masked off by the caller.
-    const float *normal0_at[W], *normal1_at[W], *vertex0_at[W];
-    for (uint32_t l = 0; l < W; ++l) {
-        normal0_at[l] = cull->records + (size_t)MF_EDGE_RECORD * edges[first + l];
-        normal1_at[l] = normal0_at[l] + 4; // a record: normal0, normal1, direction, vertex0
-        vertex0_at[l] = normal0_at[l] + 12;
-    }
-    mf_floatw c0[4], c1[4], cp[4];
-    mf_load_columns4w(normal0_at, c0);
-    mf_load_columns4w(normal1_at, c1);
-    mf_load_columns4w(vertex0_at, cp);
-    return (block){{c0[0], c0[1], c0[2]}, {c1[0], c1[1], c1[2]}, {cp[0], cp[1], cp[2]}};
+    const float *record[W];
+    mf_kept_recordsw(cull->records, edges + first, record);
+    return (block){mf_record_quantityw(record, MF_RECORD_NORMAL0), mf_record_quantityw(record, MF_RECORD_NORMAL1),
+                   mf_record_quantityw(record, MF_RECORD_VERTEX0)};
 }
 
 // Each end's least product with b's vertices so far, and the other end's product with the first
