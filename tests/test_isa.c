@@ -7,10 +7,14 @@
 //                                       scale from [0.5, 2] (every fifth exactly 1); the scene is
 //                                       also stepped through mf_collide_cached, streams and cache
 //                                       entries compared byte for byte
-// Each run compares every wide ISA this build and CPU have (SSE4.1, AVX2, AVX-512, NEON), and
-// fails if none ran where the CPU has one. PAIRS is scaled by MF_TEST_SCALE like the property
-// tests. On a difference the first few differing manifolds are printed with their values.
+// Each run compares every wide ISA this build and CPU have (SSE4.1, AVX2, AVX-512, NEON), each in
+// every tuning the build has (dispatch.h: AVX-512's Intel-tuned hull stages run on any CPU with
+// AVX-512, so an AMD machine checks them too), and fails if none ran where the CPU has one. PAIRS
+// is scaled by MF_TEST_SCALE like the property tests. On a difference the first few differing
+// manifolds are printed with their values.
 #include "check.h"
+#include "context.h"
+#include "dispatch.h"
 #include "harness.h"
 #include "pairs.h"
 #include "scene.h"
@@ -34,17 +38,38 @@ typedef struct output {
     mf_status status;
 } output;
 
-static output collide_with(const batch *in, mf_isa isa)
+// A path: one ISA's table in one tuning. Path 0 is the scalar path.
+enum { PATH_COUNT = TEST_ISA_COUNT * MF_TUNING_COUNT };
+
+static const mf_wide_kernel *path_table(unsigned path)
+{
+    return mf_dispatch_tuned(test_isas[path / MF_TUNING_COUNT], (mf_tuning)(path % MF_TUNING_COUNT));
+}
+
+static const char *path_name(unsigned path)
+{
+    static const char *const tunings[MF_TUNING_COUNT] = {"", " (tuned for Intel)"};
+    static char names[PATH_COUNT][48];
+    snprintf(names[path], sizeof(names[path]), "%s%s", mf_isa_name(test_isas[path / MF_TUNING_COUNT]),
+             tunings[path % MF_TUNING_COUNT]);
+    return names[path];
+}
+
+// A context on the path's ISA that runs the path's table, whichever tuning this CPU would take.
+static mf_context *path_context(unsigned path)
+{
+    mf_context *context = test_context_with(test_isas[path / MF_TUNING_COUNT], mf_config_default().on_fault);
+    context->kernel = path_table(path);
+    return context;
+}
+
+static output collide_with(const batch *in, unsigned path)
 {
     mf_config config = mf_config_default();
-    config.isa = isa;
     output out = {test_stream_make(in->pair_count, config.max_contacts), MF_OK};
-    mf_context *context = NULL;
-    out.status = mf_context_create(&config, &context);
-    if (out.status == MF_OK) {
-        CHECK_EQ(mf_context_isa(context), isa);
-        out.status = mf_collide(context, in->bank, &in->bodies, in->pairs, in->pair_count, &out.stream);
-    }
+    mf_context *context = path_context(path);
+    CHECK_EQ(mf_context_isa(context), test_isas[path / MF_TUNING_COUNT]);
+    out.status = mf_collide(context, in->bank, &in->bodies, in->pairs, in->pair_count, &out.stream);
     mf_context_destroy(context);
     return out;
 }
@@ -74,18 +99,18 @@ static void explain(const mf_stream *x, const mf_stream *y, const char *isa, con
     }
 }
 
-// The whole claim for one batch: every wide ISA gives the scalar path's bytes. Returns how many
-// wide ISAs ran; *neon tells whether NEON was among them.
+// The whole claim for one batch: every wide path gives the scalar path's bytes. Returns how many
+// wide paths ran; *neon tells whether NEON was among them.
 static int compare_isas(const batch *in, const char *what, int *budget, int *neon)
 {
-    output scalar = collide_with(in, MF_ISA_SCALAR);
+    output scalar = collide_with(in, 0);
     CHECKF(scalar.status == MF_OK, "%s: the scalar path gave %s", what, mf_status_string(scalar.status));
     int ran = 0;
-    // The wide ISAs: every one after the scalar path.
-    for (unsigned i = 1; i < TEST_ISA_COUNT; ++i) {
-        if (!mf_isa_supported(test_isas[i])) continue;
-        const char *isa = mf_isa_name(test_isas[i]);
-        output wide = collide_with(in, test_isas[i]);
+    // The wide paths: every one after the scalar path.
+    for (unsigned path = 1; path < PATH_COUNT; ++path) {
+        if (path_table(path) == NULL) continue;
+        const char *isa = path_name(path);
+        output wide = collide_with(in, path);
         const mf_stream *x = &scalar.stream, *y = &wide.stream;
         int same = wide.status == scalar.status && test_same_stream(x, y);
         CHECKF(same, "%s: %s's output (%s, %u manifolds, %u contacts) is not the scalar path's bytes (%s, %u, %u)",
@@ -93,7 +118,7 @@ static int compare_isas(const batch *in, const char *what, int *budget, int *neo
                mf_status_string(scalar.status), x->manifold_count, x->contact_count);
         if (!same) explain(x, y, isa, what, budget);
         ++ran;
-        *neon |= test_isas[i] == MF_ISA_NEON;
+        *neon |= test_isas[path / MF_TUNING_COUNT] == MF_ISA_NEON;
         test_stream_free(&wide.stream);
     }
     test_stream_free(&scalar.stream);
@@ -144,7 +169,7 @@ static int run_pool(uint32_t pair_count, uint64_t seed, int *budget, int *neon)
     return ran;
 }
 
-// The cached call, step after step (scene_step's motion): every wide ISA gives the scalar path's
+// The cached call, step after step (scene_step's motion): every wide path gives the scalar path's
 // stream bytes and writes the scalar path's cache entries, byte for byte, pairs found apart
 // included (the separating axis an entry keeps is the one the scalar search stops at).
 enum { CACHED_STEPS = 4 };
@@ -152,44 +177,44 @@ static void compare_cached_isas(const scene *s, const float *scales, const char 
 {
     mf_config config = mf_config_default();
     mf_transform *moved = malloc((s->body_count + 1) * sizeof(mf_transform));
-    mf_context *context[TEST_ISA_COUNT] = {NULL};
-    mf_pair_cache *cache[TEST_ISA_COUNT] = {NULL};
-    mf_stream stream[TEST_ISA_COUNT];
-    for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
+    mf_context *context[PATH_COUNT] = {NULL};
+    mf_pair_cache *cache[PATH_COUNT] = {NULL};
+    mf_stream stream[PATH_COUNT];
+    for (unsigned i = 0; i < PATH_COUNT; ++i) {
         stream[i] = test_stream_make(s->pair_count, config.max_contacts);
-        if (i > 0 && !mf_isa_supported(test_isas[i])) continue;
-        context[i] = test_context_with(test_isas[i], config.on_fault);
+        if (path_table(i) == NULL) continue;
+        context[i] = path_context(i);
         cache[i] = calloc(s->pair_count + 1, sizeof(mf_pair_cache));
     }
     for (uint32_t step = 0; step < CACHED_STEPS; ++step) {
         scene_step(s, step, 11, moved);
         mf_bodies bodies = {.shape = s->body_shape, .transform = moved, .count = s->body_count, .scales = scales};
-        mf_status status[TEST_ISA_COUNT];
-        for (unsigned i = 0; i < TEST_ISA_COUNT; ++i)
+        mf_status status[PATH_COUNT];
+        for (unsigned i = 0; i < PATH_COUNT; ++i)
             if (context[i] != NULL)
                 status[i] =
                     mf_collide_cached(context[i], s->bank, &bodies, s->pairs, s->pair_count, cache[i], &stream[i]);
         CHECKF(status[0] == MF_OK, "%s, cached step %u: the scalar path gave %s", what, step,
                mf_status_string(status[0]));
-        for (unsigned i = 1; i < TEST_ISA_COUNT; ++i) {
+        for (unsigned i = 1; i < PATH_COUNT; ++i) {
             if (context[i] == NULL) continue;
             int same = status[i] == status[0] && test_same_stream(&stream[0], &stream[i]);
             CHECKF(same, "%s, cached step %u: %s's stream is not the scalar path's bytes", what, step,
-                   mf_isa_name(test_isas[i]));
-            if (!same) explain(&stream[0], &stream[i], mf_isa_name(test_isas[i]), what, budget);
+                   path_name(i));
+            if (!same) explain(&stream[0], &stream[i], path_name(i), what, budget);
             uint32_t first_different = s->pair_count;
             for (uint32_t p = 0; p < s->pair_count && first_different == s->pair_count; ++p)
                 if (memcmp(&cache[0][p], &cache[i][p], sizeof(mf_pair_cache)) != 0) first_different = p;
             CHECKF(first_different == s->pair_count,
                    "%s, cached step %u: %s's cache entry of pair %u (axis %u, separation %.9g, route %u) is not the "
                    "scalar path's (axis %u, separation %.9g, route %u)",
-                   what, step, mf_isa_name(test_isas[i]), first_different, cache[i][first_different].axis,
+                   what, step, path_name(i), first_different, cache[i][first_different].axis,
                    cache[i][first_different].separation, cache[i][first_different].route,
                    cache[0][first_different].axis, cache[0][first_different].separation,
                    cache[0][first_different].route);
         }
     }
-    for (unsigned i = 0; i < TEST_ISA_COUNT; ++i) {
+    for (unsigned i = 0; i < PATH_COUNT; ++i) {
         mf_context_destroy(context[i]);
         free(cache[i]);
         test_stream_free(&stream[i]);
@@ -252,6 +277,9 @@ int main(int argc, char **argv)
     __builtin_cpu_init();
     CHECKF(ran >= 1 || !__builtin_cpu_supports("sse4.1"), "no wide path ran on an x86-64 CPU with SSE4.1");
     if (__builtin_cpu_supports("avx2")) CHECKF(mf_isa_supported(MF_ISA_AVX2), "AVX2 CPU but no AVX2 path");
+    if (TEST_INTEL_TUNED_KERNELS && mf_isa_supported(MF_ISA_AVX512))
+        CHECKF(mf_dispatch_tuned(MF_ISA_AVX512, MF_TUNING_INTEL) != NULL,
+               "the build has AVX-512's Intel-tuned hull stages, but they did not run");
 #endif
     (void)neon;
     printf("%d wide paths compared with scalar, %s\n", ran, check_failures == 0 ? "the same bytes" : "DIFFERENT");

@@ -28,28 +28,70 @@ static int cpu_has(mf_isa isa)
 #endif
 }
 
-const mf_wide_kernel *mf_dispatch(mf_isa isa)
+// Which tuning this CPU takes: Intel's cores the Intel-tuned tables, every other core the generic.
+static mf_tuning cpu_tuning(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    __builtin_cpu_init();
+    return __builtin_cpu_is("intel") ? MF_TUNING_INTEL : MF_TUNING_GENERIC;
+#else
+    return MF_TUNING_GENERIC;
+#endif
+}
+
+static const mf_wide_kernel *generic_table(mf_isa isa)
 {
     switch (isa) {
+    case MF_ISA_SCALAR:
+        return &mf_kernel_scalar;
 #if MF_HAVE_WIDE_SSE
     case MF_ISA_SSE:
-        return cpu_has(isa) ? &mf_kernel_sse : &mf_kernel_scalar;
+        return &mf_kernel_sse;
 #endif
 #if MF_HAVE_WIDE_AVX2
     case MF_ISA_AVX2:
-        return cpu_has(isa) ? &mf_kernel_avx2 : &mf_kernel_scalar;
+        return &mf_kernel_avx2;
 #endif
 #if MF_HAVE_WIDE_AVX512
     case MF_ISA_AVX512:
-        return cpu_has(isa) ? &mf_kernel_avx512 : &mf_kernel_scalar;
+        return &mf_kernel_avx512;
 #endif
 #if MF_HAVE_WIDE_NEON
     case MF_ISA_NEON:
-        return cpu_has(isa) ? &mf_kernel_neon : &mf_kernel_scalar;
+        return &mf_kernel_neon;
 #endif
     default:
-        return &mf_kernel_scalar;
+        return NULL;
     }
+}
+
+static const mf_wide_kernel *intel_table(mf_isa isa)
+{
+#if MF_HAVE_WIDE_AVX512_INTEL
+    if (isa == MF_ISA_AVX512) return &mf_kernel_avx512_intel;
+#endif
+    (void)isa;
+    return NULL;
+}
+
+const mf_wide_kernel *mf_dispatch_tuned(mf_isa isa, mf_tuning tuning)
+{
+    if (isa != MF_ISA_SCALAR && !cpu_has(isa)) return NULL;
+    switch (tuning) {
+    case MF_TUNING_GENERIC:
+        return generic_table(isa);
+    case MF_TUNING_INTEL:
+        return intel_table(isa);
+    default:
+        return NULL;
+    }
+}
+
+const mf_wide_kernel *mf_dispatch(mf_isa isa)
+{
+    const mf_wide_kernel *kernel = mf_dispatch_tuned(isa, cpu_tuning());
+    if (kernel == NULL) kernel = mf_dispatch_tuned(isa, MF_TUNING_GENERIC);
+    return kernel != NULL ? kernel : &mf_kernel_scalar;
 }
 
 int mf_isa_supported(mf_isa isa)
@@ -75,7 +117,10 @@ static mf_isa best_isa(const char **reason)
 {
     // cppcheck-suppress knownConditionTrueFalse ; cppcheck does not model __builtin_cpu_supports
     if (mf_isa_supported(MF_ISA_AVX512) && avx512_at_full_clock()) {
-        *reason = "AVX-512 with VBMI2 (Ice Lake, Zen 4 or later): 512-bit code runs at full clock";
+        *reason = mf_dispatch(MF_ISA_AVX512) == intel_table(MF_ISA_AVX512)
+                      ? "AVX-512 with VBMI2 (Ice Lake, Zen 4 or later): 512-bit code runs at full clock; an Intel "
+                        "core: the hull stages built tuned for Intel's (-mtune=sapphirerapids)"
+                      : "AVX-512 with VBMI2 (Ice Lake, Zen 4 or later): 512-bit code runs at full clock";
         return MF_ISA_AVX512;
     }
     if (mf_isa_supported(MF_ISA_AVX2)) {

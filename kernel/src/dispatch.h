@@ -26,8 +26,19 @@ typedef struct mf_wide_kernel {
 } mf_wide_kernel;
 
 // Each ISA's table (kernel_table.c, compiled once per wide build); the scalar one is the width-1
-// build's.
-extern const mf_wide_kernel mf_kernel_scalar, mf_kernel_sse, mf_kernel_avx2, mf_kernel_avx512, mf_kernel_neon;
+// build's. mf_kernel_avx512_intel: AVX-512's hull stages tuned for Intel cores, its box stages
+// the generic build's (kernel/meson.build).
+extern const mf_wide_kernel mf_kernel_scalar, mf_kernel_sse, mf_kernel_avx2, mf_kernel_avx512, mf_kernel_avx512_intel,
+    mf_kernel_neon;
 
-// The table of an ISA the build has and the CPU runs, else the scalar one.
+// How an ISA's code was scheduled: for every core (generic), or for Intel's. A tuning changes the
+// instruction choice and order, never an operation, so every tuning gives the same bytes.
+typedef enum mf_tuning { MF_TUNING_GENERIC, MF_TUNING_INTEL, MF_TUNING_COUNT } mf_tuning;
+
+// The table of an ISA the build has and the CPU runs, in the tuning this CPU takes, else the
+// scalar one.
 const mf_wide_kernel *mf_dispatch(mf_isa isa);
+
+// The table of `isa` in `tuning` where this build has it and the CPU runs the ISA, else NULL: the
+// tests run every tuning on any CPU.
+const mf_wide_kernel *mf_dispatch_tuned(mf_isa isa, mf_tuning tuning);

@@ -2,6 +2,10 @@
 // MF_WIDE_WIDTH), like the stages it lists, so that dispatch.c names one table per ISA instead of
 // spelling out each stage's build. The width-1 build is the scalar path: it has no wide pass and
 // no edge query in lanes, and its face query is sat.c's, its edge cull edge_cull.c's.
+//
+// A tuned build (kernel/meson.build: the same ISA's hull stages built for another core's
+// pipelines) compiles no box stages: MF_WIDE_BOX_NAME names the build whose box pass, box-hull
+// queries and manifold reuse its table lists.
 #include "dispatch.h"
 
 #include "box_pass.h"
@@ -33,10 +37,13 @@ const mf_wide_kernel mf_kernel_scalar = {
     .width = 1,
 };
 #else
+#ifndef MF_WIDE_BOX_NAME
+#define MF_WIDE_BOX_NAME MF_WIDE_NAME
+#endif
 const mf_wide_kernel MF_NAMED(mf_kernel, MF_WIDE_NAME) = {
     .axes = MF_NAMED(mf_wide_axes, MF_WIDE_NAME),
-    .boxes = MF_NAMED(mf_box_pairs, MF_WIDE_NAME),
-    .reuse = MF_NAMED(mf_reuse, MF_WIDE_NAME),
+    .boxes = MF_NAMED(mf_box_pairs, MF_WIDE_BOX_NAME),
+    .reuse = MF_NAMED(mf_reuse, MF_WIDE_BOX_NAME),
     .edge = {.walk = MF_NAMED(mf_edge_walk, MF_WIDE_NAME),
              .lanes = MF_NAMED(mf_edge_lanes, MF_WIDE_NAME),
              .gaps = MF_NAMED(mf_edge_gaps, MF_WIDE_NAME),
@@ -50,8 +57,8 @@ const mf_wide_kernel MF_NAMED(mf_kernel, MF_WIDE_NAME) = {
              .arc_cull = MF_NAMED(mf_edge_arc_cull, MF_WIDE_NAME),
              .support_cull = MF_NAMED(mf_edge_support_cull, MF_WIDE_NAME)},
     .faces = MF_NAMED(mf_face_lanes, MF_WIDE_NAME),
-    .box_hull = {.faces = MF_NAMED(mf_box_hull_faces, MF_WIDE_NAME),
-                 .edges = MF_NAMED(mf_box_hull_edges, MF_WIDE_NAME)},
+    .box_hull = {.faces = MF_NAMED(mf_box_hull_faces, MF_WIDE_BOX_NAME),
+                 .edges = MF_NAMED(mf_box_hull_edges, MF_WIDE_BOX_NAME)},
 #if MF_WIDE_WIDTH >= 8
     .move_rows = MF_NAMED(mf_move_rows, MF_WIDE_NAME),
 #else

@@ -11,4 +11,4 @@
 typedef void mf_move_rows_fn(const mf_hull_view *hull, const mf_mat3 *m, mf_vec3 t, int back, float *rows);
 
 // The builds wider than four lanes; narrower ones move four at a time in pair.c.
-mf_move_rows_fn mf_move_rows_avx2, mf_move_rows_avx512;
+mf_move_rows_fn mf_move_rows_avx2, mf_move_rows_avx512, mf_move_rows_avx512_intel;

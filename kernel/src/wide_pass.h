@@ -45,4 +45,4 @@ typedef struct mf_bundle_axes {
 // leave the edge results at -infinity: their edge query runs per lane after this pass).
 typedef void mf_wide_axes_fn(const mf_bundle *bundle, float margin, float *work, mf_bundle_axes *axes);
 
-mf_wide_axes_fn mf_wide_axes_sse, mf_wide_axes_avx2, mf_wide_axes_avx512, mf_wide_axes_neon;
+mf_wide_axes_fn mf_wide_axes_sse, mf_wide_axes_avx2, mf_wide_axes_avx512, mf_wide_axes_avx512_intel, mf_wide_axes_neon;
