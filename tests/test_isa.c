@@ -199,8 +199,7 @@ static void compare_cached_isas(const scene *s, const float *scales, const char 
         for (unsigned i = 1; i < PATH_COUNT; ++i) {
             if (context[i] == NULL) continue;
             int same = status[i] == status[0] && test_same_stream(&stream[0], &stream[i]);
-            CHECKF(same, "%s, cached step %u: %s's stream is not the scalar path's bytes", what, step,
-                   path_name(i));
+            CHECKF(same, "%s, cached step %u: %s's stream is not the scalar path's bytes", what, step, path_name(i));
             if (!same) explain(&stream[0], &stream[i], path_name(i), what, budget);
             uint32_t first_different = s->pair_count;
             for (uint32_t p = 0; p < s->pair_count && first_different == s->pair_count; ++p)

@@ -5,5 +5,4 @@
 #include "edge_cull.h"
 
 mf_edge_arc_cull_fn mf_edge_arc_cull_scalar, mf_edge_arc_cull_sse, mf_edge_arc_cull_avx2, mf_edge_arc_cull_avx512,
-    mf_edge_arc_cull_avx512_intel,
-    mf_edge_arc_cull_neon;
+    mf_edge_arc_cull_avx512_intel, mf_edge_arc_cull_neon;

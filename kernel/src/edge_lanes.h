@@ -7,7 +7,8 @@
 
 // What mf_query_edges (sat.c) returns, for a culled pair (kept lists, at most MF_WIDE_MAX_EDGES of
 // b's); the frame needs room for b's packed edges, which come from b's edge records.
-mf_edge_search_fn mf_edge_lanes_sse, mf_edge_lanes_avx2, mf_edge_lanes_avx512, mf_edge_lanes_avx512_intel, mf_edge_lanes_neon;
+mf_edge_search_fn mf_edge_lanes_sse, mf_edge_lanes_avx2, mf_edge_lanes_avx512, mf_edge_lanes_avx512_intel,
+    mf_edge_lanes_neon;
 
 // What mf_edge_gaps (edge_cull.c) returns, W edges at a time from the hull's edge rows.
 mf_edge_gaps_fn mf_edge_gaps_sse, mf_edge_gaps_avx2, mf_edge_gaps_avx512, mf_edge_gaps_avx512_intel, mf_edge_gaps_neon;
@@ -22,4 +23,5 @@ mf_edges_by_faces_fn mf_edges_by_faces_avx2, mf_edges_by_faces_avx512, mf_edges_
 
 // What mf_edges_within (edge_cull.c) returns, W gaps at a time; the list needs MF_KEPT_EDGES_PAD
 // entries past the hull's edge count.
-mf_edges_within_fn mf_edges_within_sse, mf_edges_within_avx2, mf_edges_within_avx512, mf_edges_within_avx512_intel, mf_edges_within_neon;
+mf_edges_within_fn mf_edges_within_sse, mf_edges_within_avx2, mf_edges_within_avx512, mf_edges_within_avx512_intel,
+    mf_edges_within_neon;

@@ -4,4 +4,5 @@
 
 #include "sat.h"
 
-mf_edge_walk_fn mf_edge_walk_scalar, mf_edge_walk_sse, mf_edge_walk_avx2, mf_edge_walk_avx512, mf_edge_walk_avx512_intel, mf_edge_walk_neon;
+mf_edge_walk_fn mf_edge_walk_scalar, mf_edge_walk_sse, mf_edge_walk_avx2, mf_edge_walk_avx512,
+    mf_edge_walk_avx512_intel, mf_edge_walk_neon;

@@ -5,4 +5,5 @@
 #include "sat.h"
 
 // Each returns what mf_query_faces (sat.c) does, bit for bit.
-mf_face_search_fn mf_face_lanes_sse, mf_face_lanes_avx2, mf_face_lanes_avx512, mf_face_lanes_avx512_intel, mf_face_lanes_neon;
+mf_face_search_fn mf_face_lanes_sse, mf_face_lanes_avx2, mf_face_lanes_avx512, mf_face_lanes_avx512_intel,
+    mf_face_lanes_neon;
