@@ -297,6 +297,8 @@ int bench_suite_register(void)
     register_hull_sizes();
     bench_context("manyfold_version", mf_version());
     bench_context("manyfold_isa_best", mf_isa_name(mf_isa_best()));
+    // Which build of the ISA runs, and why (dispatch.c: on Intel CPUs, the hull stages tuned for them).
+    bench_context("manyfold_isa_best_reason", mf_isa_best_reason());
     bench_context("scene_pairs", sizes);
     bench_context("scene_fingerprints", fingerprints);
     return 0;

@@ -318,7 +318,9 @@ def report(context, families):
     out = ["# manyfold benchmark", ""]
     if context.get("bench_command"):
         out += [f"Command: `{context['bench_command']}`", ""]
-    out.append(f"manyfold {context.get('manyfold_version', '?')}, auto ISA = {context.get('manyfold_isa_best', '?')}, "
+    reason = f" ({context['manyfold_isa_best_reason']})" if context.get("manyfold_isa_best_reason") else ""
+    out.append(f"manyfold {context.get('manyfold_version', '?')}, "
+               f"auto ISA = {context.get('manyfold_isa_best', '?')}{reason}, "
                f"{context.get('num_cpus', '?')} CPUs at {context.get('mhz_per_cpu', '?')} MHz, "
                f"{context.get('date', '')}. Scene sizes (pairs): {context.get('scene_pairs', '?')}; "
                f"fingerprints: {context.get('scene_fingerprints', '?')}.")

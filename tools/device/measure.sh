@@ -39,6 +39,8 @@ run_bench() { # out-folder time-limit filter
 }
 run_bench "$out/scenes" 220 "$filter"
 run_bench "$out/threads" 60 '^collide_(threads|copies)/(box_box|box_resting|crowd|hull16)/[12]/'
+# The auto ISA and which build of it runs (on Intel, the hull stages tuned for Intel's cores).
+grep -m1 -o 'auto ISA = .*, [0-9?]* CPUs' "$out/scenes/report.md" 2>/dev/null
 sed -n '/^## Ratios/,/^## /p' "$out/scenes/report.md" 2>/dev/null | grep '^| [a-z]'
 grep -A6 'manyfold / ode' "$out/scenes/report.md" 2>/dev/null | grep '^| hull'
 sed -n '/^## Thread scaling/,/^## /p' "$out/threads/report.md" 2>/dev/null | grep '^| [a-z]'
