@@ -245,7 +245,8 @@ MF_API const char *mf_isa_name(mf_isa isa);
  * Every ISA returns bit-identical output, so the choice changes only the speed. */
 MF_API mf_isa mf_isa_best(void);
 
-/* Why mf_isa_best chose its ISA, in one line (a static string). */
+/* Why mf_isa_best chose its ISA, in one line (a static string); on Intel CPUs it also says that
+ * AVX-512's hull stages run from their build tuned for Intel's cores (the same bytes). */
 MF_API const char *mf_isa_best_reason(void);
 
 /* Whether this build and CPU can run the ISA. */
