@@ -3,6 +3,7 @@
 #include "chunk.h"
 #include "context.h"
 #include "core.h"
+#include "dispatch.h"
 #include "fault.h"
 #include "jobs.h"
 #include "placement.h"
@@ -122,11 +123,11 @@ static void collide_chunk(const collide_round *round, uint32_t chunk, uint32_t w
     uint32_t count = round->end - first < round->chunk_pairs ? round->end - first : round->chunk_pairs;
     const mf_pair_cache *cache = round->cache != NULL ? round->cache + first : NULL;
     if (round->skipped == NULL) {
-        mf_collide_chunk(context, worker, round->bank, round->bodies, round->pairs + first, count, cache, NULL,
-                         worker->results);
+        context->kernel->chunk.collide(context, worker, round->bank, round->bodies, round->pairs + first, count, cache,
+                                       NULL, worker->results);
     } else {
-        uint32_t bad = mf_collide_chunk_skipping(context, worker, round->bank, round->bodies, round->pairs + first,
-                                                 count, cache, NULL, worker->results);
+        uint32_t bad = context->kernel->chunk.skipping(context, worker, round->bank, round->bodies,
+                                                       round->pairs + first, count, cache, NULL, worker->results);
         if (bad < count) lower_to(round->skipped, first + bad);
     }
     // On one thread the chunk is placed right after what the stream holds now: where there is room
@@ -185,8 +186,8 @@ static int collide_checked_chunk(in_order_call *call, mf_worker *worker, uint32_
                                  mf_pair_result *results)
 {
     if (atomic_load_explicit(&call->first_bad, memory_order_relaxed) < first) return 0;
-    uint32_t bad =
-        mf_collide_chunk_checking(call->context, worker, call->bank, call->bodies, call->pairs + first, count, results);
+    uint32_t bad = call->context->kernel->chunk.checking(call->context, worker, call->bank, call->bodies,
+                                                         call->pairs + first, count, results);
     if (bad == count) return 1;
     lower_to(&call->first_bad, first + bad);
     return 0;
@@ -206,8 +207,8 @@ static void in_order_task(void *data, uint32_t chunk, uint32_t worker_index)
     mf_pair_cache *cache = call->cache != NULL ? call->cache + first : NULL;
     mf_pair_result *results = worker->results;
     if (call->skip) {
-        uint32_t bad = mf_collide_chunk_skipping(call->context, worker, call->bank, call->bodies, call->pairs + first,
-                                                 count, cache, cache, results);
+        uint32_t bad = call->context->kernel->chunk.skipping(call->context, worker, call->bank, call->bodies,
+                                                             call->pairs + first, count, cache, cache, results);
         if (bad < count) lower_to(&call->first_bad, first + bad);
     } else if (call->validate) {
         MF_ASSERT(cache == NULL); // a call with a cache checks its pairs before the chunks
@@ -215,8 +216,8 @@ static void in_order_task(void *data, uint32_t chunk, uint32_t worker_index)
         if (!collide_checked_chunk(call, worker, first, count, results))
             for (uint32_t i = 0; i < count; ++i) results[i].count = 0;
     } else {
-        mf_collide_chunk(call->context, worker, call->bank, call->bodies, call->pairs + first, count, cache, cache,
-                         results);
+        call->context->kernel->chunk.collide(call->context, worker, call->bank, call->bodies, call->pairs + first,
+                                             count, cache, cache, results);
     }
     mf_placement_finish(call->placement, chunk, results, first, count,
                         call->context->staging + (size_t)worker_index * MF_STAGED_PER_WORKER, worker->staged_pending,

@@ -3,6 +3,7 @@
 
 #include "arc_cull.h"
 #include "box_hull.h"
+#include "chunk.h"
 #include "move_lanes.h"
 #include "wide_pass.h"
 
@@ -22,12 +23,13 @@ typedef struct mf_wide_kernel {
     mf_face_search_fn *faces; // per pair, for hulls beyond the wide limits
     mf_box_hull_kernel box_hull;
     mf_move_rows_fn *move_rows; // NULL: pair.c moves four vertices at a time
+    mf_chunk_entries chunk;     // the router (chunk.h): the generic build's, or a tuning's own
     uint32_t width;
 } mf_wide_kernel;
 
 // Each ISA's table (kernel_table.c, compiled once per wide build); the scalar one is the width-1
-// build's. mf_kernel_avx512_intel: AVX-512's hull stages tuned for Intel cores, its box stages
-// the generic build's (kernel/meson.build).
+// build's. mf_kernel_avx512_intel: AVX-512's hull stages, the router and the per-pair path tuned
+// for Intel cores, its box stages the generic build's (kernel/meson.build).
 extern const mf_wide_kernel mf_kernel_scalar, mf_kernel_sse, mf_kernel_avx2, mf_kernel_avx512, mf_kernel_avx512_intel,
     mf_kernel_neon;
 

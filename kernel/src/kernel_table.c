@@ -5,7 +5,9 @@
 //
 // A tuned build (kernel/meson.build: the same ISA's hull stages built for another core's
 // pipelines) compiles no box stages: MF_WIDE_BOX_NAME names the build whose box pass, box-hull
-// queries and manifold reuse its table lists.
+// queries and manifold reuse its table lists. MF_WIDE_PATH_NAME names the tuned build of the
+// router and the per-pair path (path_names.h) whose entry points it lists; without it, the
+// generic ones.
 #include "dispatch.h"
 
 #include "box_pass.h"
@@ -17,6 +19,19 @@
 #include "reuse_pass.h"
 #include "support_cull.h"
 #include "wide.h"
+
+#ifdef MF_WIDE_PATH_NAME
+#define MF_CHUNK_ENTRIES                                                                                               \
+    {                                                                                                                  \
+        MF_NAMED(mf_collide_chunk, MF_WIDE_PATH_NAME), MF_NAMED(mf_collide_chunk_checking, MF_WIDE_PATH_NAME),         \
+            MF_NAMED(mf_collide_chunk_skipping, MF_WIDE_PATH_NAME)                                                     \
+    }
+#else
+#define MF_CHUNK_ENTRIES                                                                                               \
+    {                                                                                                                  \
+        mf_collide_chunk, mf_collide_chunk_checking, mf_collide_chunk_skipping                                         \
+    }
+#endif
 
 #if MF_WIDE_WIDTH == 1
 const mf_wide_kernel mf_kernel_scalar = {
@@ -34,6 +49,7 @@ const mf_wide_kernel mf_kernel_scalar = {
     .faces = mf_query_faces,
     .box_hull = {.faces = mf_box_hull_faces_scalar, .edges = mf_box_hull_edges_scalar},
     .move_rows = NULL,
+    .chunk = MF_CHUNK_ENTRIES,
     .width = 1,
 };
 #else
@@ -64,6 +80,7 @@ const mf_wide_kernel MF_NAMED(mf_kernel, MF_WIDE_NAME) = {
 #else
     .move_rows = NULL,
 #endif
+    .chunk = MF_CHUNK_ENTRIES,
     .width = MF_WIDE_WIDTH,
 };
 #endif
