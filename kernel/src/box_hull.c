@@ -72,7 +72,8 @@ mf_box_edge_query MF_NAMED(mf_box_hull_edges, MF_WIDE_NAME)(const mf_hull_view *
     const mf_vec3w axis[3] = {mf_splat3w(box->axis[0]), mf_splat3w(box->axis[1]), mf_splat3w(box->axis[2])};
     mf_floatw zero = mf_splatw(0.0f), parallel = mf_splatw(MF_PARALLEL_SINE);
     mf_floatw best = mf_splatw(-INFINITY), best_edge = zero, best_axis = zero;
-    // The edge rows pad with zero normals to whole registers: those lanes never cross.
+    // The edge rows pad with zero normals to whole registers (rows.h, scale.c): the lanes past the
+    // last edge never cross, so no lane needs testing against the edge count.
     for (uint32_t e = 0; e < hull->edge_count; e += W) {
         const float *at = rows + e;
         mf_vec3w normal0 = mf_load3uw(at, at + stride, at + 2 * stride);
@@ -80,20 +81,23 @@ mf_box_edge_query MF_NAMED(mf_box_hull_edges, MF_WIDE_NAME)(const mf_hull_view *
         mf_vec3w vertex = mf_load3uw(at + 6 * stride, at + 7 * stride, at + 8 * stride);
         mf_vec3w direction = mf_load3uw(hull->edge_x + e, hull->edge_y + e, hull->edge_z + e);
         mf_vec3w moment = mf_cross3w(mf_sub3w(centre, vertex), direction);
-        mf_floatw t[3], edge = mf_addw(mf_lane_indexw(), mf_splatw((float)e));
-        mf_maskw live = mf_ltw(edge, mf_splatw((float)hull->edge_count));
-        for (int m = 0; m < 3; ++m) t[m] = mf_dotw(direction, axis[m]);
+        mf_floatw t[3], size[3], edge = mf_addw(mf_lane_indexw(), mf_splatw((float)e));
+        for (int m = 0; m < 3; ++m) {
+            t[m] = mf_dotw(direction, axis[m]);
+            size[m] = mf_absw(t[m]);
+        }
         for (int k = 0; k < 3; ++k) {
             int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
             mf_floatw side0 = mf_dotw(normal0, axis[k]), side1 = mf_dotw(normal1, axis[k]);
             mf_floatw length = mf_sqrtw(mf_addw(mf_mulw(t[k1], t[k1]), mf_mulw(t[k2], t[k2])));
             mf_maskw crossing = mf_andw(mf_ltw(mf_mulw(side0, side1), zero), mf_gew(length, parallel));
             mf_floatw turn = mf_dotw(moment, axis[k]);
-            mf_floatw reach = mf_addw(mf_mulw(mf_splatw(box->half[k1]), mf_absw(t[k2])),
-                                      mf_mulw(mf_splatw(box->half[k2]), mf_absw(t[k1])));
-            mf_floatw separation =
-                mf_divw(mf_subw(mf_selectw(mf_gtw(side0, zero), turn, mf_negw(turn)), reach), length);
-            mf_maskw better = mf_andw(mf_andw(live, crossing), mf_gtw(separation, best));
+            mf_floatw reach =
+                mf_addw(mf_mulw(mf_splatw(box->half[k1]), size[k2]), mf_mulw(mf_splatw(box->half[k2]), size[k1]));
+            // s is side0's sign: a crossing's side0 is not zero (side0 side1 < 0), so flipping
+            // turn by its sign bit is the selection of turn or -turn, in fewer operations.
+            mf_floatw separation = mf_divw(mf_subw(mf_flip_by_signw(turn, side0), reach), length);
+            mf_maskw better = mf_andw(crossing, mf_gtw(separation, best));
             best = mf_selectw(better, separation, best);
             best_edge = mf_selectw(better, edge, best_edge);
             best_axis = mf_selectw(better, mf_splatw((float)k), best_axis);

@@ -35,7 +35,9 @@ static inline mf_maskw mf_andnotw(mf_maskw a, mf_maskw b) { return (!a) & b; }
 static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no) { return m ? yes : no; }
 static inline int mf_anyw(mf_maskw m) { return m != 0; }
 static inline uint32_t mf_lane_bitsw(mf_maskw m) { return (uint32_t)(m != 0); }
+// mf_flip_by_signw: a with its sign flipped where `sign`'s sign bit is set (-0 too).
 static inline mf_floatw mf_negw(mf_floatw a) { return -a; }
+static inline mf_floatw mf_flip_by_signw(mf_floatw a, mf_floatw sign) { return signbit(sign) ? -a : a; }
 static inline mf_floatw mf_absw(mf_floatw a) { return fabsf(a); }
 static inline mf_floatw mf_int_to_floatw(const int32_t *p) { return (float)p[0]; }
 static inline mf_floatw mf_loadw(const float *p) { return *p; }
@@ -68,6 +70,10 @@ static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no) { re
 static inline int mf_anyw(mf_maskw m) { return simde_mm_movemask_ps(m) != 0; }
 static inline uint32_t mf_lane_bitsw(mf_maskw m) { return (uint32_t)simde_mm_movemask_ps(m); }
 static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm_xor_ps(a, simde_mm_set1_ps(-0.0f)); }
+static inline mf_floatw mf_flip_by_signw(mf_floatw a, mf_floatw sign)
+{
+    return simde_mm_xor_ps(a, simde_mm_and_ps(sign, simde_mm_set1_ps(-0.0f)));
+}
 static inline mf_floatw mf_absw(mf_floatw a) { return simde_mm_andnot_ps(simde_mm_set1_ps(-0.0f), a); }
 static inline mf_floatw mf_int_to_floatw(const int32_t *p)
 {
@@ -95,6 +101,10 @@ static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no)
 static inline int mf_anyw(mf_maskw m) { return simde_mm256_movemask_ps(m) != 0; }
 static inline uint32_t mf_lane_bitsw(mf_maskw m) { return (uint32_t)simde_mm256_movemask_ps(m); }
 static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm256_xor_ps(a, simde_mm256_set1_ps(-0.0f)); }
+static inline mf_floatw mf_flip_by_signw(mf_floatw a, mf_floatw sign)
+{
+    return simde_mm256_xor_ps(a, simde_mm256_and_ps(sign, simde_mm256_set1_ps(-0.0f)));
+}
 static inline mf_floatw mf_absw(mf_floatw a) { return simde_mm256_andnot_ps(simde_mm256_set1_ps(-0.0f), a); }
 static inline mf_floatw mf_int_to_floatw(const int32_t *p)
 {
@@ -122,6 +132,10 @@ static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no)
 static inline int mf_anyw(mf_maskw m) { return m != 0; }
 static inline uint32_t mf_lane_bitsw(mf_maskw m) { return (uint32_t)m; }
 static inline mf_floatw mf_negw(mf_floatw a) { return simde_mm512_xor_ps(a, simde_mm512_set1_ps(-0.0f)); }
+static inline mf_floatw mf_flip_by_signw(mf_floatw a, mf_floatw sign)
+{
+    return simde_mm512_xor_ps(a, simde_mm512_and_ps(sign, simde_mm512_set1_ps(-0.0f)));
+}
 static inline mf_floatw mf_absw(mf_floatw a) { return simde_mm512_abs_ps(a); }
 // Indices, never negative: this SIMDe has only the unsigned conversion.
 static inline mf_floatw mf_int_to_floatw(const int32_t *p)
