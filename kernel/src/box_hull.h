@@ -31,9 +31,9 @@ typedef struct mf_box_hull_kernel {
 } mf_box_hull_kernel;
 
 mf_box_hull_faces_fn mf_box_hull_faces_scalar, mf_box_hull_faces_sse, mf_box_hull_faces_avx2, mf_box_hull_faces_avx512,
-    mf_box_hull_faces_neon;
+    mf_box_hull_faces_avx512_intel, mf_box_hull_faces_neon;
 mf_box_hull_edges_fn mf_box_hull_edges_scalar, mf_box_hull_edges_sse, mf_box_hull_edges_avx2, mf_box_hull_edges_avx512,
-    mf_box_hull_edges_neon;
+    mf_box_hull_edges_avx512_intel, mf_box_hull_edges_neon;
 
 // Whether a pair of these shapes takes the box-hull queries: one is a box (mf_bank_add_box), the
 // other a hull that is not a parallelepiped (those project, mf_uses_projection). Every hull has

@@ -29,7 +29,7 @@ typedef struct mf_wide_kernel {
 
 // Each ISA's table (kernel_table.c, compiled once per wide build); the scalar one is the width-1
 // build's. mf_kernel_avx512_intel: AVX-512's hull stages, the router and the per-pair path tuned
-// for Intel cores, its box stages the generic build's (kernel/meson.build).
+// for Intel cores, its box-box stages the generic build's (kernel/meson.build).
 extern const mf_wide_kernel mf_kernel_scalar, mf_kernel_sse, mf_kernel_avx2, mf_kernel_avx512, mf_kernel_avx512_intel,
     mf_kernel_neon;
 

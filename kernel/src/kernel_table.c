@@ -4,10 +4,9 @@
 // no edge query in lanes, and its face query is sat.c's, its edge cull edge_cull.c's.
 //
 // A tuned build (kernel/meson.build: the same ISA's hull stages built for another core's
-// pipelines) compiles no box stages: MF_WIDE_BOX_NAME names the build whose box pass, box-hull
-// queries and manifold reuse its table lists. MF_WIDE_PATH_NAME names the tuned build of the
-// router and the per-pair path (path_names.h) whose entry points it lists; without it, the
-// generic ones.
+// pipelines) compiles no box-box stages: MF_WIDE_BOX_NAME names the build whose box pass and
+// manifold reuse its table lists. MF_WIDE_PATH_NAME names the tuned build of the router and the
+// per-pair path (path_names.h) whose entry points it lists; without it, the generic ones.
 #include "dispatch.h"
 
 #include "box_pass.h"
@@ -73,8 +72,8 @@ const mf_wide_kernel MF_NAMED(mf_kernel, MF_WIDE_NAME) = {
              .arc_cull = MF_NAMED(mf_edge_arc_cull, MF_WIDE_NAME),
              .support_cull = MF_NAMED(mf_edge_support_cull, MF_WIDE_NAME)},
     .faces = MF_NAMED(mf_face_lanes, MF_WIDE_NAME),
-    .box_hull = {.faces = MF_NAMED(mf_box_hull_faces, MF_WIDE_BOX_NAME),
-                 .edges = MF_NAMED(mf_box_hull_edges, MF_WIDE_BOX_NAME)},
+    .box_hull = {.faces = MF_NAMED(mf_box_hull_faces, MF_WIDE_NAME),
+                 .edges = MF_NAMED(mf_box_hull_edges, MF_WIDE_NAME)},
 #if MF_WIDE_WIDTH >= 8
     .move_rows = MF_NAMED(mf_move_rows, MF_WIDE_NAME),
 #else
