@@ -27,7 +27,7 @@ static inline void store_interleaved(mf_vec3 *out, simde__m128 x, simde__m128 y,
 
 // A hull's vertices moved between frames, four at a time: m v + t, or with `back` m^T (v - t), in
 // the order of operations of mf_mat3_mul and mf_add (of mf_sub and mf_mat3_mul_transposed), then
-// interleaved into `out`, and where `rows` is not NULL also stored as rows x, y, z
+// interleaved into `out` where it is not NULL, and where `rows` is not NULL also stored as rows x, y, z
 // (MF_VERTEX_ROWS_STRIDE apart); where `low` is not NULL, their bounds in the new frame into it
 // and `high` (the box-hull queries read a box's face separations off them; others would pay for
 // them for nothing). Loads run up to three vertices past the shape's last, within the bank's
@@ -58,7 +58,7 @@ static inline void move_vertices(const mf_hull_view *hull, const mf_mat3 *m, mf_
             mf_mat3_mul4(r, point, moved);
             for (int c = 0; c < 3; ++c) moved[c] = simde_mm_add_ps(moved[c], shift[c]);
         }
-        store_interleaved(out + v, moved[0], moved[1], moved[2]);
+        if (out != NULL) store_interleaved(out + v, moved[0], moved[1], moved[2]);
         if (rows != NULL)
             for (int c = 0; c < 3; ++c) simde_mm_storeu_ps(rows + (size_t)c * MF_VERTEX_ROWS_STRIDE + v, moved[c]);
         if (low == NULL) continue;
@@ -163,9 +163,10 @@ void mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, 
     } else if (a_rows != NULL || (move_rows != NULL && !hull_is_a))
         move_through_rows(a, &frame->rotation, frame->translation, 1, move_rows, scratch->a_vertices,
                           scratch->a_vertex_rows);
-    else
-        move_vertices(a, &frame->rotation, frame->translation, 1, scratch->a_vertices, NULL,
-                      hull_is_a ? &frame->hull_low : NULL, &frame->hull_high);
+    else if (hull_is_a) { // a hull a's vertices in the box's frame: their bounds alone are read
+        move_vertices(a, &frame->rotation, frame->translation, 1, NULL, NULL, &frame->hull_low, &frame->hull_high);
+        frame->a_vertices = NULL;
+    } else move_vertices(a, &frame->rotation, frame->translation, 1, scratch->a_vertices, NULL, NULL, NULL);
     MF_ASSERT(b->edge_count <= MF_MAX_HULL_EDGES);
 }
 

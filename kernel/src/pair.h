@@ -10,7 +10,8 @@
 struct mf_wide_kernel;
 
 // b moved into a's frame: b's vertices always; with `for_queries` also a's vertices in b's frame,
-// but for a box a against a hull (a_vertices NULL: the box-hull queries never read them).
+// but for a box-hull pair (a_vertices NULL: the box-hull queries never read them; a hull a's
+// bounds in the box's frame are all they take of its vertices there).
 // b's normals and edge directions point into the scratch, filled by the edge query for the edges it
 // keeps (mf_rotate_b_edges). Large hulls' vertices, which the queries read as rows too, move W at a
 // time with `move_rows` (the ISA's; NULL: four at a time), to the same floats.
