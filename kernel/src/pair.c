@@ -27,8 +27,8 @@ static inline void store_interleaved(mf_vec3 *out, simde__m128 x, simde__m128 y,
 
 // A hull's vertices moved between frames, four at a time: m v + t, or with `back` m^T (v - t), in
 // the order of operations of mf_mat3_mul and mf_add (of mf_sub and mf_mat3_mul_transposed), then
-// interleaved into `out` where it is not NULL, and where `rows` is not NULL also stored as rows x, y, z
-// (MF_VERTEX_ROWS_STRIDE apart); where `low` is not NULL, their bounds in the new frame into it
+// interleaved into `out` where it is not NULL, and where `rows` is not NULL also stored as rows x,
+// y, z (MF_VERTEX_ROWS_STRIDE apart); where `low` is not NULL, their bounds in the new frame into it
 // and `high` (the box-hull queries read a box's face separations off them; others would pay for
 // them for nothing). Loads run up to three vertices past the shape's last, within the bank's
 // arrays (MF_BANK_PAD); stores as far past the last entry of `out`, within its

@@ -35,8 +35,8 @@ static inline mf_maskw mf_andnotw(mf_maskw a, mf_maskw b) { return (!a) & b; }
 static inline mf_floatw mf_selectw(mf_maskw m, mf_floatw yes, mf_floatw no) { return m ? yes : no; }
 static inline int mf_anyw(mf_maskw m) { return m != 0; }
 static inline uint32_t mf_lane_bitsw(mf_maskw m) { return (uint32_t)(m != 0); }
-// mf_flip_by_signw: a with its sign flipped where `sign`'s sign bit is set (-0 too).
 static inline mf_floatw mf_negw(mf_floatw a) { return -a; }
+// a with its sign flipped where `sign`'s sign bit is set (-0 too): one mask and one exclusive or.
 static inline mf_floatw mf_flip_by_signw(mf_floatw a, mf_floatw sign) { return signbit(sign) ? -a : a; }
 static inline mf_floatw mf_absw(mf_floatw a) { return fabsf(a); }
 static inline mf_floatw mf_int_to_floatw(const int32_t *p) { return (float)p[0]; }
