@@ -54,16 +54,13 @@ int mf_query_box_hull(const mf_pair_frame *frame, float margin, const mf_box_hul
     int box_is_a = frame->a->shape->box;
     const mf_hull_view *hull = box_is_a ? frame->b : frame->a;
     mf_box_in_hull box = box_in_hull_frame(frame, box_is_a);
-    if (box_is_a) {
-        c->face_a = box_faces(frame->hull_low, frame->hull_high, box.half);
-        if (c->face_a.separation >= margin) return 0;
-        c->face_b = kernel->faces(hull, &box);
-    } else {
-        c->face_a = kernel->faces(hull, &box);
-        if (c->face_a.separation >= margin) return 0;
-        c->face_b = box_faces(frame->hull_low, frame->hull_high, box.half);
-    }
-    if (c->face_b.separation >= margin) return 0;
+    // The box's faces first, whichever body it is: read off the bounds, they cost a few compares
+    // where the hull's cost a pass over its faces, and either one apart settles the pair.
+    mf_face_query *box_side = box_is_a ? &c->face_a : &c->face_b, *hull_side = box_is_a ? &c->face_b : &c->face_a;
+    *box_side = box_faces(frame->hull_low, frame->hull_high, box.half);
+    if (box_side->separation >= margin) return 0;
+    *hull_side = kernel->faces(hull, &box);
+    if (hull_side->separation >= margin) return 0;
     c->edge = box_hull_edge_axis(frame, box_is_a, &box, kernel->edges(hull, &box));
     mf_measure_edge_axis(frame, c);
     return mf_is_touching(c, margin);
