@@ -13,8 +13,9 @@ struct mf_wide_kernel;
 // but for a box-hull pair (a_vertices NULL: the box-hull queries never read them; a hull a's
 // bounds in the box's frame are all they take of its vertices there).
 // b's normals and edge directions point into the scratch, filled by the edge query for the edges it
-// keeps (mf_rotate_b_edges). Large hulls' vertices, which the queries read as rows too, move W at a
-// time with `move_rows` (the ISA's; NULL: four at a time), to the same floats.
+// keeps (mf_rotate_b_edges). Large hulls' vertices, which the queries read as rows too, and a
+// box-hull pair's hull, move W at a time with `move_rows` (the ISA's; NULL: four at a time), to the
+// same floats.
 void mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
                     int for_queries, mf_move_rows_fn *move_rows, mf_mat3 *rotation_a, mf_pair_frame *frame);
 
