@@ -60,13 +60,14 @@ static void lanes_to_rows(mf_wide_scratch *wide, uint32_t count)
 // edge directions in a's frame, which the edge query fills (mf_rotate_b_edges). Scaled bodies read
 // their shapes' scaled copies (scale.h), as mf_frame_setup's do.
 static void frame_from_bundle(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, const mf_wide_scratch *wide,
-                              uint32_t lane, int for_edges, mf_pair_scratch *scratch, mf_pair_frame *frame)
+                              uint32_t lane, int for_edges, const mf_extent_kernel *extent, mf_pair_scratch *scratch,
+                              mf_pair_frame *frame)
 {
     // Written in place: a frame built aside and copied is read back in wider moves than it was
     // stored in, which stalls the store forwarding, once per lane.
     const mf_hull_view *a = mf_body_hull(bank, bodies, pair.a, &scratch->scaled[0]);
     const mf_hull_view *b = mf_body_hull(bank, bodies, pair.b, &scratch->scaled[1]);
-    mf_frame_start(frame, a, b, NULL);
+    mf_frame_start(frame, a, b, NULL, extent);
     frame->rotation = wide->axes.rotation[lane];
     frame->translation = wide->axes.translation[lane];
     // Whole rows, whatever the count (the frame's have room): a fixed copy, no loop.
@@ -151,7 +152,8 @@ static void collide_bundles(const chunk_call *call)
                 lanes_have_rows = 1;
             }
             if (have_frame) { // as mf_query_pair: the edge query, measured where it decides
-                frame_from_bundle(bank, bodies, pair, wide, l, 1, worker->scratch, &frame);
+                frame_from_bundle(bank, bodies, pair, wide, l, 1, &call->context->kernel->extent, worker->scratch,
+                                  &frame);
                 mf_query_edges_of_pair(&frame, config->linear_slop, &call->context->kernel->edge, &query, &candidates);
             }
             if (!mf_is_touching(&candidates, config->margin)) {
@@ -162,7 +164,9 @@ static void collide_bundles(const chunk_call *call)
                 if (call->answers != NULL) collide_pair(call, p);
                 continue;
             }
-            if (!have_frame) frame_from_bundle(bank, bodies, pair, wide, l, 0, worker->scratch, &frame);
+            if (!have_frame)
+                frame_from_bundle(bank, bodies, pair, wide, l, 0, &call->context->kernel->extent, worker->scratch,
+                                  &frame);
             mf_axis used;
             kept_manifold kept = kept_of(call, p);
             mf_contacts_for_pair(config, &frame, &candidates, kept.kept ? &kept.axis : NULL,
@@ -228,7 +232,8 @@ static int answer_from_entry(const chunk_call *call, uint32_t i)
     if (hint == MF_CACHE_APART) return 1;
     mf_mat3 rotation_a;
     mf_pair_frame frame;
-    mf_frame_setup(call->bank, call->bodies, pair, call->worker->scratch, 0, NULL, &rotation_a, &frame);
+    mf_frame_setup(call->bank, call->bodies, pair, call->worker->scratch, 0, call->context->kernel, &rotation_a,
+                   &frame);
     int projection = mf_uses_projection(frame.a, frame.b);
     if (!mf_measure_axis(&frame, projection, &answer->axis)) return 0;
     if (answer->axis.separation >= config->margin) { // still apart along the kept axis, hence apart
@@ -310,13 +315,15 @@ static uint32_t collide_in_order(const chunk_call *call, uint32_t count)
         if (route == ROUTE_INVALID) return i;
         if (route == ROUTE_PARKED) results[i].count = 0;
         else if (route == ROUTE_BOXES) worker->boxes[box_count++] = i;
-        else if (mf_apart_along_centres(bank, bodies, pairs[i], context->config.margin)) results[i].count = 0;
+        else if (mf_apart_along_centres(&context->kernel->extent, bank, bodies, pairs[i], context->config.margin))
+            results[i].count = 0;
         else misses[miss_count++] = i;
     }
     for (uint32_t i = 0; !call->check && cache == NULL && i < count; ++i) {
         if (is_parked_apart(bodies, pairs[i])) results[i].count = 0;
         else if (is_box_pair(bank, bodies, pairs[i])) worker->boxes[box_count++] = i;
-        else if (mf_apart_along_centres(bank, bodies, pairs[i], context->config.margin)) results[i].count = 0;
+        else if (mf_apart_along_centres(&context->kernel->extent, bank, bodies, pairs[i], context->config.margin))
+            results[i].count = 0;
         else misses[miss_count++] = i;
     }
     for (uint32_t i = 0; cache != NULL && i < count; ++i) {

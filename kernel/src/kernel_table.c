@@ -48,6 +48,7 @@ const mf_wide_kernel mf_kernel_scalar = {
     .faces = mf_query_faces,
     .box_hull = {.faces = mf_box_hull_faces_scalar, .edges = mf_box_hull_edges_scalar},
     .move_rows = NULL,
+    .extent = {.lowest = mf_lowest_along_scalar, .deepest = mf_deepest_along_scalar},
     .chunk = MF_CHUNK_ENTRIES,
     .width = 1,
 };
@@ -79,6 +80,7 @@ const mf_wide_kernel MF_NAMED(mf_kernel, MF_WIDE_NAME) = {
 #else
     .move_rows = NULL,
 #endif
+    .extent = {.lowest = MF_NAMED(mf_lowest_along, MF_WIDE_NAME), .deepest = MF_NAMED(mf_deepest_along, MF_WIDE_NAME)},
     .chunk = MF_CHUNK_ENTRIES,
     .width = MF_WIDE_WIDTH,
 };

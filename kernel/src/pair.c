@@ -107,8 +107,9 @@ static void move_through_rows(const mf_hull_view *hull, const mf_mat3 *m, mf_vec
 }
 
 void mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
-                    int for_queries, mf_move_rows_fn *move_rows, mf_mat3 *rotation_a, mf_pair_frame *frame)
+                    int for_queries, const mf_wide_kernel *kernel, mf_mat3 *rotation_a, mf_pair_frame *frame)
 {
+    mf_move_rows_fn *move_rows = for_queries && kernel != NULL ? kernel->move_rows : NULL;
     const mf_transform *ta = &bodies->transform[pair.a], *tb = &bodies->transform[pair.b];
     // Scaled bodies read their shapes' scaled copies from the scratch (scale.h).
     const mf_hull_view *a = mf_body_hull(bank, bodies, pair.a, &scratch->scaled[0]);
@@ -119,7 +120,7 @@ void mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, 
     // Work in a's frame: precision depends on the bodies' distance, not on where they are. Written
     // in place: a frame built aside and returned is copied in wider moves than it was stored in,
     // which stalls the store forwarding.
-    mf_frame_start(frame, a, b, scratch->b_vertices);
+    mf_frame_start(frame, a, b, scratch->b_vertices, kernel != NULL ? &kernel->extent : &mf_kernel_scalar.extent);
     frame->a_vertices = scratch->a_vertices;
     frame->b_normal_rows = scratch->b_normal_rows;
     frame->b_direction_rows = scratch->b_direction_rows;
@@ -429,11 +430,12 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
 
 // The hull's lowest point along `axis`, from the bank's rows (padded past the last: MF_BANK_PAD),
 // times the body's scale (positive: the lowest vertex stays the lowest).
-static float lowest_along(const mf_bank *bank, const mf_shape *shape, float scale, mf_vec3 axis)
+static float lowest_along(const mf_extent_kernel *extent, const mf_bank *bank, const mf_shape *shape, float scale,
+                          mf_vec3 axis)
 {
     uint32_t first = shape->vertex_first;
-    return mf_lowest_along4(bank->vertex_x + first, bank->vertex_y + first, bank->vertex_z + first, shape->vertex_count,
-                            axis) *
+    return extent->lowest(bank->vertex_x + first, bank->vertex_y + first, bank->vertex_z + first, shape->vertex_count,
+                          axis) *
            scale;
 }
 
@@ -454,7 +456,8 @@ static mf_mat3 rotation_of(mf_quat q)
     return m;
 }
 
-int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, float margin)
+int mf_apart_along_centres(const mf_extent_kernel *extent, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
+                           float margin)
 {
     const mf_transform *ta = &bodies->transform[pair.a], *tb = &bodies->transform[pair.b];
     const mf_shape *a = &bank->shapes[bodies->shape[pair.a]], *b = &bank->shapes[bodies->shape[pair.b]];
@@ -477,7 +480,8 @@ int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair
     mf_vec3 axis = mf_scale(between, 1.0f / length);
     // Each hull's extent along the axis, in its own frame: a's highest point, b's lowest.
     mf_vec3 axis_a = mf_mat3_mul_transposed(&rotation_a, axis), axis_b = mf_mat3_mul_transposed(&rotation_b, axis);
-    float high_a = -lowest_along(bank, a, scale_a, mf_neg(axis_a)), low_b = lowest_along(bank, b, scale_b, axis_b);
+    float high_a = -lowest_along(extent, bank, a, scale_a, mf_neg(axis_a)),
+          low_b = lowest_along(extent, bank, b, scale_b, axis_b);
     return low_b + mf_dot(axis, tb->p) - (high_a + mf_dot(axis, ta->p)) >= margin;
 }
 
@@ -487,7 +491,7 @@ void mf_collide_pair(const mf_config *config, const mf_wide_kernel *kernel, mf_p
 {
     mf_mat3 rotation_a;
     mf_pair_frame frame;
-    mf_frame_setup(bank, bodies, pair, scratch, 1, kernel->move_rows, &rotation_a, &frame);
+    mf_frame_setup(bank, bodies, pair, scratch, 1, kernel, &rotation_a, &frame);
     result->count = 0;
     result->distance = INFINITY;
     *used = (mf_axis){MF_AXIS_FACE_A, 0, 0, 0, {0, 0, 0}};

@@ -13,11 +13,12 @@ struct mf_wide_kernel;
 // but for a box-hull pair (a_vertices NULL: the box-hull queries never read them; a hull a's
 // bounds in the box's frame are all they take of its vertices there).
 // b's normals and edge directions point into the scratch, filled by the edge query for the edges it
-// keeps (mf_rotate_b_edges). Large hulls' vertices, which the queries read as rows too, and a
-// box-hull pair's hull, move W at a time with `move_rows` (the ISA's; NULL: four at a time), to the
-// same floats.
+// keeps (mf_rotate_b_edges). For the queries, large hulls' vertices, which they read as rows too,
+// and a box-hull pair's hull move W at a time with the kernel's move_rows (dispatch.h; four at a
+// time where it has none, or `kernel` is NULL), to the same floats. The frame takes the kernel's
+// extents in lanes (NULL: the scalar path's).
 void mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, mf_pair_scratch *scratch,
-                    int for_queries, mf_move_rows_fn *move_rows, mf_mat3 *rotation_a, mf_pair_frame *frame);
+                    int for_queries, const struct mf_wide_kernel *kernel, mf_mat3 *rotation_a, mf_pair_frame *frame);
 
 // The contacts of one axis (world space) if their deepest separation is at most `attain`; else the
 // result is empty. An edge axis of parallelepipeds gets its edges resolved in place.
@@ -37,9 +38,10 @@ void mf_contacts_for_pair(const mf_config *config, const mf_pair_frame *frame, c
 // Whether the gap between the hulls along the line through their centroids is at least `margin`:
 // the pair is then apart, whatever the separating axes say (its distance is at least that gap).
 // A few dot products per vertex instead of the face queries, for the many near misses a broad
-// phase emits.
+// phase emits; the extents in the ISA's lanes (`extent`, the kernel's).
 // Pairs with fewer vertices between them than this skip the test (a box and a 16-point rock do).
-int mf_apart_along_centres(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, float margin);
+int mf_apart_along_centres(const mf_extent_kernel *extent, const mf_bank *bank, const mf_bodies *bodies, mf_pair pair,
+                           float margin);
 #define MF_APART_MIN_VERTICES 32u
 
 // The whole path of one pair; `candidates` and `used` tell what the search found. The kernel

@@ -198,34 +198,34 @@ uint32_t mf_rank_axes(const mf_axis_candidates *c, float linear_slop, mf_axis ra
 
 uint32_t mf_deepest_vertex(const mf_pair_frame *frame, int incident_is_a, mf_vec3 normal)
 {
-    // a's own vertices are rows, and b's moved ones where the frame keeps them so: four at a time.
+    // a's own vertices are rows, and b's moved ones where the frame keeps them so: in lanes.
     const mf_hull_view *hull = incident_is_a ? frame->a : frame->b;
     if (incident_is_a)
-        return mf_deepest_along4(hull->vertex_x, hull->vertex_y, hull->vertex_z, hull->vertex_count, normal);
+        return frame->extent->deepest(hull->vertex_x, hull->vertex_y, hull->vertex_z, hull->vertex_count, normal);
     if (frame->b_vertex_rows != NULL) {
         const float *x = frame->b_vertex_rows, *y = x + MF_VERTEX_ROWS_STRIDE, *z = y + MF_VERTEX_ROWS_STRIDE;
-        return mf_deepest_along4(x, y, z, hull->vertex_count, normal);
+        return frame->extent->deepest(x, y, z, hull->vertex_count, normal);
     }
     return mf_deepest_along(frame->b_vertices, hull->vertex_count, normal);
 }
 
 float mf_lowest_of_b(const mf_pair_frame *frame, mf_vec3 normal)
 {
-    // The least of the same products in any order: from rows four at a time where the frame keeps
-    // them, as mf_deepest_vertex.
+    // The least of the same products in any order: from rows in lanes where the frame keeps them,
+    // as mf_deepest_vertex.
     if (frame->b_vertex_rows != NULL) {
         const float *x = frame->b_vertex_rows, *y = x + MF_VERTEX_ROWS_STRIDE, *z = y + MF_VERTEX_ROWS_STRIDE;
-        return mf_lowest_along4(x, y, z, frame->b->vertex_count, normal);
+        return frame->extent->lowest(x, y, z, frame->b->vertex_count, normal);
     }
     return mf_lowest_along(frame->b_vertices, frame->b->vertex_count, normal);
 }
 
 float mf_highest_of_a(const mf_pair_frame *frame, mf_vec3 normal)
 {
-    // Minus its lowest against the normal: negating a product or a sum is exact. Rows four at a
-    // time, as mf_deepest_vertex.
+    // Minus its lowest against the normal: negating a product or a sum is exact. Rows in lanes, as
+    // mf_deepest_vertex.
     const mf_hull_view *a = frame->a;
-    return -mf_lowest_along4(a->vertex_x, a->vertex_y, a->vertex_z, a->vertex_count, mf_neg(normal));
+    return -frame->extent->lowest(a->vertex_x, a->vertex_y, a->vertex_z, a->vertex_count, mf_neg(normal));
 }
 
 float mf_projected_gap(const mf_pair_frame *frame, mf_vec3 normal)
@@ -244,10 +244,10 @@ float mf_face_separation(const mf_pair_frame *frame, const mf_axis *axis)
         normal = mf_mat3_mul(&frame->rotation, normal);
         offset += mf_dot(normal, frame->translation);
     }
-    // The least of the same products in any order, four at a time from rows (as mf_projected_gap).
+    // The least of the same products in any order, in lanes from rows (as mf_projected_gap).
     float support =
         of_a ? mf_lowest_of_b(frame, normal)
-             : mf_lowest_along4(other->vertex_x, other->vertex_y, other->vertex_z, other->vertex_count, normal);
+             : frame->extent->lowest(other->vertex_x, other->vertex_y, other->vertex_z, other->vertex_count, normal);
     return support - offset;
 }
 

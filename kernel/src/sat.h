@@ -3,6 +3,7 @@
 #pragma once
 
 #include "bank.h"
+#include "extent_lanes.h"
 #include "tolerances.h"
 #include "rows.h"
 #include "vec.h"
@@ -38,13 +39,15 @@ typedef struct mf_pair_frame {
     // Room for b's kept edges in a's frame, packed as rows (MF_PACKED_ROWS of MF_PACKED_STRIDE), for
     // the query in lanes.
     float *b_packed;
+    // The extents along a direction in the ISA's lanes (mf_deepest_vertex, mf_lowest_of_b, ...).
+    const mf_extent_kernel *extent;
 } mf_pair_frame;
 
 // Starts a frame of a and b, every field but the pose (the caller's next writes) one by one: a
 // compound literal zeroed the rest with `rep stosq`, whose start-up costs Intel's cores tens of
 // cycles (on an Emerald Rapids guest 1.4% of hull16's samples, a quarter of the chunk loop's).
 static inline void mf_frame_start(mf_pair_frame *frame, const mf_hull_view *a, const mf_hull_view *b,
-                                  const mf_vec3 *b_vertices)
+                                  const mf_vec3 *b_vertices, const mf_extent_kernel *extent)
 {
     frame->a = a;
     frame->b = b;
@@ -61,6 +64,7 @@ static inline void mf_frame_start(mf_pair_frame *frame, const mf_hull_view *a, c
     frame->a_edge_count = 0;
     frame->b_edge_count = 0;
     frame->b_packed = NULL;
+    frame->extent = extent;
 }
 
 static inline mf_vec3 mf_frame_b_normal(const mf_pair_frame *frame, uint32_t face)
