@@ -58,8 +58,10 @@ static void compare_walks(const test_pool *pool, uint32_t shape_override, uint32
 {
     mf_pair_scratch *scratch = malloc(sizeof(mf_pair_scratch));
     CHECK(scratch != NULL);
-    uint32_t walked = 0, found = 0, identical = 0;
-    for (uint32_t index = 0; scratch != NULL && index < pairs; ++index) {
+    uint32_t walked = 0, found = 0, identical = 0, doubled = 0;
+    ref_pair *reference = ref_pair_create();
+    CHECK(reference != NULL);
+    for (uint32_t index = 0; scratch != NULL && reference != NULL && index < pairs; ++index) {
         uint32_t shape[2];
         mf_transform transform[2];
         test_make_pair(pool, TEST_PAIRS_HULL, seed, index, 0.02f, shape, transform);
@@ -89,15 +91,27 @@ static void compare_walks(const test_pool *pool, uint32_t shape_override, uint32
             fmaxf(mf_query_faces(&a, &other_b, INFINITY).separation, mf_query_faces(&b, &other_a, INFINITY).separation);
         float best_all = fmaxf(faces, all.separation), best_walk = fmaxf(faces, walk.separation);
         float tolerance = 1e-5f * (a.shape->radius + b.shape->radius + fabsf(best_all));
-        CHECKF(walk.separation <= all.separation && best_walk >= best_all - tolerance,
-               "pair %u (shapes %u, %u): walk %.9g edges (%u, %u), all pairs %.9g edges (%u, %u), faces %.9g", index,
-               shape[0], shape[1], (double)walk.separation, walk.edge_a, walk.edge_b, (double)all.separation,
-               all.edge_a, all.edge_b, (double)faces);
+        // The all-pairs search in floats can itself overstate a nearly parallel edge pair (the
+        // production path measures such an axis again: mf_measure_edge_axis): where the walk falls
+        // short of it, the pair's best axis in double decides.
+        double truth = best_all;
+        if (best_walk < best_all - tolerance) {
+            ref_pair_set(reference, &pool->reference[shape[0]], transform[0], &pool->reference[shape[1]], transform[1]);
+            truth = ref_best_axis_gauss_map(reference).separation;
+            ++doubled;
+        }
+        CHECKF(walk.separation <= all.separation && best_walk >= truth - tolerance,
+               "pair %u (shapes %u, %u): walk %.9g edges (%u, %u), all pairs %.9g edges (%u, %u), faces %.9g, best "
+               "axis in double %.9g",
+               index, shape[0], shape[1], (double)walk.separation, walk.edge_a, walk.edge_b, (double)all.separation,
+               all.edge_a, all.edge_b, (double)faces, truth);
     }
-    printf("%u pairs, %u with Minkowski edge faces, %u walks identical to the all-pairs search\n", walked, found,
-           identical);
+    printf("%u pairs, %u with Minkowski edge faces, %u walks identical to the all-pairs search, %u held against the "
+           "best axis in double\n",
+           walked, found, identical, doubled);
     // There is something to compare, and differences stay rare (resting faces: half the pairs).
     CHECK(walked > pairs / 2 && found > walked / 2 && identical > walked / 100 * 97);
+    ref_pair_destroy(reference);
     free(scratch);
 }
 
@@ -105,7 +119,8 @@ static void compare_walks(const test_pool *pool, uint32_t shape_override, uint32
 // never find more. Where the two differ, an arc of b ends exactly on a face normal of a (b's face
 // resting on a's): which of the edges meeting there "cross" it is float noise for both searches,
 // and those edge axes are that face normal, whose own query already measures the pair. So the
-// pair's best axis (faces included) must come out the same.
+// pair's best axis (faces included) must come out the same: as the all-pairs search's, or where that
+// overstates a nearly parallel edge pair by float noise, as the best axis in double.
 static void walk_finds_the_all_pairs_answer(void)
 {
     test_pool pool;

@@ -71,8 +71,5 @@
 // the loop is split into triangles.
 #define MF_REFLEX_SINE 1e-6
 
-// Quaternions whose squared length lies between these are turned into rotations without
-// normalising first (a quick test that needs no exact rotation); beyond them the products would
-// leave float's range.
-#define MF_QUAT_SQUARED_LOW 1e-20f
-#define MF_QUAT_SQUARED_HIGH 1e20f
+// MF_QUAT_SQUARED_LOW and MF_QUAT_SQUARED_HIGH, the squared lengths of quaternions whose squares
+// stay well within float's range, are in vec.h (mf_quat_normalize).

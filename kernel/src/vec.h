@@ -91,8 +91,23 @@ static inline float mf_segment_parameter(mf_vec3 p, mf_vec3 d, mf_vec3 x)
 
 // Any finite non-zero quaternion to unit length; dividing by the largest component first keeps
 // the squares from overflowing or vanishing.
+// Quaternions whose squared length lies between these are normalised from their squares directly
+// (mf_quat_normalize, mf_quat_normalizew), and turned into rotations without normalising first
+// where no exact rotation is needed (pair.c); beyond them the squares would leave float's range.
+#define MF_QUAT_SQUARED_LOW 1e-20f
+#define MF_QUAT_SQUARED_HIGH 1e20f
+
+// q / |q|: one division and a square root where |q|^2 lies within the bounds above (every
+// quaternion near unit length); beyond them, q divided by its largest component first, so that
+// the squares neither overflow nor vanish. The per-pair path normalises two quaternions a pair:
+// four divisions more each were a few percent of a box-hull pair (pile_step +1.5%, crowd +3.5%).
 static inline mf_quat mf_quat_normalize(mf_quat q)
 {
+    float squared = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    if (squared > MF_QUAT_SQUARED_LOW && squared < MF_QUAT_SQUARED_HIGH) {
+        float scale = 1.0f / sqrtf(squared);
+        return (mf_quat){q.x * scale, q.y * scale, q.z * scale, q.w * scale};
+    }
     float largest = mf_maxf(mf_maxf(fabsf(q.x), fabsf(q.y)), mf_maxf(fabsf(q.z), fabsf(q.w)));
     q = (mf_quat){q.x / largest, q.y / largest, q.z / largest, q.w / largest};
     float scale = 1.0f / sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);

@@ -661,15 +661,30 @@ static inline mf_vec3w mf_mat3_mul_transposedw(const mf_mat3w *m, mf_vec3w v)
     return mf_add3w(mf_add3w(mf_scale3w(m->row[0], v.x), mf_scale3w(m->row[1], v.y)), mf_scale3w(m->row[2], v.z));
 }
 
-// As mf_quat_normalize: x, y, z, w.
+// x^2 + y^2 + z^2 + w^2 in mf_quat_normalize's order.
+static inline mf_floatw mf_quat_squaredw(const mf_floatw q[4])
+{
+    return mf_addw(mf_addw(mf_addw(mf_mulw(q[0], q[0]), mf_mulw(q[1], q[1])), mf_mulw(q[2], q[2])),
+                   mf_mulw(q[3], q[3]));
+}
+
+// As mf_quat_normalize, lane by lane: x, y, z, w. Lanes beyond its bounds (padding lanes of zeros
+// among them) take the division by the largest component, the others are kept from the usual way.
 static inline void mf_quat_normalizew(mf_floatw q[4])
 {
+    mf_floatw squared = mf_quat_squaredw(q);
+    mf_floatw scale = mf_divw(mf_splatw(1.0f), mf_sqrtw(squared));
+    mf_maskw beyond =
+        mf_orw(mf_lew(squared, mf_splatw(MF_QUAT_SQUARED_LOW)), mf_gew(squared, mf_splatw(MF_QUAT_SQUARED_HIGH)));
+    if (!mf_anyw(beyond)) {
+        for (int i = 0; i < 4; ++i) q[i] = mf_mulw(q[i], scale);
+        return;
+    }
     mf_floatw largest = mf_maxw(mf_maxw(mf_absw(q[0]), mf_absw(q[1])), mf_maxw(mf_absw(q[2]), mf_absw(q[3])));
-    for (int i = 0; i < 4; ++i) q[i] = mf_divw(q[i], largest);
-    mf_floatw sum =
-        mf_addw(mf_addw(mf_addw(mf_mulw(q[0], q[0]), mf_mulw(q[1], q[1])), mf_mulw(q[2], q[2])), mf_mulw(q[3], q[3]));
-    mf_floatw scale = mf_divw(mf_splatw(1.0f), mf_sqrtw(sum));
-    for (int i = 0; i < 4; ++i) q[i] = mf_mulw(q[i], scale);
+    mf_floatw divided[4];
+    for (int i = 0; i < 4; ++i) divided[i] = mf_divw(q[i], largest);
+    mf_floatw divided_scale = mf_divw(mf_splatw(1.0f), mf_sqrtw(mf_quat_squaredw(divided)));
+    for (int i = 0; i < 4; ++i) q[i] = mf_selectw(beyond, mf_mulw(divided[i], divided_scale), mf_mulw(q[i], scale));
 }
 
 // A quaternion for W lanes, as mf_quat.
