@@ -92,10 +92,13 @@ static void compare_walks(const test_pool *pool, uint32_t shape_override, uint32
         float best_all = fmaxf(faces, all.separation), best_walk = fmaxf(faces, walk.separation);
         float tolerance = 1e-5f * (a.shape->radius + b.shape->radius + fabsf(best_all));
         // The all-pairs search in floats can itself overstate a nearly parallel edge pair (the
-        // production path measures such an axis again: mf_measure_edge_axis): where the walk falls
-        // short of it, the pair's best axis in double decides.
+        // production path measures such an axis again: mf_measure_edge_axis). Where the walk falls
+        // short of it and the hulls' gap along its axis falls short of its claim too, the pair's
+        // best axis in double decides (shapes of the pool only: they have references).
         double truth = best_all;
-        if (best_walk < best_all - tolerance) {
+        uint32_t referenced = pool->box_count + pool->hull_count;
+        if (best_walk < best_all - tolerance && mf_projected_gap(&frame, all.normal) < all.separation - tolerance &&
+            shape[0] < referenced && shape[1] < referenced) {
             ref_pair_set(reference, &pool->reference[shape[0]], transform[0], &pool->reference[shape[1]], transform[1]);
             truth = ref_best_axis_gauss_map(reference).separation;
             ++doubled;
@@ -110,7 +113,7 @@ static void compare_walks(const test_pool *pool, uint32_t shape_override, uint32
            "best axis in double\n",
            walked, found, identical, doubled);
     // There is something to compare, and differences stay rare (resting faces: half the pairs).
-    CHECK(walked > pairs / 2 && found > walked / 2 && identical > walked / 100 * 97);
+    CHECK(walked > pairs / 2 && found > walked / 2 && identical > walked / 100 * 97 && doubled <= walked / 1000);
     ref_pair_destroy(reference);
     free(scratch);
 }

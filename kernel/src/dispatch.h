@@ -24,8 +24,8 @@ typedef struct mf_wide_kernel {
     mf_face_search_fn *faces; // per pair, for hulls beyond the wide limits
     mf_box_hull_kernel box_hull;
     mf_move_rows_fn *move_rows; // NULL: pair.c moves four vertices at a time
-    mf_extent_kernel extent;
-    mf_chunk_entries chunk; // the router (chunk.h): the generic build's, or a tuning's own
+    mf_extent_kernel extent;    // a hull's extent along a direction, W vertices at a time
+    mf_chunk_entries chunk;     // the router (chunk.h): the generic build's, or a tuning's own
     uint32_t width;
 } mf_wide_kernel;
 

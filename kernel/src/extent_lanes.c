@@ -1,12 +1,16 @@
 // A hull's extent along a direction, W vertices at a time. The four-lane scans (lanes4.h) took a
 // hull of 32 vertices in eight registers; AVX-512 takes it in two.
 #include "extent_lanes.h"
-#include "lanes4.h"
+#include "bank.h"
+#include "sat.h"
 #include "wide.h"
 
 enum { W = MF_WIDE_WIDTH };
 
 #if MF_WIDE_WIDTH >= 8
+_Static_assert(MF_BANK_PAD >= W - 1 && MF_VERTEX_ROWS_STRIDE >= MF_MAX_HULL_VERTICES + W - 1,
+               "a register past the last vertex stays within the bank's padding and the frames' rows");
+
 // n . v for the W points from entry v on.
 static inline mf_floatw dot_rows(mf_vec3w n, const float *x, const float *y, const float *z, uint32_t v)
 {
@@ -24,7 +28,7 @@ float MF_NAMED(mf_lowest_along, MF_WIDE_NAME)(const float *x, const float *y, co
         mf_maskw inside = mf_ltw(mf_lane_indexw(), mf_splatw((float)(count - v)));
         least = mf_minw(least, mf_selectw(inside, dot_rows(along, x, y, z, v), infinity));
     }
-    return mf_min_acrossw(least);
+    return mf_min_acrossw(least) + 0.0f; // a zero as +0, as mf_lowest_along
 }
 
 uint32_t MF_NAMED(mf_deepest_along, MF_WIDE_NAME)(const float *x, const float *y, const float *z, uint32_t count,
@@ -47,6 +51,8 @@ uint32_t MF_NAMED(mf_deepest_along, MF_WIDE_NAME)(const float *x, const float *y
     return (uint32_t)indices[mf_best_lane(mf_negw(least), indices, NULL, &lowest)];
 }
 #else
+#include "lanes4.h"
+
 float MF_NAMED(mf_lowest_along, MF_WIDE_NAME)(const float *x, const float *y, const float *z, uint32_t count, mf_vec3 n)
 {
     return mf_lowest_along4(x, y, z, count, n);

@@ -75,7 +75,7 @@ static inline float mf_lowest_along4(const float *x, const float *y, const float
         least =
             simde_mm_min_ps(least, simde_mm_or_ps(simde_mm_and_ps(inside, d), simde_mm_andnot_ps(inside, infinity)));
     }
-    return mf_least_lane4(least);
+    return mf_least_lane4(least) + 0.0f; // a zero as +0, as mf_lowest_along
 }
 
 // The first of `count` points given as rows x, y, z with the least n . v (as mf_lowest_along4), its

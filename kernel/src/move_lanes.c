@@ -1,6 +1,7 @@
-// Moving a large hull's vertices into the other hull's frame in lanes, W at a time. pair.c's own
-// move takes four vertices a register, which on hull48 made the frame set-up a tenth of the pair's
-// time; its rows here, the same floats (mf_mat3_mulw and mf_mat3_mul_transposedw keep mf_mat3_mul's
+// Moving a hull's vertices into the other body's frame in lanes, W at a time: a large hull's, and a
+// box-hull pair's hull with its bounds in the box's frame. pair.c's own move takes four vertices a
+// register, which on hull48 made the frame set-up a tenth of the pair's time; its rows here, the
+// same floats (mf_mat3_mulw and mf_mat3_mul_transposedw keep mf_mat3_mul's
 // and mf_mat3_mul_transposed's order of operations, as pair.c's four lanes do).
 #include "move_lanes.h"
 #include "bank.h"

@@ -439,9 +439,9 @@ static float lowest_along(const mf_extent_kernel *extent, const mf_bank *bank, c
            scale;
 }
 
-// q's rotation with 2 / |q|^2 in place of normalising q first (one division instead of five and
-// a square root: this test proves a gap and needs no bit-exact rotation). Lengths far from 1 are
-// normalised as usual, where |q|^2 would leave float's range.
+// q's rotation with 2 / |q|^2 in place of normalising q first (no square root and four
+// multiplications fewer: this test proves a gap and needs no bit-exact rotation). Lengths far from
+// 1 are normalised as usual, where |q|^2 would leave float's range.
 static mf_mat3 rotation_of(mf_quat q)
 {
     float n = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;

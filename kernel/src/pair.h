@@ -9,7 +9,8 @@
 
 struct mf_wide_kernel;
 
-// b moved into a's frame: b's vertices always; with `for_queries` also a's vertices in b's frame,
+// b moved into a's frame: b's vertices always (as rows alone where the ISA moves them in lanes for
+// the queries: mf_frame_b_vertex); with `for_queries` also a's vertices in b's frame,
 // but for a box-hull pair (a_vertices NULL: the box-hull queries never read them; a hull a's
 // bounds in the box's frame are all they take of its vertices there).
 // b's normals and edge directions point into the scratch, filled by the edge query for the edges it

@@ -5,7 +5,6 @@
 
 #include "box_hull_pair.h"
 #include "edge_cull.h"
-#include "lanes4.h"
 #include "rows.h"
 
 #include <stddef.h>

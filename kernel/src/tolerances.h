@@ -70,6 +70,3 @@
 // A face loop's corner turning clockwise by more than this sine (in the face's plane) is reflex:
 // the loop is split into triangles.
 #define MF_REFLEX_SINE 1e-6
-
-// MF_QUAT_SQUARED_LOW and MF_QUAT_SQUARED_HIGH, the squared lengths of quaternions whose squares
-// stay well within float's range, are in vec.h (mf_quat_normalize).

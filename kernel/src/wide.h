@@ -668,15 +668,16 @@ static inline mf_floatw mf_quat_squaredw(const mf_floatw q[4])
                    mf_mulw(q[3], q[3]));
 }
 
-// As mf_quat_normalize, lane by lane: x, y, z, w. Lanes beyond its bounds (padding lanes of zeros
-// among them) take the division by the largest component, the others are kept from the usual way.
+// As mf_quat_normalize, lane by lane: x, y, z, w. Lanes within its bounds keep the direct
+// normalisation; the others (padding lanes of zeros among them) take the division by the largest
+// component, as the scalar path's test sends them (a NaN lane included).
 static inline void mf_quat_normalizew(mf_floatw q[4])
 {
     mf_floatw squared = mf_quat_squaredw(q);
     mf_floatw scale = mf_divw(mf_splatw(1.0f), mf_sqrtw(squared));
-    mf_maskw beyond =
-        mf_orw(mf_lew(squared, mf_splatw(MF_QUAT_SQUARED_LOW)), mf_gew(squared, mf_splatw(MF_QUAT_SQUARED_HIGH)));
-    if (!mf_anyw(beyond)) {
+    mf_maskw within =
+        mf_andw(mf_gtw(squared, mf_splatw(MF_QUAT_SQUARED_LOW)), mf_ltw(squared, mf_splatw(MF_QUAT_SQUARED_HIGH)));
+    if (mf_lane_bitsw(within) == (1u << MF_WIDE_WIDTH) - 1u) {
         for (int i = 0; i < 4; ++i) q[i] = mf_mulw(q[i], scale);
         return;
     }
@@ -684,7 +685,7 @@ static inline void mf_quat_normalizew(mf_floatw q[4])
     mf_floatw divided[4];
     for (int i = 0; i < 4; ++i) divided[i] = mf_divw(q[i], largest);
     mf_floatw divided_scale = mf_divw(mf_splatw(1.0f), mf_sqrtw(mf_quat_squaredw(divided)));
-    for (int i = 0; i < 4; ++i) q[i] = mf_selectw(beyond, mf_mulw(divided[i], divided_scale), mf_mulw(q[i], scale));
+    for (int i = 0; i < 4; ++i) q[i] = mf_selectw(within, mf_mulw(q[i], scale), mf_mulw(divided[i], divided_scale));
 }
 
 // A quaternion for W lanes, as mf_quat.
