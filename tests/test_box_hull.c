@@ -1,7 +1,8 @@
 // The box-hull queries (kernel/src/box_hull.c): the closed-form face and edge queries against the
 // general ones that try every face against the box's corners and every pair of edges, and against
 // the best SAT axis in double (tests/reference.c); every ISA's build against the scalar one, bit
-// for bit. Pairs of boxes and rocks from the pool, and of boxes and large hulls (the bunny's hull,
+// for bit, on the scalar path's frame and on the ISA's own (the hull moved in lanes with its
+// bounds). Pairs of boxes and rocks from the pool, and of boxes and large hulls (the bunny's hull,
 // clouds of 128 to 400 points), in both orders, at every distance the pair generator makes.
 #include "bank.h"
 #include "box_hull.h"
@@ -109,12 +110,38 @@ static void box_hull_queries_match_on_large_hulls(void)
 }
 
 // Box-hull pairs of the pool: every ISA's queries as the scalar ones, bit for bit.
+// The frame as `isa`'s kernel sets it up for the queries: on AVX2 and AVX-512 the hull moves in
+// lanes with its bounds, and a hull b's vertices stay as rows alone.
+static mf_pair_frame isa_frame(const mf_bank *bank, const uint32_t shape[2], const mf_transform transform[2],
+                               mf_isa isa, mf_pair_scratch *scratch)
+{
+    mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
+    mf_mat3 rotation_a;
+    mf_pair_frame frame;
+    mf_frame_setup(bank, &bodies, (mf_pair){0, 1}, scratch, 1, mf_dispatch(isa), &rotation_a, &frame);
+    return frame;
+}
+
+// The same pose, the same bounds (but for the sign of a zero) and b's vertices bit for bit.
+static int same_frames(const mf_pair_frame *x, const mf_pair_frame *y)
+{
+    int same = memcmp(&x->rotation, &y->rotation, sizeof x->rotation) == 0 &&
+               memcmp(&x->translation, &y->translation, sizeof x->translation) == 0 && x->hull_low.x == y->hull_low.x &&
+               x->hull_low.y == y->hull_low.y && x->hull_low.z == y->hull_low.z && x->hull_high.x == y->hull_high.x &&
+               x->hull_high.y == y->hull_high.y && x->hull_high.z == y->hull_high.z;
+    for (uint32_t v = 0; same && v < x->b->vertex_count; ++v) {
+        mf_vec3 p = mf_frame_b_vertex(x, v), q = mf_frame_b_vertex(y, v);
+        same = memcmp(&p, &q, sizeof p) == 0;
+    }
+    return same;
+}
+
 static void agree_on_every_isa(test_pool *pool, uint64_t seed, uint32_t pairs)
 {
-    mf_pair_scratch *scratch = malloc(sizeof(mf_pair_scratch));
-    CHECK(scratch != NULL);
+    mf_pair_scratch *scratch = malloc(sizeof(mf_pair_scratch)), *own = malloc(sizeof(mf_pair_scratch));
+    CHECK(scratch != NULL && own != NULL);
     uint32_t compared = 0;
-    for (uint32_t index = 0; scratch != NULL && index < pairs; ++index) {
+    for (uint32_t index = 0; scratch != NULL && own != NULL && index < pairs; ++index) {
         uint32_t shape[2];
         mf_transform transform[2];
         test_make_pair(pool, TEST_PAIRS_MIXED, seed, index, 0.02f, shape, transform);
@@ -127,11 +154,21 @@ static void agree_on_every_isa(test_pool *pool, uint64_t seed, uint32_t pairs)
             CHECKF(same_faces(wide.face_a, scalar.face_a) && same_faces(wide.face_b, scalar.face_b) &&
                        same_edges(wide.edge, scalar.edge),
                    "pair %u: %s box-hull queries differ from the scalar ones", index, mf_isa_name((mf_isa)isa));
+            // The ISA's own frame, and its queries on it.
+            mf_pair_frame wide_frame = isa_frame(pool->bank, shape, transform, (mf_isa)isa, own);
+            CHECKF(same_frames(&wide_frame, &frame), "pair %u: %s sets up another frame", index,
+                   mf_isa_name((mf_isa)isa));
+            wide = box_hull_candidates(&wide_frame, (mf_isa)isa, own);
+            CHECKF(same_faces(wide.face_a, scalar.face_a) && same_faces(wide.face_b, scalar.face_b) &&
+                       same_edges(wide.edge, scalar.edge),
+                   "pair %u: %s box-hull queries on its own frame differ from the scalar ones", index,
+                   mf_isa_name((mf_isa)isa));
             ++compared;
         }
     }
     printf("%u comparisons\n", compared);
     free(scratch);
+    free(own);
 }
 
 static void box_hull_queries_agree_on_every_isa(void)
