@@ -11,6 +11,12 @@
 mf_pair_frame test_pair_frame(const mf_bank *bank, const uint32_t shape[2], const mf_transform transform[2],
                               mf_pair_scratch *scratch);
 
+// The same pair's frame exactly as `kernel` (dispatch.h; NULL: the scalar path's setup) sets it up
+// for the queries: a box a's corners left out, and where the ISA moves vertices in lanes, a box-hull
+// pair's hull moved with its bounds and a hull b's vertices kept as rows alone.
+mf_pair_frame test_kernel_frame(const mf_bank *bank, const uint32_t shape[2], const mf_transform transform[2],
+                                const struct mf_wide_kernel *kernel, mf_pair_scratch *scratch);
+
 // The edge query over every pair of edges of the two hulls, unculled, as the all-pairs search tries
 // them: the reference the culled and walked edge queries are held against. Rotates all of b's edges
 // into the scratch's rows.

@@ -109,19 +109,6 @@ static void box_hull_queries_match_on_large_hulls(void)
     test_pool_free(&pool);
 }
 
-// Box-hull pairs of the pool: every ISA's queries as the scalar ones, bit for bit.
-// The frame as `isa`'s kernel sets it up for the queries: on AVX2 and AVX-512 the hull moves in
-// lanes with its bounds, and a hull b's vertices stay as rows alone.
-static mf_pair_frame isa_frame(const mf_bank *bank, const uint32_t shape[2], const mf_transform transform[2],
-                               mf_isa isa, mf_pair_scratch *scratch)
-{
-    mf_bodies bodies = {.shape = shape, .transform = transform, .count = 2};
-    mf_mat3 rotation_a;
-    mf_pair_frame frame;
-    mf_frame_setup(bank, &bodies, (mf_pair){0, 1}, scratch, 1, mf_dispatch(isa), &rotation_a, &frame);
-    return frame;
-}
-
 // The same pose, the same bounds (but for the sign of a zero) and b's vertices bit for bit.
 static int same_frames(const mf_pair_frame *x, const mf_pair_frame *y)
 {
@@ -136,6 +123,8 @@ static int same_frames(const mf_pair_frame *x, const mf_pair_frame *y)
     return same;
 }
 
+// Box-hull pairs of the pool: every ISA's queries as the scalar ones, bit for bit, on the scalar
+// path's frame and on the ISA's own (test_kernel_frame), which must be the same frame.
 static void agree_on_every_isa(test_pool *pool, uint64_t seed, uint32_t pairs)
 {
     mf_pair_scratch *scratch = malloc(sizeof(mf_pair_scratch)), *own = malloc(sizeof(mf_pair_scratch));
@@ -155,7 +144,7 @@ static void agree_on_every_isa(test_pool *pool, uint64_t seed, uint32_t pairs)
                        same_edges(wide.edge, scalar.edge),
                    "pair %u: %s box-hull queries differ from the scalar ones", index, mf_isa_name((mf_isa)isa));
             // The ISA's own frame, and its queries on it.
-            mf_pair_frame wide_frame = isa_frame(pool->bank, shape, transform, (mf_isa)isa, own);
+            mf_pair_frame wide_frame = test_kernel_frame(pool->bank, shape, transform, mf_dispatch((mf_isa)isa), own);
             CHECKF(same_frames(&wide_frame, &frame), "pair %u: %s sets up another frame", index,
                    mf_isa_name((mf_isa)isa));
             wide = box_hull_candidates(&wide_frame, (mf_isa)isa, own);

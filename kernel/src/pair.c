@@ -152,7 +152,7 @@ void mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, 
     } else if (b_rows != NULL && move_rows != NULL) {
         move_rows(b, &frame->rotation, frame->translation, 0, b_rows, NULL, NULL);
         frame->b_vertices = NULL;
-    } else if (b_rows != NULL || (move_rows != NULL && !hull_is_b))
+    } else if (b_rows != NULL || move_rows != NULL)
         move_through_rows(b, &frame->rotation, frame->translation, 0, move_rows, scratch->b_vertices,
                           scratch->b_vertex_rows);
     else
@@ -164,18 +164,18 @@ void mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, 
         frame->a_vertices = NULL;
         return;
     }
-    if (a_rows != NULL && move_rows != NULL) {
-        move_rows(a, &frame->rotation, frame->translation, 1, a_rows, NULL, NULL);
-        frame->a_vertices = NULL;
-    } else if (a_rows != NULL || (move_rows != NULL && !hull_is_a))
-        move_through_rows(a, &frame->rotation, frame->translation, 1, move_rows, scratch->a_vertices,
-                          scratch->a_vertex_rows);
-    else if (hull_is_a) { // a hull a's vertices in the box's frame: their bounds alone are read
+    if (hull_is_a) { // a hull a's vertices in the box's frame: their bounds alone are read
         if (move_rows != NULL)
             move_rows(a, &frame->rotation, frame->translation, 1, NULL, &frame->hull_low, &frame->hull_high);
         else move_vertices(a, &frame->rotation, frame->translation, 1, NULL, NULL, &frame->hull_low, &frame->hull_high);
         frame->a_vertices = NULL;
-    } else move_vertices(a, &frame->rotation, frame->translation, 1, scratch->a_vertices, NULL, NULL, NULL);
+    } else if (a_rows != NULL && move_rows != NULL) {
+        move_rows(a, &frame->rotation, frame->translation, 1, a_rows, NULL, NULL);
+        frame->a_vertices = NULL;
+    } else if (a_rows != NULL || move_rows != NULL)
+        move_through_rows(a, &frame->rotation, frame->translation, 1, move_rows, scratch->a_vertices,
+                          scratch->a_vertex_rows);
+    else move_vertices(a, &frame->rotation, frame->translation, 1, scratch->a_vertices, NULL, NULL, NULL);
     MF_ASSERT(b->edge_count <= MF_MAX_HULL_EDGES);
 }
 
