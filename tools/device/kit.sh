@@ -6,7 +6,7 @@
 #                                                     wrappers that put .devkit/lib on the library
 #                                                     path for the programs alone (.bin beside them)
 #   .devkit/build/kernel/libmanyfold.so.0             (the programs find it by their RPATH, $ORIGIN)
-#   .devkit/build/tools/peak/instructions             the AVX2 instructions' cycles (libc alone)
+#   .devkit/build/tools/peak/instructions             the AVX2 and AVX-512 instructions' cycles (libc alone)
 #   .devkit/baseline/libmanyfold.so.0                 BASELINE's library, for manyfold-ab
 #   .devkit/variants/NAME.so                          this checkout's library built with more C
 #                                                     flags (a tuning, say), for manyfold-ab too

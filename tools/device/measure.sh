@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The checks of issue #34 on a lent machine, from the kit tools/device/kit.sh packed (.devkit,
-# carried): its CPU and the cycles of the AVX2 instructions the kernels lean on
+# carried): its CPU and the cycles of the AVX2 and AVX-512 instructions the kernels lean on
 # (tools/peak/instructions), the issue's ratios (tools/bench.py: repetitions interleaved, the
 # fastest of each, as such a guest's rates drift) and the kit's build against its baseline in one
 # process (manyfold-ab), one thread and two, and the kit's variants against the build (kit.sh). About
@@ -19,7 +19,7 @@ mkdir -p "$out/scenes" "$out/threads"
 
 { lscpu; echo; nproc; } > "$out/cpu.txt" 2>&1
 grep -E 'Model name|Vendor ID|CPU family|^Model:|MHz' "$out/cpu.txt"
-{ echo; timeout 10 "$kit/build/tools/peak/instructions" 3; } >> "$out/cpu.txt" 2>&1
+{ echo; timeout 15 "$kit/build/tools/peak/instructions" 2; } >> "$out/cpu.txt" 2>&1
 echo "kit: this build $(cat $kit/build/commit), baseline $(cat $kit/baseline/commit)"
 
 # The issue's scenes against the best peer (Bullet's hull clipping left out: a minute an
