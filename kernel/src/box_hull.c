@@ -162,9 +162,26 @@ mf_box_edge_query MF_NAMED(mf_box_hull_edges, MF_WIDE_NAME)(const mf_hull_view *
         mf_maskw third = mf_andw(second_is_1, in2);
         if (mf_anyw(third)) take_candidate(&best, third, along[2].rise, along[2].squared, edge, two);
 #else
+        // A register per axis, each candidate taken as it is made. The same operations as
+        // candidate_along's and take_candidate's, written out: through them this loop read 1% to
+        // 2% slower on Zen 4 (crowd, pile_step), where the code the compiler wrote differed only in
+        // its order.
+        mf_floatw parallel = mf_splatw(MF_PARALLEL_SINE);
         for (int k = 0; k < 3; ++k) {
-            axis_candidate c = candidate_along(box, axis, k, normal0, normal1, moment, t, size);
-            take_candidate(&best, c.crosses, c.rise, c.squared, edge, mf_splatw((float)k));
+            int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+            mf_floatw side0 = mf_dotw(normal0, axis[k]), side1 = mf_dotw(normal1, axis[k]);
+            mf_floatw length = mf_sqrtw(mf_addw(mf_mulw(t[k1], t[k1]), mf_mulw(t[k2], t[k2])));
+            mf_maskw crossing = mf_andw(mf_ltw(mf_mulw(side0, side1), zero), mf_gew(length, parallel));
+            mf_floatw turn = mf_dotw(moment, axis[k]);
+            mf_floatw reach =
+                mf_addw(mf_mulw(mf_splatw(box->half[k1]), size[k2]), mf_mulw(mf_splatw(box->half[k2]), size[k1]));
+            // s is side0's sign: a crossing's side0 is not zero (side0 side1 < 0), so flipping
+            // turn by its sign bit is the selection of turn or -turn, in fewer operations.
+            mf_floatw separation = mf_divw(mf_subw(mf_flip_by_signw(turn, side0), reach), length);
+            mf_maskw better = mf_andw(crossing, mf_gtw(separation, best.separation));
+            best.separation = mf_selectw(better, separation, best.separation);
+            best.edge = mf_selectw(better, edge, best.edge);
+            best.axis = mf_selectw(better, mf_splatw((float)k), best.axis);
         }
 #endif
     }
