@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 // Over `count` points given as rows x, y, z, each n . v as mf_dot(n, v): the least (a zero as +0),
-// and the index of the first point with the least, the same bits in every build. Loads run up to 15 entries past the last (MF_BANK_PAD, the
-// frames' rows), whose lanes take no part.
+// and the index of the first point with the least, the same bits in every build. Loads run up to
+// 15 entries past the last (MF_BANK_PAD, the frames' rows), whose lanes take no part.
 typedef float mf_lowest_along_fn(const float *x, const float *y, const float *z, uint32_t count, mf_vec3 n);
 typedef uint32_t mf_deepest_along_fn(const float *x, const float *y, const float *z, uint32_t count, mf_vec3 n);
 

@@ -677,7 +677,7 @@ static inline void mf_quat_normalizew(mf_floatw q[4])
     mf_floatw scale = mf_divw(mf_splatw(1.0f), mf_sqrtw(squared));
     mf_maskw within =
         mf_andw(mf_gtw(squared, mf_splatw(MF_QUAT_SQUARED_LOW)), mf_ltw(squared, mf_splatw(MF_QUAT_SQUARED_HIGH)));
-    if (mf_lane_bitsw(within) == (1u << MF_WIDE_WIDTH) - 1u) {
+    if (mf_allw(within)) {
         for (int i = 0; i < 4; ++i) q[i] = mf_mulw(q[i], scale);
         return;
     }
