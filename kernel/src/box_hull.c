@@ -16,14 +16,6 @@ enum { W = MF_WIDE_WIDTH };
 // cppcheck-suppress moduloofone ; the scalar build has width 1
 _Static_assert(MF_EDGE_LANES % MF_WIDE_WIDTH == 0, "edge rows pad to whole registers");
 
-// How the edge query takes its candidates: 0, a register per box axis; 1, a register per crossing
-// of each lane's arc (the build for Intel's cores sets it: meson.build; MF_BOX_EDGES_THREE_AXES
-// overrides it, for an A/B). The same winner either way.
-#if !defined(MF_BOX_EDGES_BY_CROSSING) || defined(MF_BOX_EDGES_THREE_AXES)
-#undef MF_BOX_EDGES_BY_CROSSING
-#define MF_BOX_EDGES_BY_CROSSING 0
-#endif
-
 // The box's support term along n: sum_m half_m |n . axis_m|, n's projections given.
 static inline mf_floatw box_reach(const mf_box_in_hull *box, const mf_floatw along[3])
 {
@@ -38,49 +30,6 @@ static inline uint32_t winning_lane(mf_floatw value, mf_floatw index, float *mos
     MF_ALIGNED_LANES(indices);
     mf_storew(indices, index);
     return mf_best_lane(value, indices, NULL, most);
-}
-
-// Each lane's best edge candidate so far: its separation, hull edge and box axis.
-typedef struct edge_best {
-    mf_floatw separation, edge, axis;
-} edge_best;
-
-// A register of candidates, one per lane where `taken`: the separation rise / sqrt(squared), kept
-// where it beats the lane's best (the first of equals stays) and its denominator is not too short
-// (nearly parallel edges make no axis).
-static inline void take_candidate(edge_best *best, mf_maskw taken, mf_floatw rise, mf_floatw squared, mf_floatw edge,
-                                  mf_floatw axis)
-{
-    mf_floatw length = mf_sqrtw(squared);
-    mf_floatw separation = mf_divw(rise, length);
-    mf_maskw better =
-        mf_andw(mf_andw(taken, mf_gew(length, mf_splatw(MF_PARALLEL_SINE))), mf_gtw(separation, best->separation));
-    best->separation = mf_selectw(better, separation, best->separation);
-    best->edge = mf_selectw(better, edge, best->edge);
-    best->axis = mf_selectw(better, axis, best->axis);
-}
-
-// An edge register's candidate with box axis k: the separation's numerator (s u_k . ((c - p) x d)
-// less the reach, below), its denominator squared, and whether the arc crosses the axis's circle
-// (the denominator's size is tested once it is taken). t and size hold d . u_m and its size.
-typedef struct axis_candidate {
-    mf_floatw rise, squared;
-    mf_maskw crosses;
-} axis_candidate;
-
-static inline axis_candidate candidate_along(const mf_box_in_hull *box, const mf_vec3w axis[3], int k, mf_vec3w normal0,
-                                             mf_vec3w normal1, mf_vec3w moment, const mf_floatw t[3],
-                                             const mf_floatw size[3])
-{
-    int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-    mf_floatw side0 = mf_dotw(normal0, axis[k]), side1 = mf_dotw(normal1, axis[k]);
-    mf_floatw turn = mf_dotw(moment, axis[k]);
-    mf_floatw reach = mf_addw(mf_mulw(mf_splatw(box->half[k1]), size[k2]), mf_mulw(mf_splatw(box->half[k2]), size[k1]));
-    // s is side0's sign: a crossing's side0 is not zero (side0 side1 < 0), so flipping turn by its
-    // sign bit is the selection of turn or -turn, in fewer operations.
-    return (axis_candidate){mf_subw(mf_flip_by_signw(turn, side0), reach),
-                            mf_addw(mf_mulw(t[k1], t[k1]), mf_mulw(t[k2], t[k2])),
-                            mf_ltw(mf_mulw(side0, side1), mf_splatw(0.0f))};
 }
 
 mf_face_query MF_NAMED(mf_box_hull_faces, MF_WIDE_NAME)(const mf_hull_view *hull, const mf_box_in_hull *box)
@@ -121,8 +70,8 @@ mf_box_edge_query MF_NAMED(mf_box_hull_edges, MF_WIDE_NAME)(const mf_hull_view *
     size_t stride = mf_edge_rows_padded(hull->edge_count);
     mf_vec3w centre = mf_splat3w(box->centre);
     const mf_vec3w axis[3] = {mf_splat3w(box->axis[0]), mf_splat3w(box->axis[1]), mf_splat3w(box->axis[2])};
-    mf_floatw zero = mf_splatw(0.0f);
-    edge_best best = {mf_splatw(-INFINITY), zero, zero};
+    mf_floatw zero = mf_splatw(0.0f), parallel = mf_splatw(MF_PARALLEL_SINE);
+    mf_floatw best = mf_splatw(-INFINITY), best_edge = zero, best_axis = zero;
     // The edge rows pad with zero normals to whole registers (rows.h, scale.c): the lanes past the
     // last edge never cross, so no lane needs testing against the edge count.
     for (uint32_t e = 0; e < hull->edge_count; e += W) {
@@ -137,36 +86,6 @@ mf_box_edge_query MF_NAMED(mf_box_hull_edges, MF_WIDE_NAME)(const mf_hull_view *
             t[m] = mf_dotw(direction, axis[m]);
             size[m] = mf_absw(t[m]);
         }
-#if MF_BOX_EDGES_BY_CROSSING
-        axis_candidate along[3];
-        for (int k = 0; k < 3; ++k) along[k] = candidate_along(box, axis, k, normal0, normal1, moment, t, size);
-        // Each lane's first crossing, then its second, each a register, take the square roots and
-        // divisions of the three axes' registers: an arc shorter than pi crosses one or two of
-        // the three circles as a rule, all three seldom (9 of 291,000 registers of 16 edges in
-        // pile_step), and a third register runs only where some lane does. Each lane keeps its
-        // candidates in the axes' order, so the winner is the same. Where the divider is what
-        // the loop waits on (the Intel table: a zmm division or square root there ties up the
-        // divider longer than on Zen 4, whose multipliers are as busy as its divider here), the
-        // blends cost less than the third division and square root.
-        mf_floatw one = mf_splatw(1.0f), two = mf_splatw(2.0f);
-        mf_maskw in0 = along[0].crosses, in1 = along[1].crosses, in2 = along[2].crosses;
-        mf_maskw second_is_1 = mf_andw(in0, in1);
-        mf_maskw first = mf_orw(in0, mf_orw(in1, in2));
-        mf_maskw second = mf_orw(second_is_1, mf_andw(in2, mf_orw(in0, in1)));
-        take_candidate(&best, first, mf_selectw(in0, along[0].rise, mf_selectw(in1, along[1].rise, along[2].rise)),
-                       mf_selectw(in0, along[0].squared, mf_selectw(in1, along[1].squared, along[2].squared)), edge,
-                       mf_selectw(in0, zero, mf_selectw(in1, one, two)));
-        take_candidate(&best, second, mf_selectw(second_is_1, along[1].rise, along[2].rise),
-                       mf_selectw(second_is_1, along[1].squared, along[2].squared), edge,
-                       mf_selectw(second_is_1, one, two));
-        mf_maskw third = mf_andw(second_is_1, in2);
-        if (mf_anyw(third)) take_candidate(&best, third, along[2].rise, along[2].squared, edge, two);
-#else
-        // A register per axis, each candidate taken as it is made. The same operations as
-        // candidate_along's and take_candidate's, written out: through them this loop read 1% to
-        // 2% slower on Zen 4 (crowd, pile_step), where the code the compiler wrote differed only in
-        // its order.
-        mf_floatw parallel = mf_splatw(MF_PARALLEL_SINE);
         for (int k = 0; k < 3; ++k) {
             int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
             mf_floatw side0 = mf_dotw(normal0, axis[k]), side1 = mf_dotw(normal1, axis[k]);
@@ -178,19 +97,18 @@ mf_box_edge_query MF_NAMED(mf_box_hull_edges, MF_WIDE_NAME)(const mf_hull_view *
             // s is side0's sign: a crossing's side0 is not zero (side0 side1 < 0), so flipping
             // turn by its sign bit is the selection of turn or -turn, in fewer operations.
             mf_floatw separation = mf_divw(mf_subw(mf_flip_by_signw(turn, side0), reach), length);
-            mf_maskw better = mf_andw(crossing, mf_gtw(separation, best.separation));
-            best.separation = mf_selectw(better, separation, best.separation);
-            best.edge = mf_selectw(better, edge, best.edge);
-            best.axis = mf_selectw(better, mf_splatw((float)k), best.axis);
+            mf_maskw better = mf_andw(crossing, mf_gtw(separation, best));
+            best = mf_selectw(better, separation, best);
+            best_edge = mf_selectw(better, edge, best_edge);
+            best_axis = mf_selectw(better, mf_splatw((float)k), best_axis);
         }
-#endif
     }
     float most;
-    uint32_t lane = winning_lane(best.separation, best.edge, &most);
+    uint32_t lane = winning_lane(best, best_edge, &most);
     if (!(most > -INFINITY)) return (mf_box_edge_query){-INFINITY, 0, 0};
     MF_ALIGNED_LANES(edges);
     MF_ALIGNED_LANES(axes);
-    mf_storew(edges, best.edge);
-    mf_storew(axes, best.axis);
+    mf_storew(edges, best_edge);
+    mf_storew(axes, best_axis);
     return (mf_box_edge_query){most, (uint32_t)edges[lane], (uint32_t)axes[lane]};
 }
