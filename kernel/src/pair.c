@@ -134,7 +134,11 @@ void mf_frame_setup(const mf_bank *bank, const mf_bodies *bodies, mf_pair pair, 
     // hull's always, a small hull's where the ISA moves them in lanes, through the rows anyway. The
     // box-hull queries, which read bounds instead, do not.
     int rows = for_queries && !box_hull;
-    float *b_rows = rows && (b->support_map != NULL || move_rows != NULL) ? scratch->b_vertex_rows : NULL;
+    // A box b's corners stay as rows too where the ISA moves them in lanes, as a hull b's do: its
+    // readers take rows (the clip, the deepest vertex, mf_frame_b_vertex), and interleaving the
+    // eight points cost more than moving them.
+    int b_as_rows = (rows && b->support_map != NULL) || ((rows || hull_is_a) && move_rows != NULL);
+    float *b_rows = b_as_rows ? scratch->b_vertex_rows : NULL;
     float *a_rows = rows && (a->support_map != NULL || move_rows != NULL) ? scratch->a_vertex_rows : NULL;
     frame->b_vertex_rows = b_rows;
     frame->a_vertex_rows = a_rows;
