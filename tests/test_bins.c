@@ -9,11 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-// A bank of boxes (parallelepipeds: their pairs bundle apart) and rock hulls within the wide limits.
+// A bank of boxes (parallelepipeds: their pairs bundle apart), rock hulls within the wide limits,
+// and last two rocks beyond them (their pairs go per pair).
 typedef struct bin_bank {
     mf_bank *bank;
-    mf_shape_id shapes[24];
-    uint32_t box_count, count;
+    mf_shape_id shapes[26];
+    uint32_t box_count, large_first, count;
 } bin_bank;
 
 static void make_bin_bank(uint64_t seed, bin_bank *b)
@@ -27,10 +28,12 @@ static void make_bin_bank(uint64_t seed, bin_bank *b)
                         (float)test_random_range(&random, 0.2, 1.0)};
         CHECK_EQ(mf_bank_add_box(b->bank, half, &b->shapes[b->count++]), MF_OK);
     }
-    while (b->count < 24) {
-        mf_vec3 points[16];
-        test_cloud(&random, TEST_CLOUD_ROCK, 16, 0.5, points);
-        CHECK_EQ(mf_bank_add_hull(b->bank, points, 16, &b->shapes[b->count++]), MF_OK);
+    b->large_first = 24;
+    while (b->count < 26) {
+        uint32_t points_count = b->count < b->large_first ? 16 : 48;
+        mf_vec3 points[48];
+        test_cloud(&random, TEST_CLOUD_ROCK, points_count, 0.5, points);
+        CHECK_EQ(mf_bank_add_hull(b->bank, points, points_count, &b->shapes[b->count++]), MF_OK);
     }
 }
 
@@ -58,6 +61,8 @@ static mf_bodies bodies_of(const bin_pairs *p)
 
 static int is_box(const bin_bank *b, mf_shape_id shape) { return shape < b->shapes[b->box_count]; }
 
+static int is_large(const bin_bank *b, mf_shape_id shape) { return shape >= b->shapes[b->large_first]; }
+
 // Bundle counts by kind, after checking the bins of `p` at `width`.
 typedef struct bin_tally {
     uint32_t uniform, uniform_a, mixed;
@@ -71,13 +76,24 @@ static bin_tally check_bins(const bin_bank *b, const bin_pairs *p, uint32_t widt
     if (bins == NULL) return tally;
     mf_bodies bodies = bodies_of(p);
     mf_bin_pairs(b->bank, &bodies, p->pair, NULL, p->count, width, bins);
-    // Each pair once: in a bundle's lanes or on the per-pair path (a box with a hull).
+    // Each pair once: in a bundle's lanes or on the per-pair path (a box with a hull, or a hull
+    // beyond the bundles' limits), whose box-hull pairs come first, each kind in the chunk's order.
     uint32_t *seen = calloc(p->count, sizeof(uint32_t));
     CHECK(seen != NULL);
     if (seen == NULL) return free(bins), tally;
     for (uint32_t k = 0; k < bins->scalar_count; ++k) {
         uint32_t i = bins->scalar[k];
-        CHECKF(is_box(b, p->shape[2 * i]) != is_box(b, p->shape[2 * i + 1]), "pair %u on the per-pair path", i);
+        CHECK(i < p->count);
+        if (i >= p->count) continue;
+        mf_shape_id a = p->shape[2 * i], bb = p->shape[2 * i + 1];
+        int box_hull = is_box(b, a) != is_box(b, bb);
+        CHECKF(box_hull || is_large(b, a) || is_large(b, bb), "pair %u on the per-pair path", i);
+        if (k > 0) {
+            uint32_t before = bins->scalar[k - 1];
+            int box_hull_before = is_box(b, p->shape[2 * before]) != is_box(b, p->shape[2 * before + 1]);
+            CHECKF(box_hull_before >= box_hull && (box_hull_before != box_hull || before < i),
+                   "per-pair list: pair %u after pair %u", i, before);
+        }
         ++seen[i];
     }
     for (uint32_t n = 0; n < bins->bundle_count; ++n) {
@@ -93,6 +109,7 @@ static bin_tally check_bins(const bin_bank *b, const bin_pairs *p, uint32_t widt
             if (i >= p->count) continue;
             ++seen[i];
             mf_shape_id a = p->shape[2 * i], bb = p->shape[2 * i + 1];
+            CHECKF(!is_large(b, a) && !is_large(b, bb), "bundle %u holds pair %u of a large hull", n, i);
             CHECKF(plan->projection == (uint32_t)(is_box(b, a) && is_box(b, bb)), "bundle %u, pair %u", n, i);
             CHECKF(plan->kind == MF_BUNDLE_MIXED || a == p->shape[2 * first], "bundle %u shares no shape a", n);
             CHECKF(plan->kind != MF_BUNDLE_UNIFORM || bb == p->shape[2 * first + 1], "bundle %u shares no shape b", n);

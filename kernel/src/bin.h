@@ -24,7 +24,7 @@ typedef struct mf_bins {
     uint32_t order[MF_CHUNK_PAIRS]; // chunk-relative pair indices, bundle after bundle
     mf_bundle_plan bundles[MF_CHUNK_PAIRS];
     uint32_t bundle_count;
-    uint32_t scalar[MF_CHUNK_PAIRS]; // pairs with a hull beyond the bundles' limits: per pair
+    uint32_t scalar[MF_CHUNK_PAIRS]; // per pair: box-hull pairs, then those with a hull beyond the bundles' limits
     uint32_t scalar_count;
     // grouping work space
     uint64_t slot_key[2 * MF_CHUNK_PAIRS];
