@@ -155,6 +155,26 @@ static void bins_place_every_pair_once(void)
     mf_bank_destroy(b.bank);
 }
 
+// A chunk whose per-pair list fills it: the large hulls' pairs, written from the list's back, reach
+// past where the box-hull pairs end, and must still come out once each and in order.
+static void a_full_per_pair_list_keeps_every_pair(void)
+{
+    bin_bank b;
+    make_bin_bank(9, &b);
+    static bin_pairs p;
+    for (uint32_t box_hull_every = 2; box_hull_every <= 64; box_hull_every *= 4) {
+        p.count = 0;
+        for (uint32_t i = 0; i < MF_CHUNK_PAIRS; ++i) {
+            if (i % box_hull_every == 0) add_pair(&p, b.shapes[i % b.box_count], b.shapes[b.box_count + i % 8]);
+            else
+                add_pair(&p, b.shapes[b.large_first + i % 2],
+                         b.shapes[b.box_count + i % (b.large_first - b.box_count)]);
+        }
+        check_bins(&b, &p, 8);
+    }
+    mf_bank_destroy(b.bank);
+}
+
 static void leftovers_of_one_shape_fill_a_uniform_bundles(void)
 {
     bin_bank b;
@@ -209,6 +229,7 @@ static void assembly_broadcasts_the_shared_hulls_only(void)
 
 static const test_case tests[] = {
     TEST_CASE(bins_place_every_pair_once),
+    TEST_CASE(a_full_per_pair_list_keeps_every_pair),
     TEST_CASE(leftovers_of_one_shape_fill_a_uniform_bundles),
     TEST_CASE(assembly_broadcasts_the_shared_hulls_only),
 };
