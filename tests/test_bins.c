@@ -155,8 +155,8 @@ static void bins_place_every_pair_once(void)
     mf_bank_destroy(b.bank);
 }
 
-// A chunk whose per-pair list fills it: the large hulls' pairs, written from the list's back, reach
-// past where the box-hull pairs end, and must still come out once each and in order.
+// A chunk whose per-pair list fills it, box-hull pairs among the large hulls' at three spacings:
+// every pair must still come out once and in order.
 static void a_full_per_pair_list_keeps_every_pair(void)
 {
     bin_bank b;

@@ -115,10 +115,10 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
     memset(bins->slot_group, 0xff, sizeof(bins->slot_group));
     memset(bins->class_slot, 0xff, sizeof(bins->class_slot));
     uint32_t groups = 0, classes = 0;
-    // The per-pair path's pairs, box-hull ones first: box-hull pairs fill the list from its front,
-    // pairs with a large hull from its back, and the back joins the front in order once all are
-    // binned. Each kind then runs together, whose code and branches differ from the other's
-    // (interleaved as they came, pile_step ran 1.4% slower).
+    // The per-pair path's pairs, box-hull ones first: pairs with a large hull wait in `order` (room
+    // until the bundles are placed, below) and follow the box-hull ones once all are binned. Each
+    // kind then runs together, whose code and branches differ from the other's (interleaved as
+    // they came, pile_step ran 1.4% slower).
     uint32_t box_hull_count = 0, large_count = 0;
 
     // Group the pairs by their shape pair, and the groups by shape a into classes (only hull pairs'
@@ -129,7 +129,7 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
         int box_hull = mf_is_box_hull_pair(&bank->shapes[shape_a], &bank->shapes[shape_b]);
         if (box_hull || !in_bundles(bank, shape_a) || !in_bundles(bank, shape_b)) {
             if (box_hull) bins->scalar[box_hull_count++] = pair;
-            else bins->scalar[MF_CHUNK_PAIRS - 1 - large_count++] = pair;
+            else bins->order[large_count++] = pair;
             bins->pair_group[i] = empty;
             continue;
         }
@@ -157,15 +157,7 @@ void mf_bin_pairs(const mf_bank *bank, const mf_bodies *bodies, const mf_pair *p
         ++bins->group_count[g];
     }
     MF_ASSERT(box_hull_count + large_count <= count && count <= MF_CHUNK_PAIRS);
-    // The back holds its pairs last first, and may reach into where they go: turned round in place,
-    // then moved.
-    uint32_t *large = bins->scalar + MF_CHUNK_PAIRS - large_count;
-    for (uint32_t k = 0; k < large_count / 2; ++k) {
-        uint32_t swap = large[k];
-        large[k] = large[large_count - 1 - k];
-        large[large_count - 1 - k] = swap;
-    }
-    memmove(bins->scalar + box_hull_count, large, large_count * sizeof(uint32_t));
+    memcpy(bins->scalar + box_hull_count, bins->order, large_count * sizeof(uint32_t));
     bins->scalar_count = box_hull_count + large_count;
 
     // Full bundles of each group first (uniform, one bundle per W pairs). The leftovers of the hull

@@ -135,16 +135,15 @@ typedef struct test {
     int avx512; // runs only where the CPU has AVX-512F
 } test;
 
-#define CHAIN(name, body)                                                                                              \
-    static void name##_chain(const operands *o, uint64_t n) { RUN(body); }
-#define STREAMS(name, body)                                                                                            \
-    static void name##_streams(const operands *o, uint64_t n) { RUN(body); }
+// A test's chain or streams function, run by `run`: RUN for the ymm forms, RUN_512 for the zmm ones.
+#define FORM(run, name, way, body)                                                                                     \
+    static void name##_##way(const operands *o, uint64_t n) { run(body); }
+#define CHAIN(name, body) FORM(RUN, name, chain, body)
+#define STREAMS(name, body) FORM(RUN, name, streams, body)
+#define CHAIN_512(name, body) FORM(RUN_512, name, chain, body)
+#define STREAMS_512(name, body) FORM(RUN_512, name, streams, body)
 // Most instructions run both ways: eight times on one register, once on each of eight.
 #define TEST(name, op) CHAIN(name, EIGHT(op)) STREAMS(name, SPREAD(op))
-#define CHAIN_512(name, body)                                                                                          \
-    static void name##_chain(const operands *o, uint64_t n) { RUN_512(body); }
-#define STREAMS_512(name, body)                                                                                        \
-    static void name##_streams(const operands *o, uint64_t n) { RUN_512(body); }
 #define TEST_512(name, op) CHAIN_512(name, EIGHT(op)) STREAMS_512(name, SPREAD(op))
 
 TEST(add, ADD)
