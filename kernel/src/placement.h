@@ -13,8 +13,15 @@
 
 #include <stdatomic.h>
 
-// Staged chunks per worker waiting to be placed before the worker waits too.
-#define MF_STAGED_PER_WORKER 2
+// Staged chunks per worker waiting to be placed before the worker waits too. This is how far the
+// other threads can run ahead of the frontier chunk's: on a shared host that chunk's thread may be
+// descheduled for a millisecond, and with 2 slots the others then stood still after two chunks
+// (box_resting's chunks take 50 microseconds). On a 16-core Xeon guest two threads reached 1.67x
+// to 1.88x one thread with 2, 1.86x to 1.97x with 8 (docs/performance.md, "Intel, 16 cores"). 8
+// is every staging slot the context already holds per thread (the rounds' two buffers of
+// MF_CHUNKS_PER_THREAD): more room at no memory, and a worker takes its first free slot, so the
+// others stay cold until a wait would have come.
+#define MF_STAGED_PER_WORKER 8
 
 // A staged chunk waiting for the frontier.
 typedef struct mf_finished_chunk {
