@@ -63,6 +63,12 @@ static int is_box(const bin_bank *b, mf_shape_id shape) { return shape < b->shap
 
 static int is_large(const bin_bank *b, mf_shape_id shape) { return shape >= b->shapes[b->large_first]; }
 
+// Whether pair i of `p` is a box with a hull.
+static int is_box_hull(const bin_bank *b, const bin_pairs *p, uint32_t i)
+{
+    return is_box(b, p->shape[2 * i]) != is_box(b, p->shape[2 * i + 1]);
+}
+
 // Bundle counts by kind, after checking the bins of `p` at `width`.
 typedef struct bin_tally {
     uint32_t uniform, uniform_a, mixed;
@@ -85,12 +91,12 @@ static bin_tally check_bins(const bin_bank *b, const bin_pairs *p, uint32_t widt
         uint32_t i = bins->scalar[k];
         CHECK(i < p->count);
         if (i >= p->count) continue;
-        mf_shape_id a = p->shape[2 * i], bb = p->shape[2 * i + 1];
-        int box_hull = is_box(b, a) != is_box(b, bb);
-        CHECKF(box_hull || is_large(b, a) || is_large(b, bb), "pair %u on the per-pair path", i);
+        int box_hull = is_box_hull(b, p, i);
+        CHECKF(box_hull || is_large(b, p->shape[2 * i]) || is_large(b, p->shape[2 * i + 1]),
+               "pair %u on the per-pair path", i);
         if (k > 0) {
             uint32_t before = bins->scalar[k - 1];
-            int box_hull_before = is_box(b, p->shape[2 * before]) != is_box(b, p->shape[2 * before + 1]);
+            int box_hull_before = is_box_hull(b, p, before);
             CHECKF(box_hull_before >= box_hull && (box_hull_before != box_hull || before < i),
                    "per-pair list: pair %u after pair %u", i, before);
         }

@@ -1,38 +1,21 @@
 """Reads tools/device/threads.sh's runs (a folder of manyfold-bench JSON files, TAG.json): per run,
-each scene's two threads against one and two one-thread copies against one, from the fastest
-repetition of each benchmark (as tools/bench.py reads them); then, from TAG.cpus, how often each
-of the busiest threads was seen to change CPU."""
+tools/bench.py's thread scaling table (its reading of the results: the fastest repetition of
+each benchmark), then, from TAG.cpus, how often each of the busiest threads was seen to change
+CPU."""
 import collections
 import glob
-import json
 import os
 import sys
 
-SCENES = ("box_box", "box_resting", "crowd", "hull16")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import bench  # noqa: E402  (tools/bench.py)
 
 
-def fastest_rates(path):
-    """{(family, scene, threads): pairs per second of the fastest repetition}."""
-    with open(path) as f:
-        benchmarks = json.load(f).get("benchmarks", [])
-    best = {}
-    for entry in benchmarks:
-        if entry.get("run_type") == "aggregate" or "items_per_second" not in entry:
-            continue
-        key = tuple(entry["name"].split("/")[:3])
-        best[key] = max(best.get(key, 0.0), entry["items_per_second"])
-    return best
-
-
-def scaling_line(tag, best):
-    cells = []
-    for scene in SCENES:
-        one = best.get(("collide_threads", scene, "1"))
-        two = best.get(("collide_threads", scene, "2"))
-        copies = best.get(("collide_copies", scene, "2"))
-        if one and two and copies:
-            cells.append(f"{scene} {two / one:.2f}× (copies {copies / one:.2f}×, one thread {one / 1e6:.2f}M)")
-    return f"{tag:24s} " + ("; ".join(cells) if cells else "no complete scene")
+def scaling_rows(path):
+    """The rows of bench.py's thread scaling table for one run's results, header first."""
+    _, families = bench.load_results(path)
+    section = bench.threads_section(families["collide_threads"], families["collide_copies"])
+    return [line for line in section if line.startswith("|")]
 
 
 def placement_lines(path):
@@ -57,11 +40,12 @@ def placement_lines(path):
 def main():
     folder = sys.argv[1]
     for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
-        tag = os.path.basename(path)[: -len(".json")]
+        print(os.path.basename(path)[: -len(".json")])
         try:
-            print(scaling_line(tag, fastest_rates(path)))
-        except (OSError, ValueError) as error:
-            print(f"{tag:24s} unreadable: {error}")
+            rows = scaling_rows(path)
+        except (OSError, ValueError, KeyError) as error:
+            rows = [f"unreadable: {error}"]
+        print("\n".join(rows or ["no thread scaling results"]))
     for path in sorted(glob.glob(os.path.join(folder, "*.cpus"))):
         print(f"where {os.path.basename(path)[: -len('.cpus')]}'s threads ran:")
         print("\n".join(placement_lines(path)))

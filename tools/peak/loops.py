@@ -17,10 +17,10 @@ Without --loop, every loop of the function (each backward jump and what lies bet
 target) is listed with its cycles per iteration on each model and its block throughput, the bound
 that the ports alone set. Outer loops take in their inner ones as straight code, so their figures
 mean little; an inner loop's are what to read. A backward jump is not always a loop: the compiler
-also jumps back into code that two paths share, such as a function's end, and --print shows what
-was taken. --skip leaves out an address range inside the loop
-(a block that a forward branch jumps over and that seldom runs); --print shows the instructions
-modelled. Addresses are objdump's, in hexadecimal.
+also jumps back into code that two paths share, such as a function's end. --print shows the
+instructions modelled, so that one can tell. --skip leaves out an address range inside the loop (a
+block that a forward branch jumps over and that seldom runs). Addresses are objdump's, in
+hexadecimal.
 """
 import argparse
 import re
